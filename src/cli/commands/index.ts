@@ -1,0 +1,9 @@
+/**
+ * Every CLI command, registered in this order in `querymask --help`. Adding a command = one file in this folder
+ * exporting `register(program)`, plus one line here.
+ */
+import type { Command } from "commander";
+
+export type RegisterCommand = (program: Command) => void;
+
+export const commands: RegisterCommand[] = [];

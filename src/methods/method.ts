@@ -1,0 +1,110 @@
+/**
+ * The one small interface every anonymization method implements (swap, mdav and its baselines, graph, km, dp,
+ * threshold, …). The CLI (`querymask anonymize --method NAME`) and the experiment runner only talk to this.
+ *
+ * A method validates its parameters where they enter ({@link Method.parse}) and then works on a typed value;
+ * it receives the whole input log (batch) and returns a {@link Release}. A streaming method (swap) also exposes a
+ * pipeline stage of its own, but still implements this interface for batch use and for experiments.
+ */
+import type { KnowledgeBase } from "../knowledge/knowledge-base.ts";
+import type { LogRecord, QueryLog } from "../log/record.ts";
+import type { Progress } from "../util/progress.ts";
+import type { Rng } from "../util/random.ts";
+
+/** A parameter a method accepts, for `--help`, configs and validation messages. */
+export interface ParamSpec {
+  readonly name: string;
+  readonly type: "int" | "number" | "string" | "boolean";
+  readonly description: string;
+  readonly default?: number | string | boolean;
+}
+
+/** Raised for a parameter that is out of range or of the wrong type; the CLI exits with code 2. */
+export class ParamError extends Error {
+  constructor(
+    readonly method: string,
+    readonly param: string,
+    reason: string,
+  ) {
+    super(`${method}: parameter ${param}: ${reason}`);
+    this.name = "ParamError";
+  }
+}
+
+export interface MethodContext {
+  readonly rng: Rng;
+  readonly progress: Progress;
+  /** Loaded on demand by methods that need categories or semantics (swap, mdav). */
+  readonly knowledge?: () => Promise<KnowledgeBase>;
+}
+
+/** A query-click count table: the output of the DP release (not per-user logs). */
+export interface CountTable {
+  readonly queries: { query: string; count: number }[];
+  readonly clicks: { query: string; url: string; count: number }[];
+}
+
+export interface Release {
+  /** The released log, in the input's format (absent for a method that releases only counts, i.e. dp). */
+  readonly log?: QueryLog;
+  /** For each released record, the index in the input's `records` of the record it came from, or -1 if
+   *  synthetic. Ground truth for attacks and metrics; never written with the release. */
+  readonly origin?: Int32Array;
+  /** Aggregate counts released instead of, or besides, a log. */
+  readonly table?: CountTable;
+  /** What the method did, for the summary: e.g. { released: 1000, suppressed: 12, "queries removed": 3 }. */
+  readonly counts: Record<string, number>;
+  /** Privacy parameters a method guarantees by construction (e.g. { epsilon: 1, delta: 1e-5 }). */
+  readonly guarantee?: Record<string, number>;
+}
+
+export interface Method<P = unknown> {
+  /** The name used on the command line and in configs: "swap", "mdav", "graph", "km", "dp", "threshold", … */
+  readonly name: string;
+  /** One line for `--help` and the report. */
+  readonly summary: string;
+  /** The paper it implements, e.g. "000", "004", "Korolova et al. 2009". */
+  readonly paper: string;
+  readonly params: readonly ParamSpec[];
+  /** Validate raw parameters (from CLI flags or a config); throws {@link ParamError}. */
+  parse(raw: Readonly<Record<string, unknown>>): P;
+  anonymize(input: QueryLog, params: P, ctx: MethodContext): Promise<Release>;
+}
+
+/** Helper for methods' `parse`: read an integer parameter with a default and a lower bound. */
+export function intParam(
+  method: string,
+  raw: Readonly<Record<string, unknown>>,
+  name: string,
+  def: number | undefined,
+  min: number,
+  max = Number.MAX_SAFE_INTEGER,
+): number {
+  const v = raw[name] ?? def;
+  const n = typeof v === "string" && v.trim() !== "" ? Number(v) : v;
+  if (typeof n !== "number" || !Number.isInteger(n)) {
+    throw new ParamError(method, name, `must be an integer, got ${JSON.stringify(v)}`);
+  }
+  if (n < min || n > max) throw new ParamError(method, name, `must be in [${min}, ${max}], got ${n}`);
+  return n;
+}
+
+/** Helper for methods' `parse`: read a number parameter with a default and an open/closed lower bound. */
+export function numberParam(
+  method: string,
+  raw: Readonly<Record<string, unknown>>,
+  name: string,
+  def: number | undefined,
+  check: (n: number) => string | undefined,
+): number {
+  const v = raw[name] ?? def;
+  const n = typeof v === "string" && v.trim() !== "" ? Number(v) : v;
+  if (typeof n !== "number" || !Number.isFinite(n)) {
+    throw new ParamError(method, name, `must be a number, got ${JSON.stringify(v)}`);
+  }
+  const problem = check(n);
+  if (problem) throw new ParamError(method, name, problem);
+  return n;
+}
+
+export type { LogRecord };

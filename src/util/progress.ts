@@ -1,0 +1,93 @@
+/**
+ * Progress reporting for long work: a bar on a terminal, a line every few seconds otherwise (CI, pipes), and
+ * nothing at all when silenced. Everything goes to stderr so stdout stays clean for data and `--json`.
+ */
+import cliProgress from "cli-progress";
+
+export interface Progress {
+  /** Begin a phase; `total` may be unknown (e.g. a streamed file). */
+  start(label: string, total?: number): void;
+  /** Advance by `n` units (records, lines, users…). */
+  tick(n?: number): void;
+  /** End the phase. */
+  stop(): void;
+}
+
+export const silentProgress: Progress = { start() {}, tick() {}, stop() {} };
+
+/** A bar when stderr is a TTY, periodic lines otherwise. */
+export function consoleProgress(opts: { quiet?: boolean; intervalMs?: number } = {}): Progress {
+  if (opts.quiet) return silentProgress;
+  return process.stderr.isTTY ? new BarProgress() : new LineProgress(opts.intervalMs ?? 5000);
+}
+
+class BarProgress implements Progress {
+  private bar: cliProgress.SingleBar | undefined;
+  private done = 0;
+  private label = "";
+
+  start(label: string, total?: number): void {
+    this.stop();
+    this.label = label;
+    this.done = 0;
+    const format =
+      total === undefined
+        ? `${label} {value} done, {speed}/s`
+        : `${label} [{bar}] {percentage}% {value}/{total} eta {eta_formatted}`;
+    this.bar = new cliProgress.SingleBar(
+      { format, stream: process.stderr, hideCursor: true, clearOnComplete: true, etaBuffer: 50 },
+      cliProgress.Presets.shades_classic,
+    );
+    this.bar.start(total ?? 0, 0, { speed: "0" });
+    this.started = Date.now();
+  }
+
+  private started = 0;
+
+  tick(n = 1): void {
+    this.done += n;
+    const secs = (Date.now() - this.started) / 1000;
+    this.bar?.update(this.done, { speed: secs > 0 ? Math.round(this.done / secs).toLocaleString("en") : "0" });
+  }
+
+  stop(): void {
+    if (!this.bar) return;
+    this.bar.stop();
+    this.bar = undefined;
+    process.stderr.write(`${this.label} ${this.done.toLocaleString("en")} done\n`);
+  }
+}
+
+class LineProgress implements Progress {
+  private label = "";
+  private total: number | undefined;
+  private done = 0;
+  private last = 0;
+  private started = 0;
+
+  constructor(private readonly intervalMs: number) {}
+
+  start(label: string, total?: number): void {
+    this.label = label;
+    this.total = total;
+    this.done = 0;
+    this.started = this.last = Date.now();
+  }
+
+  tick(n = 1): void {
+    this.done += n;
+    const now = Date.now();
+    if (now - this.last < this.intervalMs) return;
+    this.last = now;
+    const rate = Math.round(this.done / ((now - this.started) / 1000));
+    const of = this.total === undefined ? "" : ` of ${this.total.toLocaleString("en")}`;
+    process.stderr.write(`${this.label}: ${this.done.toLocaleString("en")}${of} (${rate.toLocaleString("en")}/s)\n`);
+  }
+
+  stop(): void {
+    if (this.started === 0) return;
+    const secs = ((Date.now() - this.started) / 1000).toFixed(1);
+    process.stderr.write(`${this.label}: ${this.done.toLocaleString("en")} done in ${secs}s\n`);
+    this.started = 0;
+  }
+}

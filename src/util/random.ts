@@ -1,0 +1,66 @@
+/**
+ * Seeded, reproducible randomness. Every random choice in querymask goes through an {@link Rng} made from the
+ * run's `--seed`, so the same seed gives the same output. The generator is xoroshiro128+ from `pure-rand`;
+ * its state can be snapshotted and restored (streaming stages need this for crash recovery).
+ */
+import { uniformFloat64 } from "pure-rand/distribution/uniformFloat64";
+import { uniformInt } from "pure-rand/distribution/uniformInt";
+import { xoroshiro128plus, xoroshiro128plusFromState } from "pure-rand/generator/xoroshiro128plus";
+import type { RandomGenerator } from "pure-rand/types/RandomGenerator";
+
+export class Rng {
+  private constructor(private readonly gen: RandomGenerator) {}
+
+  /** A generator for `seed` (any 32-bit integer; larger numbers are folded). */
+  static fromSeed(seed: number): Rng {
+    return new Rng(xoroshiro128plus(seed | 0));
+  }
+
+  /** Restore a generator from {@link Rng.state}. */
+  static fromState(state: readonly number[]): Rng {
+    return new Rng(xoroshiro128plusFromState(state));
+  }
+
+  /** Serializable state: `Rng.fromState(r.state())` continues exactly where `r` is. */
+  state(): number[] {
+    return [...this.gen.getState()];
+  }
+
+  /** An independent child stream, e.g. one per worker or per sub-task, derived deterministically. */
+  fork(label: number): Rng {
+    return Rng.fromSeed((this.gen.next() ^ Math.imul(label + 1, 0x9e3779b1)) | 0);
+  }
+
+  /** Uniform integer in [0, n). */
+  int(n: number): number {
+    if (n <= 1) return 0;
+    return uniformInt(this.gen, 0, n - 1);
+  }
+
+  /** Uniform integer in [from, to]. */
+  intBetween(from: number, to: number): number {
+    return uniformInt(this.gen, from, to);
+  }
+
+  /** Uniform float in [0, 1). */
+  float(): number {
+    return uniformFloat64(this.gen);
+  }
+
+  /** A uniformly chosen element; throws on an empty array. */
+  pick<T>(items: readonly T[]): T {
+    if (items.length === 0) throw new Error("Rng.pick: empty array");
+    return items[this.int(items.length)] as T;
+  }
+
+  /** Fisher–Yates shuffle in place; returns the array. */
+  shuffle<T>(items: T[]): T[] {
+    for (let i = items.length - 1; i > 0; i--) {
+      const j = this.int(i + 1);
+      const t = items[i] as T;
+      items[i] = items[j] as T;
+      items[j] = t;
+    }
+    return items;
+  }
+}
