@@ -11,7 +11,9 @@ import { fileURLToPath } from "node:url";
 /** ODP top-level categories missing from the skeleton, added so every query has a home. */
 export const MISSING_TOP_LEVELS = ["Regional", "Kids_and_Teens", "Adult", "World"] as const;
 
-export const BUNDLED_TAXONOMY = fileURLToPath(new URL("../../data/odp/background_information.tsv", import.meta.url));
+export const BUNDLED_TAXONOMY = fileURLToPath(
+  new URL("../../data/odp/background_information.tsv", import.meta.url),
+);
 
 export class Taxonomy {
   private readonly paths: string[] = [];

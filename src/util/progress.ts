@@ -47,7 +47,9 @@ class BarProgress implements Progress {
   tick(n = 1): void {
     this.done += n;
     const secs = (Date.now() - this.started) / 1000;
-    this.bar?.update(this.done, { speed: secs > 0 ? Math.round(this.done / secs).toLocaleString("en") : "0" });
+    this.bar?.update(this.done, {
+      speed: secs > 0 ? Math.round(this.done / secs).toLocaleString("en") : "0",
+    });
   }
 
   stop(): void {
@@ -81,7 +83,9 @@ class LineProgress implements Progress {
     this.last = now;
     const rate = Math.round(this.done / ((now - this.started) / 1000));
     const of = this.total === undefined ? "" : ` of ${this.total.toLocaleString("en")}`;
-    process.stderr.write(`${this.label}: ${this.done.toLocaleString("en")}${of} (${rate.toLocaleString("en")}/s)\n`);
+    process.stderr.write(
+      `${this.label}: ${this.done.toLocaleString("en")}${of} (${rate.toLocaleString("en")}/s)\n`,
+    );
   }
 
   stop(): void {

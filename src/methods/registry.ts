@@ -1,0 +1,19 @@
+/**
+ * Every anonymization method querymask offers, by name. Adding a method = one folder under src/methods/ that
+ * exports a {@link Method}, plus one line here. The CLI and the experiment runner look methods up only here.
+ */
+import { UsageError } from "../util/errors.ts";
+import type { Method } from "./method.ts";
+
+// biome-ignore lint/suspicious/noExplicitAny: each method has its own parameter type, checked by its parse().
+export const methods: Method<any>[] = [];
+
+// biome-ignore lint/suspicious/noExplicitAny: see above.
+export function getMethod(name: string): Method<any> {
+  const m = methods.find((x) => x.name === name);
+  if (!m) {
+    const known = methods.map((x) => x.name).join(", ");
+    throw new UsageError(`unknown method ${JSON.stringify(name)}; known methods: ${known}`);
+  }
+  return m;
+}
