@@ -8,6 +8,7 @@
  */
 import type { KnowledgeBase } from "../knowledge/knowledge-base.ts";
 import type { LogRecord, QueryLog } from "../log/record.ts";
+import type { Stage } from "../stream/stage.ts";
 import type { Progress } from "../util/progress.ts";
 import type { Rng } from "../util/random.ts";
 
@@ -69,6 +70,11 @@ export interface Method<P = unknown> {
   /** Validate raw parameters (from CLI flags or a config); throws {@link ParamError}. */
   parse(raw: Readonly<Record<string, unknown>>): P;
   anonymize(input: QueryLog, params: P, ctx: MethodContext): Promise<Release>;
+  /**
+   * Streaming methods only (swap): a pipeline stage with constant memory in the log size, optionally resumed
+   * from a snapshot. The CLI uses it instead of `anonymize` for logs read as a stream.
+   */
+  createStage?(params: P, ctx: MethodContext, snapshot?: unknown): Stage;
 }
 
 /** Helper for methods' `parse`: read an integer parameter with a default and a lower bound. */
