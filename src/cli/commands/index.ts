@@ -3,7 +3,9 @@
  * exporting `register(program)`, plus one line here.
  */
 import type { Command } from "commander";
+import * as demo from "./demo.ts";
+import * as stats from "./stats.ts";
 
 export type RegisterCommand = (program: Command) => void;
 
-export const commands: RegisterCommand[] = [];
+export const commands: RegisterCommand[] = [demo.register, stats.register];

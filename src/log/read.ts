@@ -1,0 +1,218 @@
+/**
+ * Reading query logs: one file, several files or glob patterns (e.g. the ten AOL collection files), plain or
+ * gzip, in the AOL, Excite or NDJSON layout (detected, or forced with `format`). Records stream out in batches
+ * with memory constant in the file size.
+ *
+ * Strict mode (default) stops at the first bad line with `file:line: reason` ({@link InputError}, exit 2).
+ * Lenient mode sets bad lines aside in a {@link RejectSink} and counts them.
+ */
+import { createReadStream } from "node:fs";
+import { createGunzip } from "node:zlib";
+import { glob } from "tinyglobby";
+import { InputError, UsageError } from "../util/errors.ts";
+import type { Progress } from "../util/progress.ts";
+import { codecs, detectFormat } from "./formats/index.ts";
+import { checkFile, readLineBlocks } from "./lines.ts";
+import type { LogFormat, LogRecord, QueryLog } from "./record.ts";
+import { RejectSink } from "./rejects.ts";
+
+export interface ReadOptions {
+  /** Force a layout; default "auto" (by file name, then by the first line). */
+  format?: LogFormat | "auto";
+  /** Set bad lines aside instead of stopping. */
+  lenient?: boolean;
+  /** Lenient mode: where to write rejected lines (otherwise they are only counted). */
+  rejectsPath?: string;
+  /** Or a sink shared with other readers. */
+  rejects?: RejectSink;
+  progress?: Progress;
+  /** Records per batch (default 8192). */
+  batchSize?: number;
+  /** Attach `source` (file, line) to each record (default true). */
+  keepSource?: boolean;
+}
+
+/** An opened log: its layout is known before the first record is read, so output can mirror it. */
+export interface OpenedLog {
+  readonly files: readonly string[];
+  readonly format: LogFormat;
+  /** Whether the (first) file declares the classifier columns. */
+  readonly classified: boolean;
+  readonly rejects: RejectSink;
+  batches(): AsyncGenerator<LogRecord[]>;
+}
+
+const GLOB_CHARS = /[*?[\]{}]/;
+
+/** Expand glob patterns; plain paths are kept as given (so a missing file is reported by name). */
+export async function expandInputs(patterns: readonly string[]): Promise<string[]> {
+  if (patterns.length === 0) throw new UsageError("no input log given");
+  const out: string[] = [];
+  for (const p of patterns) {
+    if (!GLOB_CHARS.test(p)) {
+      out.push(p);
+      continue;
+    }
+    const found = (await glob(p, { onlyFiles: true, expandDirectories: false })).sort();
+    if (found.length === 0) throw new InputError(p, undefined, "no file matches this pattern");
+    out.push(...found);
+  }
+  return out;
+}
+
+/** The first line of a file (gunzipped if needed), or undefined if it has none. */
+async function firstLine(file: string): Promise<string | undefined> {
+  const raw = createReadStream(file, { start: 0, highWaterMark: 1 << 16 });
+  const head = await new Promise<Buffer>((resolve, reject) => {
+    raw.once("data", (b) => resolve(b as Buffer));
+    raw.once("error", reject);
+    raw.once("end", () => resolve(Buffer.alloc(0)));
+  });
+  raw.destroy();
+  let text: Buffer = head;
+  if (head[0] === 0x1f && head[1] === 0x8b) {
+    const gz = createReadStream(file).pipe(createGunzip());
+    text = await new Promise<Buffer>((resolve) => {
+      gz.once("data", (b) => resolve(b as Buffer));
+      gz.once("error", () => resolve(Buffer.alloc(0)));
+      gz.once("end", () => resolve(Buffer.alloc(0)));
+    });
+    gz.destroy();
+  }
+  const s = text.toString("utf8");
+  const nl = s.indexOf("\n");
+  const line = nl < 0 ? s : s.slice(0, nl);
+  return line === "" ? undefined : line;
+}
+
+/** Open one or more logs (or glob patterns) for streaming. */
+export async function openLog(inputs: readonly string[], opts: ReadOptions = {}): Promise<OpenedLog> {
+  const files = await expandInputs(inputs);
+  const lenient = opts.lenient ?? false;
+  const rejects = opts.rejects ?? new RejectSink(lenient ? opts.rejectsPath : undefined);
+  const usable: string[] = [];
+  for (const f of files) {
+    try {
+      await checkFile(f);
+      usable.push(f);
+    } catch (e) {
+      // A missing file or a directory is always an error; an empty file is a bad input lenient mode can skip.
+      if (!(lenient && e instanceof InputError && e.reason === "empty file")) throw e;
+      rejects.add({ file: f, line: 0, reason: "empty file", raw: "" });
+    }
+  }
+  let format: LogFormat;
+  let classified = false;
+  if (opts.format && opts.format !== "auto") {
+    format = opts.format;
+  } else {
+    const first = usable[0] === undefined ? undefined : await firstLine(usable[0]);
+    const found = usable[0] === undefined ? undefined : detectFormat(usable[0], first);
+    if (!found) {
+      throw new InputError(
+        usable[0] ?? files[0]!,
+        1,
+        "cannot tell the log format; give --format aol|excite|ndjson",
+      );
+    }
+    format = found;
+  }
+  if (usable[0] !== undefined) {
+    const first = await firstLine(usable[0]);
+    classified =
+      first !== undefined && codecs[format].readHeader(first.replace(/\r$/, ""))?.classified === true;
+  }
+  return {
+    files: usable,
+    format,
+    classified,
+    rejects,
+    batches: () => readRecords(usable, format, lenient, rejects, opts),
+  };
+}
+
+async function* readRecords(
+  files: readonly string[],
+  format: LogFormat,
+  lenient: boolean,
+  rejects: RejectSink,
+  opts: ReadOptions,
+): AsyncGenerator<LogRecord[]> {
+  const codec = codecs[format];
+  const size = opts.batchSize ?? 8192;
+  const keepSource = opts.keepSource ?? true;
+  let batch: LogRecord[] = [];
+  for (const file of files) {
+    const bad = (line: number, reason: string, raw: string) => {
+      if (!lenient) throw new InputError(file, line, reason);
+      rejects.add({ file, line, reason, raw });
+    };
+    let classified = false;
+    let lines = 0;
+    for await (const block of readLineBlocks(file, bad)) {
+      for (let i = 0; i < block.lines.length; i++) {
+        const text = block.lines[i];
+        const lineNo = block.firstLine + i;
+        lines++;
+        if (text === undefined) continue;
+        if (lineNo === 1) {
+          const header = codec.readHeader(text);
+          if (header) {
+            classified = header.classified;
+            continue;
+          }
+        }
+        if (text === "") {
+          bad(lineNo, "empty line", "");
+          continue;
+        }
+        const rec = codec.parse(text, classified);
+        if (typeof rec === "string") {
+          bad(lineNo, rec, text);
+          continue;
+        }
+        if (keepSource) rec.source = { file, line: lineNo };
+        batch.push(rec);
+        if (batch.length >= size) {
+          opts.progress?.tick(batch.length);
+          yield batch;
+          batch = [];
+        }
+      }
+    }
+    if (lines === 0) bad(0, "empty file", "");
+  }
+  if (batch.length > 0) {
+    opts.progress?.tick(batch.length);
+    yield batch;
+  }
+}
+
+/** Stream the records of one or more logs in batches (see {@link openLog} to learn the format first). */
+export async function* readBatches(
+  inputs: readonly string[],
+  opts: ReadOptions = {},
+): AsyncGenerator<LogRecord[]> {
+  const log = await openLog(inputs, opts);
+  yield* log.batches();
+}
+
+/** Read whole logs into memory (for the batch methods). */
+export async function loadLog(
+  inputs: readonly string[],
+  opts: ReadOptions = {},
+): Promise<QueryLog & { rejected: number; rejects: RejectSink }> {
+  const log = await openLog(inputs, opts);
+  const records: LogRecord[] = [];
+  for await (const batch of log.batches()) {
+    for (const r of batch) records.push(r);
+  }
+  if (!opts.rejects) await log.rejects.close();
+  return {
+    records,
+    format: log.format,
+    classified: log.classified,
+    rejected: log.rejects.count,
+    rejects: log.rejects,
+  };
+}

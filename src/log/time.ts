@@ -1,0 +1,112 @@
+/**
+ * Log timestamps. Logs carry wall-clock times with no zone; querymask keeps them as seconds since
+ * 1970-01-01 00:00:00 read as UTC, so a time written back is the time that was read. Parsing and formatting are
+ * hand-written on character codes: they run once per line and Date parsing is several times slower.
+ */
+
+const DAY = 86400;
+
+/** Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's days_from_civil). */
+function daysFromCivil(y: number, m: number, d: number): number {
+  y -= m <= 2 ? 1 : 0;
+  const era = Math.floor(y / 400);
+  const yoe = y - era * 400;
+  const doy = Math.floor((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5) + d - 1;
+  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
+  return era * 146097 + doe - 719468;
+}
+
+const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+function digits(s: string, from: number, n: number): number {
+  let v = 0;
+  for (let i = from; i < from + n; i++) {
+    const c = s.charCodeAt(i) - 48;
+    if (c < 0 || c > 9) return -1;
+    v = v * 10 + c;
+  }
+  return v;
+}
+
+function compose(y: number, mo: number, d: number, h: number, mi: number, s: number): number {
+  if (y < 0 || mo < 1 || mo > 12 || d < 1 || d > DAYS_IN_MONTH[mo - 1]! || h < 0 || h > 23) return Number.NaN;
+  if (mi < 0 || mi > 59 || s < 0 || s > 59) return Number.NaN;
+  if (mo === 2 && d === 29 && !(y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0))) return Number.NaN;
+  return daysFromCivil(y, mo, d) * DAY + h * 3600 + mi * 60 + s;
+}
+
+/** `YYYY-MM-DD HH:MM:SS` (AOL) → seconds, or NaN. A `T` separator is accepted too. */
+export function parseAolTime(s: string): number {
+  if (s.length !== 19) return Number.NaN;
+  const sep = s.charCodeAt(10);
+  if (s[4] !== "-" || s[7] !== "-" || (sep !== 32 && sep !== 84) || s[13] !== ":" || s[16] !== ":")
+    return Number.NaN;
+  return compose(
+    digits(s, 0, 4),
+    digits(s, 5, 2),
+    digits(s, 8, 2),
+    digits(s, 11, 2),
+    digits(s, 14, 2),
+    digits(s, 17, 2),
+  );
+}
+
+/** `YYMMDDHHMMSS` (Excite) → seconds, or NaN. Years 70–99 are 19xx, 00–69 are 20xx. */
+export function parseExciteTime(s: string): number {
+  if (s.length !== 12) return Number.NaN;
+  const yy = digits(s, 0, 2);
+  if (yy < 0) return Number.NaN;
+  return compose(
+    yy >= 70 ? 1900 + yy : 2000 + yy,
+    digits(s, 2, 2),
+    digits(s, 4, 2),
+    digits(s, 6, 2),
+    digits(s, 8, 2),
+    digits(s, 10, 2),
+  );
+}
+
+const pad2 = (n: number): string => (n < 10 ? `0${n}` : String(n));
+
+let lastDay = Number.NaN;
+let lastDate = "";
+
+/** The calendar date of a day number as `YYYY-MM-DD` (civil_from_days), memoized for runs of one day. */
+function dateOf(days: number): string {
+  if (days === lastDay) return lastDate;
+  const z = days + 719468;
+  const era = Math.floor(z / 146097);
+  const doe = z - era * 146097;
+  const yoe = Math.floor(
+    (doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365,
+  );
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
+  const m = mp < 10 ? mp + 3 : mp - 9;
+  const y = yoe + era * 400 + (m <= 2 ? 1 : 0);
+  lastDay = days;
+  lastDate = `${String(y).padStart(4, "0")}-${pad2(m)}-${pad2(d)}`;
+  return lastDate;
+}
+
+function clock(t: number): string {
+  const s = t - Math.floor(t / DAY) * DAY;
+  return `${pad2(Math.floor(s / 3600))}:${pad2(Math.floor((s % 3600) / 60))}:${pad2(s % 60)}`;
+}
+
+/** seconds → `YYYY-MM-DD HH:MM:SS`. */
+export function formatAolTime(t: number): string {
+  return `${dateOf(Math.floor(t / DAY))} ${clock(t)}`;
+}
+
+/** seconds → `YYMMDDHHMMSS` (only 1970–2069 round-trip). */
+export function formatExciteTime(t: number): string {
+  const date = dateOf(Math.floor(t / DAY));
+  return `${date.slice(2, 4)}${date.slice(5, 7)}${date.slice(8, 10)}${clock(t).replaceAll(":", "")}`;
+}
+
+/** Whether `t` can be written in the Excite layout. */
+export function fitsExcite(t: number): boolean {
+  return Number.isInteger(t) && t >= 0 && t < daysFromCivil(2070, 1, 1) * DAY;
+}
