@@ -42,6 +42,7 @@ export function groupEvents(records: readonly LogRecord[]): QueryEvent[] {
       j++;
     }
     const sameUser = prevUser === r.user;
+    if (!sameUser) prevQuery = undefined;
     const nextPage = sameUser && (r.query === prevQuery || r.query === "");
     events.push({ user: r.user, query: r.query, time: r.time, first: i, rows: j - i, clicks, nextPage });
     prevUser = r.user;
