@@ -1,0 +1,167 @@
+/**
+ * `querymask anonymize --method NAME [--<param> value…] <log…> -o <out>`: run any registered method. The flags
+ * for method parameters are built from the registry's ParamSpecs, so a new method needs no CLI code. A method
+ * with a streaming stage runs as a stream (memory flat in the log size); the others load the log. The release
+ * is written in the input's format, or as a query-click count table when the method releases counts only.
+ */
+import { type Command, Option } from "commander";
+import { writeCountTable } from "../../log/count-table.ts";
+import { loadLog, openLog } from "../../log/read.ts";
+import { writeBatches, writeLog } from "../../log/write.ts";
+import type { Method, MethodContext, ParamSpec } from "../../methods/method.ts";
+import { getMethod, methods } from "../../methods/registry.ts";
+import { runStage } from "../../stream/stage.ts";
+import { UsageError } from "../../util/errors.ts";
+import { Rng } from "../../util/random.ts";
+import {
+  addInputOptions,
+  DEFAULT_SEED,
+  type InputFlags,
+  parseSeed,
+  printTable,
+  readOptions,
+  reportRejects,
+} from "../shared.ts";
+
+interface AnonymizeFlags extends InputFlags {
+  method: string;
+  out: string;
+  seed: number;
+  json?: boolean;
+  batch?: boolean;
+  [param: string]: unknown;
+}
+
+const RESERVED = new Set([
+  "method",
+  "out",
+  "seed",
+  "batch",
+  "json",
+  "format",
+  "lenient",
+  "rejects",
+  "quiet",
+  "help",
+]);
+
+/** Commander's attribute name for a flag: `--pii-share` → `piiShare`. */
+function camel(name: string): string {
+  return name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+}
+
+/** Every parameter name any method takes, with the methods that take it. */
+function paramFlags(): Map<string, { spec: ParamSpec; methods: string[] }> {
+  const out = new Map<string, { spec: ParamSpec; methods: string[] }>();
+  for (const m of methods) {
+    for (const p of m.params) {
+      const seen = out.get(p.name);
+      if (seen) seen.methods.push(m.name);
+      else out.set(p.name, { spec: p, methods: [m.name] });
+    }
+  }
+  return out;
+}
+
+/** The raw parameters given for `method`; a flag the method does not take is a usage error. */
+function methodParams(
+  method: Method,
+  flags: AnonymizeFlags,
+  known: Map<string, unknown>,
+): Record<string, unknown> {
+  const raw: Record<string, unknown> = {};
+  for (const name of known.keys()) {
+    const v = flags[camel(name)];
+    if (v === undefined) continue;
+    if (!method.params.some((p) => p.name === name)) {
+      throw new UsageError(
+        `method ${method.name} has no parameter --${name}; it takes: ${method.params.map((p) => `--${p.name}`).join(" ") || "none"}`,
+      );
+    }
+    raw[name] = v;
+  }
+  return raw;
+}
+
+export function register(program: Command): void {
+  const known = paramFlags();
+  const cmd = program
+    .command("anonymize")
+    .description("anonymize a query log with one of the registered methods")
+    .argument("<log...>", "input log files or glob patterns")
+    .requiredOption("-m, --method <name>", `method: ${methods.map((m) => m.name).join(", ")}`)
+    .requiredOption(
+      "-o, --out <file>",
+      "released log (same format as the input; .gz compresses) or count table (dp)",
+    )
+    .option("--seed <n>", "random seed", parseSeed, DEFAULT_SEED)
+    .option("--batch", "load the whole log even if the method can stream")
+    .option("--json", "print the summary as JSON");
+  for (const [name, { spec, methods: users }] of known) {
+    const def = spec.default === undefined ? "" : ` (default ${spec.default})`;
+    if (RESERVED.has(name)) throw new Error(`method parameter --${name} clashes with a common flag`);
+    cmd.addOption(new Option(`--${name} <value>`, `${spec.description}${def} [${users.join(", ")}]`));
+  }
+  cmd.addHelpText(
+    "after",
+    `\nMethods:\n${methods.map((m) => `  ${m.name.padEnd(12)} ${m.summary} (${m.paper})`).join("\n")}\n\nExamples:\n  querymask anonymize --method swap --k 3 --delta 1.2 --depth 1 --seed 7 data/excite/excite-small.log -o released.log\n  querymask anonymize --method dp --epsilon 1 --delta 1e-5 --d 20 log.tsv.gz -o counts.tsv`,
+  );
+  addInputOptions(cmd).action(async (inputs: string[], flags: AnonymizeFlags) => {
+    const method = getMethod(flags.method);
+    const params = method.parse(methodParams(method, flags, known));
+    const opts = readOptions(flags, flags.out);
+    const ctx: MethodContext = { rng: Rng.fromSeed(flags.seed), progress: opts.progress };
+    const t0 = performance.now();
+    let counts: Record<string, number>;
+    let rejected: number;
+    if (method.createStage && !flags.batch) {
+      const log = await openLog(inputs, opts);
+      const stage = method.createStage(params, ctx);
+      opts.progress.start(`${method.name}`);
+      try {
+        await writeBatches(flags.out, log.format, runStage(stage, log.batches()), {
+          classified: log.classified,
+        });
+      } finally {
+        opts.progress.stop();
+      }
+      await log.rejects.close();
+      counts = stage.counts();
+      rejected = log.rejects.count;
+    } else {
+      opts.progress.start("reading");
+      const input = await loadLog(inputs, opts);
+      opts.progress.stop();
+      const release = await method.anonymize(input, params, ctx);
+      if (release.log) await writeLog(flags.out, release.log);
+      else if (release.table) await writeCountTable(flags.out, release.table);
+      else throw new Error(`method ${method.name} released nothing`);
+      counts = { ...release.counts, ...(release.guarantee ?? {}) };
+      rejected = input.rejected;
+    }
+    const seconds = (performance.now() - t0) / 1000;
+    reportRejects(rejected, opts.rejectsPath);
+    const summary = {
+      method: method.name,
+      params,
+      seed: flags.seed,
+      out: flags.out,
+      seconds,
+      rejected,
+      ...counts,
+    };
+    if (flags.json) {
+      process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
+      return;
+    }
+    printTable([
+      ["method", method.name],
+      ["parameters", JSON.stringify(params)],
+      ["seed", flags.seed],
+      ["output", flags.out],
+      ...Object.entries(counts).map(([k, v]) => [k, v] as [string, number]),
+      ["rejected lines", rejected],
+      ["seconds", seconds.toFixed(2)],
+    ]);
+  });
+}
