@@ -37,7 +37,8 @@ export function unescapeField(s: string): string | undefined {
 export function formatCountTable(table: CountTable): string {
   const lines = [COUNT_TABLE_HEADER];
   for (const q of table.queries) lines.push(`query\t${escapeField(q.query)}\t\t${q.count}`);
-  for (const c of table.clicks) lines.push(`click\t${escapeField(c.query)}\t${escapeField(c.url)}\t${c.count}`);
+  for (const c of table.clicks)
+    lines.push(`click\t${escapeField(c.query)}\t${escapeField(c.url)}\t${c.count}`);
   return `${lines.join("\n")}\n`;
 }
 
