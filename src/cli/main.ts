@@ -15,6 +15,8 @@ export function buildProgram(): Command {
     .description("Anonymize search query logs, attack the result, and measure the utility that is left.")
     .version("0.1.0")
     .showHelpAfterError()
+    // Throw instead of exiting, here and (inherited) in every subcommand, so main() maps the exit code.
+    .exitOverride()
     .addHelpText(
       "after",
       "\nExit codes: 0 ok, 1 runtime failure, 2 bad input or usage.\nRun `querymask <command> --help` for each command.",
@@ -24,7 +26,7 @@ export function buildProgram(): Command {
 }
 
 export async function main(argv: string[]): Promise<number> {
-  const program = buildProgram().exitOverride();
+  const program = buildProgram();
   try {
     await program.parseAsync(argv);
     return process.exitCode === undefined ? 0 : Number(process.exitCode);
