@@ -14,8 +14,7 @@ if (files.length === 0) {
   console.error("no test files found");
   process.exit(1);
 }
-const reporter = process.env.CI ? "spec" : process.stdout.isTTY ? "spec" : "spec";
-const r = spawnSync(process.execPath, ["--import", "tsx", "--test", `--test-reporter=${reporter}`, ...files], {
+const r = spawnSync(process.execPath, ["--import", "tsx", "--test", "--test-reporter=spec", ...files], {
   stdio: "inherit",
 });
 process.exit(r.status ?? 1);
