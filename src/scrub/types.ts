@@ -15,6 +15,19 @@ export type PiiType =
   | "ip_address"
   | "date";
 
+/** Every {@link PiiType}, in a stable order (reports, counts, `--types` validation). */
+export const PII_TYPES: readonly PiiType[] = [
+  "person_name",
+  "street_address",
+  "zip",
+  "phone",
+  "email",
+  "id_number",
+  "url",
+  "ip_address",
+  "date",
+];
+
 export interface PiiSpan {
   readonly type: PiiType;
   /** UTF-16 offsets into the original text, end exclusive. */

@@ -1,0 +1,85 @@
+/**
+ * `querymask scrub <log…> -o <out>`: the identifier-scrubbing step on its own. Writes the log with identifiers
+ * dropped (default) or tagged (`--mode tag`: `[PERSON]`, `[PHONE]`, …) and prints how many of each type it found.
+ */
+import { type Command, Option } from "commander";
+import { openLog } from "../../log/read.ts";
+import { writeBatches } from "../../log/write.ts";
+import { emptyCounts, scrubRecords } from "../../scrub/scrub-log.ts";
+import { createScrubber } from "../../scrub/scrubber.ts";
+import { PII_TYPES, type PiiType, type ScrubMode } from "../../scrub/types.ts";
+import { UsageError } from "../../util/errors.ts";
+import { addInputOptions, type InputFlags, printTable, readOptions, reportRejects } from "../shared.ts";
+
+interface ScrubFlags extends InputFlags {
+  out: string;
+  mode: ScrubMode;
+  types?: string;
+  keepEmpty?: boolean;
+  json?: boolean;
+}
+
+function parseTypes(list: string | undefined): PiiType[] | undefined {
+  if (list === undefined) return undefined;
+  const types = list
+    .split(",")
+    .map((t) => t.trim())
+    .filter((t) => t !== "");
+  for (const t of types) {
+    if (!PII_TYPES.includes(t as PiiType)) {
+      throw new UsageError(`--types: unknown identifier type '${t}' (known: ${PII_TYPES.join(", ")})`);
+    }
+  }
+  return types as PiiType[];
+}
+
+export function register(program: Command): void {
+  const cmd = program
+    .command("scrub")
+    .description("drop or tag personal identifiers (names, addresses, phones, e-mails, ids, …) in each query")
+    .argument("<log...>", "log files or glob patterns (AOL TSV, Excite, NDJSON; plain or .gz)")
+    .requiredOption("-o, --out <file>", "where to write the scrubbed log (same format as the input)")
+    .addOption(
+      new Option("--mode <mode>", "drop identifiers or replace them with a tag")
+        .choices(["drop", "tag"])
+        .default("drop"),
+    )
+    .option(
+      "--types <list>",
+      `comma-separated identifier types to look for (default: all: ${PII_TYPES.join(",")})`,
+    )
+    .option("--keep-empty", "keep records whose query is empty after scrubbing (default: remove them)")
+    .option("--json", "print the counts as JSON")
+    .addHelpText(
+      "after",
+      "\nExample:\n  querymask scrub data/excite/excite-small.log -o scrubbed.log --mode tag",
+    );
+  addInputOptions(cmd).action(async (inputs: string[], flags: ScrubFlags) => {
+    const types = parseTypes(flags.types);
+    const scrubber = createScrubber(types ? { mode: flags.mode, types } : { mode: flags.mode });
+    const opts = readOptions(flags, flags.out);
+    const log = await openLog(inputs, opts);
+    const counts = emptyCounts();
+    opts.progress.start("scrubbing");
+    try {
+      await writeBatches(flags.out, log.format, scrubRecords(log.batches(), scrubber, counts, flags), {
+        classified: log.classified,
+      });
+    } finally {
+      opts.progress.stop();
+    }
+    await log.rejects.close();
+    reportRejects(log.rejects.count, opts.rejectsPath);
+    if (flags.json) {
+      process.stdout.write(`${JSON.stringify({ out: flags.out, mode: flags.mode, ...counts }, null, 2)}\n`);
+      return;
+    }
+    printTable([
+      ["records read", counts.records],
+      ["records changed", counts.changed],
+      ["records removed (empty)", counts.removed],
+      ...PII_TYPES.map((t): [string, number] => [`  ${t}`, counts.spans[t]]),
+      ["written to", flags.out],
+    ]);
+  });
+}

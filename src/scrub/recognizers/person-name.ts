@@ -1,0 +1,280 @@
+/**
+ * Names of private persons: "john smith", "richard d l fulton", "gloria cinelli gannon", "deb davis".
+ *
+ * A candidate is a first name from the census lists, optional initials or one middle name, then a surname
+ * (census list, or an unknown word that is shaped like a surname), optionally a second surname and a
+ * generational suffix. How name-like each part is comes from the census lists and from how common the word is
+ * in English (a first name that is also a common word — "will", "rose", "dot" — counts for less). The query's
+ * other words then move the decision: genealogy, obituary or phone-book words towards a private person; lyrics,
+ * pictures or sports words towards a public figure; "high school", "hospital", "ford" after the name, or "st",
+ * "fort" before it, make it an institution or a place. Famous people and person-named businesses from a curated
+ * list are never candidates.
+ *
+ * Two more shapes: "surname, first name" when the comma is there, and a title with a surname that is not an
+ * English word ("dr majeski"). Otherwise a single word is never taken as a name ("washington", "ford"): too
+ * many surnames are places, brands or words, and a lone surname rarely identifies a person.
+ */
+import { cityNames } from "../lexicon/cities.ts";
+import { INSTITUTION_AFTER, INSTITUTION_BEFORE, PRIVATE_CUES, PUBLIC_CUES } from "../lexicon/name-cues.ts";
+import { type NameLexicon, nameLexicon } from "../lexicon/names.ts";
+import {
+  COUNTRIES_AND_NATIONALITIES,
+  STATE_ABBREVIATIONS,
+  STATE_LAST_WORDS,
+  STATE_NAMES,
+  STATE_OLD_ABBREVIATIONS,
+} from "../lexicon/places.ts";
+import type { Finding, Query, Recognizer, Token } from "../recognizer.ts";
+import { tokenFinding } from "../recognizer.ts";
+
+const ALPHA = /^[a-z]+(?:'[a-z]+)?$/;
+const INITIAL = /^[b-hj-z]$/;
+const GENERATIONAL = new Set(["jr", "sr", "ii", "iii", "iv"]);
+/** Surname particles and foreign function words: part of a name ("van zandt") but never a surname alone. */
+// biome-ignore format: a word list reads better packed
+const PARTICLES = new Set([
+  "de", "del", "della", "la", "le", "los", "las", "el", "van", "von", "da", "di", "du", "des", "der", "den", "al",
+  "bin", "ibn", "y", "e", "mac", "st", "rio", "san", "santa", "das", "dos",
+]);
+/** Accept a candidate whose evidence reaches this. */
+const THRESHOLD = 0.55;
+
+/**
+ * Per-word scores are pure functions of the word and the lexicon, and query words repeat a lot, so they are
+ * memoized (this recognizer is the scrubber's hot path). The memo is dropped when it grows past a bound.
+ */
+const MEMO_LIMIT = 200_000;
+const firstMemo = new Map<string, number>();
+const lastMemo = new Map<string, number>();
+
+/** Memoized {@link firstNameness}. */
+function firstScore(lex: NameLexicon, w: string): number {
+  let v = firstMemo.get(w);
+  if (v === undefined) {
+    if (firstMemo.size >= MEMO_LIMIT) firstMemo.clear();
+    v = firstNameness(lex, w);
+    firstMemo.set(w, v);
+  }
+  return v;
+}
+
+/** Memoized {@link surnameness}. */
+function lastScore(lex: NameLexicon, w: string): number {
+  let v = lastMemo.get(w);
+  if (v === undefined) {
+    if (lastMemo.size >= MEMO_LIMIT) lastMemo.clear();
+    v = surnameness(lex, w);
+    lastMemo.set(w, v);
+  }
+  return v;
+}
+
+/** How much a word counts as a first name (0..1): a common English word counts for less. */
+function firstNameness(lex: NameLexicon, w: string): number {
+  if (!lex.first.has(w) || w.length < 2 || !ALPHA.test(w)) return 0;
+  if (PARTICLES.has(w) || COUNTRIES_AND_NATIONALITIES.has(w)) return 0;
+  const rank = lex.first.get(w)!;
+  // "georgia", "virginia", "denver", "austin" are more often the place than the person (but not "charlotte")
+  if (STATE_LAST_WORDS.has(w) || (cityNames().big.has(w) && rank >= 300)) return 0.3;
+  if (w.length === 2 && rank >= 300) return 0; // "un", "le": a two-letter first name must be a common one
+  const discount = wordDiscount(lex, w);
+  // One of the 100 most frequent first names that is also a less common word ("maria", "john") is a name;
+  // the commonest words ("mark", "will", level 10) keep their discount.
+  if (rank < 100 && (lex.wordLevel.get(w) ?? 99) >= 20) return Math.max(discount, 0.8);
+  // rare first names (census rank past 1,500) are as often a foreign word or a fragment
+  return discount * (rank < 300 ? 1 : rank < 1500 ? 0.9 : 0.75);
+}
+
+/** How much a word counts as a surname (0..1). Unknown words shaped like names count for a little. */
+function surnameness(lex: NameLexicon, w: string): number {
+  if (w.length < 2 || PARTICLES.has(w) || !ALPHA.test(w)) return 0;
+  if (STATE_ABBREVIATIONS.has(w) || STATE_LAST_WORDS.has(w) || STATE_OLD_ABBREVIATIONS.has(w)) return 0;
+  if (COUNTRIES_AND_NATIONALITIES.has(w)) return 0;
+  if (PRIVATE_CUES.has(w) || PUBLIC_CUES.has(w) || INSTITUTION_AFTER.has(w)) return 0;
+  const rank = lex.last.get(w);
+  // "beverly chicago": a big city's name is the place, unless it is also a frequent surname ("houston")
+  if (cityNames().big.has(w) && (rank === undefined || rank >= 1000)) return 0;
+  // A very frequent surname that is also a word ("smith", "miller", "young") is still most likely a surname
+  // right after a first name.
+  if (rank !== undefined) return Math.max(wordDiscount(lex, w), rank < 500 ? 0.6 : rank < 3000 ? 0.4 : 0);
+  if (lex.wordLevel.has(w) || lex.first.has(w)) return 0;
+  // Not a census surname and not an English word: a rare surname, or a brand, a typo or a foreign word.
+  return w.length >= 4 ? 0.6 : 0;
+}
+
+function wordDiscount(lex: NameLexicon, w: string): number {
+  const level = lex.wordLevel.get(w);
+  if (level === undefined || level >= 40) return 1;
+  if (level >= 35) return 0.5;
+  if (level >= 20) return 0.3;
+  return 0.1;
+}
+
+/** Mark tokens covered by a famous name, longest match first. */
+function famousCover(lex: NameLexicon, t: readonly Token[]): Uint8Array {
+  const covered = new Uint8Array(t.length);
+  for (let i = 0; i < t.length; i++) {
+    if (!lex.famousFirst.has(t[i]!.text) && !lex.famousFirst.has(t[i + 1]?.text ?? "")) continue;
+    for (let n = Math.min(lex.famousMaxTokens, t.length - i); n >= 1; n--) {
+      let key = t[i]!.text;
+      for (let k = 1; k < n; k++) key += ` ${t[i + k]!.text}`;
+      // "brad pitts", "britney spears's": a trailing s or 's on the last name
+      const bare = key.endsWith("'s") ? key.slice(0, -2) : key.endsWith("s") ? key.slice(0, -1) : key;
+      // "dicaprio, leonardo": a famous two-word name in reversed order
+      const reversed = n === 2 ? `${t[i + 1]!.text} ${t[i]!.text}` : "";
+      if (lex.famous.has(key) || (n >= 2 && lex.famous.has(bare)) || lex.famous.has(reversed)) {
+        covered.fill(1, i, i + n);
+        i += n - 1;
+        break;
+      }
+    }
+  }
+  return covered;
+}
+
+interface Candidate {
+  from: number;
+  to: number;
+  evidence: number;
+}
+
+/** The best name starting at token `i`, if any. */
+function candidateAt(
+  lex: NameLexicon,
+  t: readonly Token[],
+  i: number,
+  covered: Uint8Array,
+): Candidate | undefined {
+  const f = firstScore(lex, t[i]!.text);
+  if (f === 0) return undefined;
+  let best: Candidate | undefined;
+  const tryAt = (at: number, weight: number) => {
+    const sur = t[at];
+    if (!sur || covered[at]) return;
+    const l = lastScore(lex, sur.text);
+    if (l === 0) return;
+    let to = at;
+    // a second surname ("gloria cinelli gannon"), then jr/sr/ii
+    const next = t[to + 1];
+    if (next && !covered[to + 1] && lex.last.has(next.text) && lastScore(lex, next.text) >= 1) to++;
+    if (t[to + 1] && GENERATIONAL.has(t[to + 1]!.text)) to++;
+    const evidence = Math.min(1.1, f * l * weight);
+    if (!best || evidence > best.evidence) best = { from: i, to, evidence };
+  };
+  // the surname right after the first name, or after up to two initials, or after one middle first name
+  tryAt(i + 1, 1);
+  // "i" and "a" are a pronoun and an article far more often than initials ("traci i love you")
+  for (let k = i + 1; k < t.length && k <= i + 2 && INITIAL.test(t[k]!.text); k++) tryAt(k + 1, 1.1);
+  if (t[i + 1] && firstScore(lex, t[i + 1]!.text) > 0.5) tryAt(i + 2, 1);
+  return best;
+}
+
+/** Titles before a surname alone: "dr majeski", "mrs kowalczyk". */
+// biome-ignore format: a word list reads better packed
+const HONORIFICS = new Set([
+  "mr", "mrs", "ms", "miss", "dr", "rev", "reverend", "pastor", "prof", "professor", "coach", "sgt", "officer",
+  "deputy",
+]);
+
+/**
+ * A surname right after a title, when the surname is not also an English word ("dr pepper", "mr clean" and "mrs
+ * fields" are brands) and no first name follows the title (then the full-name path applies).
+ */
+function honorificAt(
+  lex: NameLexicon,
+  t: readonly Token[],
+  i: number,
+  covered: Uint8Array,
+): Candidate | undefined {
+  if (!HONORIFICS.has(t[i]!.text) || !t[i + 1] || covered[i + 1]) return undefined;
+  const w = t[i + 1]!.text;
+  if (w.length < 3 || firstScore(lex, w) > 0) return undefined;
+  if (!lex.last.has(w) || lastScore(lex, w) < 1) return undefined;
+  return { from: i + 1, to: i + 1, evidence: 0.7 };
+}
+
+/** "smith, john": a surname, a comma, then a first name (Excite and some AOL queries keep the comma). */
+function invertedAt(q: Query, lex: NameLexicon, i: number, covered: Uint8Array): Candidate | undefined {
+  const t = q.tokens;
+  if (
+    !t[i + 1] ||
+    covered[i] ||
+    covered[i + 1] ||
+    !/^\s*,\s*$/.test(q.text.slice(t[i]!.end, t[i + 1]!.start))
+  ) {
+    return undefined;
+  }
+  const l = lastScore(lex, t[i]!.text);
+  const f = firstScore(lex, t[i + 1]!.text);
+  return l > 0 && f > 0 ? { from: i, to: i + 1, evidence: f * l } : undefined;
+}
+
+/**
+ * The candidate is (part of) a place: its words, or its words with the next one, are a city ("santa clara",
+ * "beverly hills"), or its surname and the next word are a state ("charlotte north carolina").
+ */
+function isPlace(t: readonly Token[], c: Candidate): boolean {
+  const cities = cityNames();
+  for (let from = c.from; from <= c.to; from++) {
+    if (!cities.multiFirst.has(t[from]!.text)) continue;
+    let key = t[from]!.text;
+    for (let k = from + 1; k < t.length && k - from < cities.maxWords; k++) {
+      key += ` ${t[k]!.text}`;
+      if (k >= c.to && cities.multi.has(key)) return true;
+    }
+  }
+  const pair = `${t[c.to]!.text} ${t[c.to + 1]?.text ?? ""}`;
+  return STATE_NAMES.includes(pair);
+}
+
+/** Context adjustment from the rest of the query (tokens outside the candidate). */
+function contextShift(q: Query, c: Candidate): number {
+  const t = q.tokens;
+  const before = t[c.from - 1]?.text;
+  const after = t[c.to + 1]?.text;
+  if ((before && INSTITUTION_BEFORE.has(before)) || (after && INSTITUTION_AFTER.has(after))) return -1;
+  // one more name-like word, then the institution: "roy lee walker school", "winnie palmer women's hospital"
+  const after2 = t[c.to + 2]?.text;
+  if (after2 && INSTITUTION_AFTER.has(after2.replace(/'s$/, ""))) return -1;
+  if (isPlace(t, c)) return -1;
+  // "thomas & betts", "smith & wesson": an ampersand in or after the name joins the names of a firm
+  for (let k = c.from; k <= c.to && k + 1 < t.length; k++) {
+    if (q.text.slice(t[k]!.end, t[k + 1]!.start).includes("&")) return -1;
+  }
+  let shift = 0;
+  for (let k = 0; k < t.length; k++) {
+    if (k >= c.from && k <= c.to) continue;
+    const w = t[k]!.text;
+    if (PRIVATE_CUES.has(w)) shift = Math.max(shift, 0.4);
+    else if (PUBLIC_CUES.has(w)) return -0.7;
+  }
+  return shift;
+}
+
+export const personNameRecognizer: Recognizer = {
+  name: "person-name",
+  types: ["person_name"],
+  find(q: Query): Finding[] {
+    const t = q.tokens;
+    if (t.length < 2) return [];
+    const lex = nameLexicon();
+    // Most queries hold no first name or title at all: leave before any other work.
+    let any = false;
+    for (let i = 0; i < t.length && !any; i++) any = lex.first.has(t[i]!.text) || HONORIFICS.has(t[i]!.text);
+    if (!any) return [];
+    const covered = famousCover(lex, t);
+    const out: Finding[] = [];
+    for (let i = 0; i + 1 < t.length; i++) {
+      if (covered[i]) continue;
+      const c =
+        candidateAt(lex, t, i, covered) ?? invertedAt(q, lex, i, covered) ?? honorificAt(lex, t, i, covered);
+      if (!c) continue;
+      const evidence = c.evidence + contextShift(q, c);
+      // the gazetteer look-up is the dearest check, so it runs only for a candidate that passes the others
+      if (evidence < THRESHOLD || isPlace(t, c)) continue;
+      out.push(tokenFinding(q, "person_name", c.from, c.to, 0.5 + 0.25 * Math.min(1, evidence)));
+      i = c.to;
+    }
+    return out;
+  },
+};

@@ -1,0 +1,66 @@
+/**
+ * The public entry point of identifier scrubbing (the HIPAA Safe Harbor step of paper 000's Algorithm 1):
+ * `createScrubber(opts).scrub(text)` returns the typed spans found (offsets into `text`) and the released text.
+ *
+ * Pure and deterministic: no randomness, no I/O after module load, the same text always gives the same result.
+ * It runs on every query of a log, so the work per query is a handful of regular expressions and hash look-ups.
+ *
+ * In drop mode the released text is a fixed point: scrubbing it again finds nothing, because the scrubber
+ * re-analyzes what it released until no identifier is left (dropping "john" from "555 john 123 4567" would
+ * otherwise release a phone number).
+ */
+import { Engine } from "./engine.ts";
+import { applyOperator, DEFAULT_TAGS, normalizeSpace } from "./operators.ts";
+import { defaultRecognizers } from "./registry.ts";
+import { dropWithMap, mergeBack } from "./release.ts";
+import { PII_TYPES, type PiiSpan, type PiiType, type ScrubMode, type ScrubResult } from "./types.ts";
+
+export interface ScrubberOptions {
+  /** `drop` (default) removes identifiers; `tag` replaces each with its tag, e.g. `[PERSON]`. */
+  mode?: ScrubMode;
+  /** Override tags per type (tag mode). */
+  tags?: Partial<Record<PiiType, string>>;
+  /** Only look for these kinds (default: all). */
+  types?: PiiType[];
+}
+
+export interface Scrubber {
+  readonly mode: ScrubMode;
+  readonly types: readonly PiiType[];
+  scrub(text: string): ScrubResult;
+}
+
+/** How many times drop mode re-analyzes its own output at most; in practice one extra pass finds nothing. */
+const MAX_PASSES = 4;
+
+export function createScrubber(opts: ScrubberOptions = {}): Scrubber {
+  const mode: ScrubMode = opts.mode ?? "drop";
+  if (mode !== "drop" && mode !== "tag") throw new TypeError(`unknown scrub mode: ${String(mode)}`);
+  const types = opts.types ?? [...PII_TYPES];
+  for (const t of types) if (!PII_TYPES.includes(t)) throw new TypeError(`unknown identifier type: ${t}`);
+  const tags: Record<PiiType, string> = { ...DEFAULT_TAGS, ...opts.tags };
+  const engine = new Engine(defaultRecognizers(), types);
+
+  const tag = (text: string): ScrubResult => {
+    const spans = engine.analyze(text);
+    return { text: applyOperator(text, spans, (s) => tags[s.type]), spans };
+  };
+
+  const drop = (text: string): ScrubResult => {
+    let spans: PiiSpan[] = engine.analyze(text);
+    if (spans.length === 0) {
+      const normalized = normalizeSpace(text);
+      if (normalized === text || engine.analyze(normalized).length === 0) return { text: normalized, spans };
+    }
+    let released = dropWithMap(text, spans);
+    for (let pass = 1; pass < MAX_PASSES; pass++) {
+      const more = engine.analyze(released.text);
+      if (more.length === 0) break;
+      spans = mergeBack(text, spans, more, released.map);
+      released = dropWithMap(text, spans);
+    }
+    return { text: released.text, spans };
+  };
+
+  return { mode, types, scrub: mode === "tag" ? tag : drop };
+}
