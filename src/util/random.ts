@@ -5,15 +5,29 @@
  */
 import { uniformFloat64 } from "pure-rand/distribution/uniformFloat64";
 import { uniformInt } from "pure-rand/distribution/uniformInt";
-import { xoroshiro128plus, xoroshiro128plusFromState } from "pure-rand/generator/xoroshiro128plus";
+import { xoroshiro128plusFromState } from "pure-rand/generator/xoroshiro128plus";
 import type { RandomGenerator } from "pure-rand/types/RandomGenerator";
 
 export class Rng {
   private constructor(private readonly gen: RandomGenerator) {}
 
-  /** A generator for `seed` (any 32-bit integer; larger numbers are folded). */
+  /**
+   * A generator for `seed` (any safe integer). The seed is spread over the 128-bit state with SplitMix32, so
+   * nearby seeds (1, 2, 3…) give unrelated streams from the first draw on: seeding xoroshiro128+ with the raw
+   * seed makes its first outputs track the seed.
+   */
   static fromSeed(seed: number): Rng {
-    return new Rng(xoroshiro128plus(seed | 0));
+    let x = (seed | 0) ^ Math.floor(seed / 2 ** 32);
+    const state: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      x = (x + 0x9e3779b9) | 0;
+      let z = x;
+      z = Math.imul(z ^ (z >>> 16), 0x85ebca6b);
+      z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35);
+      state.push((z ^ (z >>> 16)) | 0);
+    }
+    if (state.every((w) => w === 0)) state[0] = 1; // the all-zero state is a fixed point
+    return new Rng(xoroshiro128plusFromState(state));
   }
 
   /** Restore a generator from {@link Rng.state}. */
