@@ -1,0 +1,108 @@
+/**
+ * The release algorithm of Korolova, Kenthapadi, Mishra, Ntoulas (WWW 2009), on query events:
+ * 1. keep each user's first d query events (by time) and, among their rows, the user's first d clicks;
+ * 2. for each query q, noisy count M(q) + Lap(b); release q with that noisy count when it exceeds K;
+ * 3. for each released q and each URL u clicked for it, noisy count c(q, u) + Lap(b); release the pair when it
+ *    exceeds K (the paper draws URLs from the engine's public top-10 for q; a log has none, so the pair's
+ *    existence is itself protected by the threshold — see docs/dp.md).
+ * Queries and pairs are visited in sorted order, so the output depends only on the log's content and the seed.
+ */
+import type { QueryEvent } from "../../log/events.ts";
+import type { LogRecord } from "../../log/record.ts";
+import type { CountTable } from "../method.ts";
+import type { DpBudget } from "./budget.ts";
+import type { NoiseSampler } from "./laplace.ts";
+
+export interface LimitedCounts {
+  /** Query → occurrences among the kept events. */
+  readonly queries: Map<string, number>;
+  /** Query → URL → kept clicks. */
+  readonly clicks: Map<string, Map<string, number>>;
+  readonly users: number;
+  readonly eventsKept: number;
+  readonly eventsDropped: number;
+  readonly clicksKept: number;
+  readonly clicksDropped: number;
+}
+
+/** Step 1: limit each user to their first `d` events and first `d` clicks; count what is left. */
+export function limitAndCount(
+  records: readonly LogRecord[],
+  events: readonly QueryEvent[],
+  d: number,
+): LimitedCounts {
+  const byUser = new Map<string, QueryEvent[]>();
+  for (const e of events) {
+    if (e.query === "") continue;
+    let list = byUser.get(e.user);
+    if (!list) {
+      list = [];
+      byUser.set(e.user, list);
+    }
+    list.push(e);
+  }
+  const queries = new Map<string, number>();
+  const clicks = new Map<string, Map<string, number>>();
+  let eventsKept = 0;
+  let eventsDropped = 0;
+  let clicksKept = 0;
+  let clicksDropped = 0;
+  for (const list of byUser.values()) {
+    list.sort((a, b) => a.time - b.time || a.first - b.first);
+    let userClicks = 0;
+    for (let i = 0; i < list.length; i++) {
+      const e = list[i]!;
+      if (i >= d) {
+        eventsDropped++;
+        clicksDropped += e.clicks;
+        continue;
+      }
+      eventsKept++;
+      queries.set(e.query, (queries.get(e.query) ?? 0) + 1);
+      for (let r = e.first; r < e.first + e.rows; r++) {
+        const url = records[r]!.clickUrl;
+        if (!url) continue;
+        if (userClicks >= d) {
+          clicksDropped++;
+          continue;
+        }
+        userClicks++;
+        clicksKept++;
+        let urls = clicks.get(e.query);
+        if (!urls) {
+          urls = new Map();
+          clicks.set(e.query, urls);
+        }
+        urls.set(url, (urls.get(url) ?? 0) + 1);
+      }
+    }
+  }
+  return { queries, clicks, users: byUser.size, eventsKept, eventsDropped, clicksKept, clicksDropped };
+}
+
+const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Steps 2–3: noisy, thresholded query and click counts. */
+export function noisyRelease(counts: LimitedCounts, budget: DpBudget, noise: NoiseSampler): CountTable {
+  const queries: CountTable["queries"] = [];
+  const clicks: CountTable["clicks"] = [];
+  const released: string[] = [];
+  for (const query of [...counts.queries.keys()].sort(byText)) {
+    const noisy = counts.queries.get(query)! + noise();
+    if (noisy > budget.K) {
+      queries.push({ query, count: noisy });
+      released.push(query);
+    }
+  }
+  for (const query of released) {
+    const urls = counts.clicks.get(query);
+    if (!urls) continue;
+    for (const url of [...urls.keys()].sort(byText)) {
+      const noisy = urls.get(url)! + noise();
+      if (noisy > budget.K) clicks.push({ query, url, count: noisy });
+    }
+  }
+  queries.sort((a, b) => b.count - a.count || byText(a.query, b.query));
+  clicks.sort((a, b) => byText(a.query, b.query) || b.count - a.count || byText(a.url, b.url));
+  return { queries, clicks };
+}

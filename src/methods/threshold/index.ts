@@ -1,0 +1,46 @@
+/**
+ * "threshold": the frequency-threshold baseline. A query is released only if at least k distinct users issued
+ * it; every event of any other query is dropped whole. Rare queries are the ones that identify people (names,
+ * addresses), so this is the simplest defence and the yardstick the published methods should beat.
+ */
+import { groupEvents } from "../../log/events.ts";
+import { intParam, type Method, type Release } from "../method.ts";
+import { dropQueries } from "./drop-queries.ts";
+
+export interface ThresholdParams {
+  /** Minimum number of distinct users who issued a query for it to be released (≥ 2). */
+  readonly k: number;
+}
+
+/** Queries issued by fewer than `k` distinct users. */
+export function rareQueries(users: Iterable<{ user: string; query: string }>, k: number): Set<string> {
+  const byQuery = new Map<string, Set<string>>();
+  for (const { user, query } of users) {
+    let s = byQuery.get(query);
+    if (!s) {
+      s = new Set();
+      byQuery.set(query, s);
+    }
+    if (s.size < k) s.add(user);
+  }
+  const rare = new Set<string>();
+  for (const [query, s] of byQuery) if (s.size < k) rare.add(query);
+  return rare;
+}
+
+export const threshold: Method<ThresholdParams> = {
+  name: "threshold",
+  summary: "Release only the queries issued by at least k distinct users (frequency-threshold baseline).",
+  paper: "none (baseline)",
+  params: [
+    { name: "k", type: "int", description: "minimum distinct users per released query (≥ 2)", default: 5 },
+  ],
+  parse: (raw) => ({ k: intParam("threshold", raw, "k", 5, 2) }),
+  async anonymize(input, params, ctx): Promise<Release> {
+    ctx.progress.start("threshold: counting users per query");
+    const events = groupEvents(input.records);
+    const rare = rareQueries(events, params.k);
+    ctx.progress.stop();
+    return dropQueries(input, events, rare);
+  },
+};

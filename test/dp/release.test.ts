@@ -1,0 +1,145 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import fc from "fast-check";
+import { groupEvents } from "../../src/log/events.ts";
+import type { QueryLog } from "../../src/log/record.ts";
+import { budget } from "../../src/methods/dp/budget.ts";
+import { dp } from "../../src/methods/dp/index.ts";
+import { laplaceNoise } from "../../src/methods/dp/laplace.ts";
+import { limitAndCount } from "../../src/methods/dp/release.ts";
+import { silentProgress } from "../../src/util/progress.ts";
+import { Rng } from "../../src/util/random.ts";
+import { event, log, logArb } from "../graph/fixtures.ts";
+
+const ctx = (seed: number) => ({ rng: Rng.fromSeed(seed), progress: silentProgress });
+
+test("limiting keeps each user's first d events by time and first d clicks", () => {
+  const input = log(
+    event("a", "late", 30, ["http://l.com"]),
+    event("a", "first", 10, ["http://f1.com", "http://f2.com"]),
+    event("a", "second", 20, ["http://s.com"]),
+    event("b", "first", 5),
+    event("b", "", 6),
+  );
+  const c = limitAndCount(input.records, groupEvents(input.records), 2);
+  assert.deepEqual(
+    [...c.queries],
+    [
+      ["first", 2],
+      ["second", 1],
+    ],
+  );
+  assert.deepEqual(
+    [...c.clicks].map(([q, m]) => [q, [...m]]),
+    [
+      [
+        "first",
+        [
+          ["http://f1.com", 1],
+          ["http://f2.com", 1],
+        ],
+      ],
+    ],
+  );
+  assert.equal(c.users, 2);
+  assert.equal(c.eventsKept, 3);
+  assert.equal(c.eventsDropped, 1);
+  assert.equal(c.clicksKept, 2);
+  assert.equal(c.clicksDropped, 2);
+});
+
+test("Laplace noise from a fixed seed has mean ≈ 0, mean |x| ≈ b and is symmetric", () => {
+  const b = 3;
+  const noise = laplaceNoise(Rng.fromSeed(42), b);
+  const n = 40_000;
+  let sum = 0;
+  let abs = 0;
+  let pos = 0;
+  for (let i = 0; i < n; i++) {
+    const x = noise();
+    assert.ok(Number.isFinite(x));
+    sum += x;
+    abs += Math.abs(x);
+    if (x > 0) pos++;
+  }
+  assert.ok(Math.abs(sum / n) < 0.06 * b, `mean ${sum / n}`);
+  assert.ok(Math.abs(abs / n - b) < 0.03 * b, `mean |x| ${abs / n}`);
+  assert.ok(Math.abs(pos / n - 0.5) < 0.01, `P(x > 0) ${pos / n}`);
+  assert.throws(() => laplaceNoise(Rng.fromSeed(1), 0), RangeError);
+});
+
+test("seeded determinism: same seed, same table; another seed, other noise", async () => {
+  const recs = Array.from({ length: 30 }, (_, u) =>
+    ["popular", "common", `own ${u}`].flatMap((q, i) =>
+      event(`u${u}`, q, 100 * u + i, [`http://${q[0]}.com`]),
+    ),
+  ).flat();
+  const input: QueryLog = { records: recs, format: "aol" };
+  const params = dp.parse({ epsilon: 4, delta: 0.1, d: 3 });
+  const a = await dp.anonymize(input, params, ctx(7));
+  const b = await dp.anonymize(input, params, ctx(7));
+  const c = await dp.anonymize(input, params, ctx(8));
+  assert.deepEqual(a.table, b.table);
+  assert.notDeepEqual(a.table, c.table);
+  assert.deepEqual(a.guarantee, { epsilon: 4, delta: 0.1 });
+  // b = 1.5, K = 3 − 1.5·ln(0.1/3) ≈ 8.10: the 30-user queries are released, the one-user ones are not.
+  assert.deepEqual(a.table!.queries.map((q) => q.query).sort(), ["common", "popular"]);
+  assert.equal(a.counts["threshold K"], budget(4, 0.1, 3).K);
+});
+
+test("on random logs: only limited-log queries above K, clicks only for released queries", async () => {
+  await fc.assert(
+    fc.asyncProperty(logArb(60), fc.integer({ min: 1, max: 4 }), fc.integer(), async (records, d, seed) => {
+      const input: QueryLog = { records, format: "aol" };
+      const params = dp.parse({ epsilon: 8, delta: 0.5, d });
+      const r = await dp.anonymize(input, params, ctx(seed));
+      const limited = limitAndCount(records, groupEvents(records), d);
+      const K = budget(8, 0.5, d).K;
+      const released = new Set(r.table!.queries.map((q) => q.query));
+      for (const q of r.table!.queries) {
+        assert.ok(limited.queries.has(q.query));
+        assert.ok(q.count > K);
+      }
+      for (const c of r.table!.clicks) {
+        assert.ok(released.has(c.query));
+        assert.ok(limited.clicks.get(c.query)?.has(c.url));
+        assert.ok(c.count > K);
+      }
+      assert.equal(r.log, undefined, "dp releases counts, not a log");
+    }),
+  );
+});
+
+test("with a huge ε the noisy counts are the limited counts", async () => {
+  const recs = Array.from({ length: 12 }, (_, u) => event(`u${u}`, "q", u, ["http://x.com"])).flat();
+  const r = await dp.anonymize(
+    { records: recs, format: "aol" },
+    dp.parse({ epsilon: 1e6, delta: 0.5, d: 1 }),
+    ctx(3),
+  );
+  assert.equal(r.table!.queries.length, 1);
+  assert.ok(Math.abs(r.table!.queries[0]!.count - 12) < 1e-3);
+  assert.ok(Math.abs(r.table!.clicks[0]!.count - 12) < 1e-3);
+});
+
+test("the first noise draw is Laplace-distributed across seeds (small seeds are re-mixed)", () => {
+  // P(|x| > 4b) = e^-4 ≈ 1.8%: over 300 seeds expect ~5; the raw xoroshiro first draw would give ~all of them.
+  let far = 0;
+  const firsts = new Set<number>();
+  for (let seed = 0; seed < 300; seed++) {
+    const x = laplaceNoise(Rng.fromSeed(seed), 1)();
+    if (Math.abs(x) > 4) far++;
+    firsts.add(x);
+  }
+  assert.ok(far <= 15, `${far} first draws beyond 4b`);
+  assert.equal(firsts.size, 300);
+});
+
+test("crypto noise is not reproducible and has the right scale", () => {
+  const a = laplaceNoise(Rng.fromSeed(1), 2, "crypto");
+  const b = laplaceNoise(Rng.fromSeed(1), 2, "crypto");
+  assert.notEqual(a(), b());
+  let abs = 0;
+  for (let i = 0; i < 20_000; i++) abs += Math.abs(a());
+  assert.ok(Math.abs(abs / 20_000 - 2) < 0.1, `mean |x| ${abs / 20_000}`);
+});
