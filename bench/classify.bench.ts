@@ -1,0 +1,115 @@
+/**
+ * Classifier speed and memory: knowledge-base load time and heap, uncached throughput on distinct queries,
+ * cached throughput on the AOL subset's natural repetition (every row, in log order).
+ * Run: `node --expose-gc --import tsx bench/classify.bench.ts` (uses ../shared/data when present; otherwise
+ * the bundled Excite sample is not available either, so it falls back to synthetic queries from the KB).
+ */
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import os, { cpus } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Classifier } from "../src/classify/classifier.ts";
+import { loadKnowledgeBase, SnapshotKnowledgeBase } from "../src/knowledge/knowledge-base.ts";
+import { readSnapshot } from "../src/knowledge/snapshot.ts";
+import { loadLog } from "../src/log/read.ts";
+
+const root = dirname(dirname(fileURLToPath(import.meta.url)));
+const aolPath = join(
+  process.env.QUERYMASK_SHARED ?? join(root, "..", "shared", "data"),
+  "aol-top1000",
+  "aol_top1000_users.tsv.gz",
+);
+const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
+
+await loadKnowledgeBase(); // make sure the snapshot exists (first run builds it)
+gc();
+const heap0 = process.memoryUsage().heapUsed;
+const rss0 = process.memoryUsage().rss;
+const t0 = performance.now();
+const cpu0 = process.cpuUsage();
+const snap = readSnapshot()!;
+const kb = new SnapshotKnowledgeBase(snap);
+const loadMs = performance.now() - t0;
+const cpu1 = process.cpuUsage(cpu0);
+const loadCpuMs = (cpu1.user + cpu1.system) / 1000;
+gc();
+const kbHeapMb = (process.memoryUsage().heapUsed - heap0) / 2 ** 20;
+const kbRssMb = (process.memoryUsage().rss - rss0) / 2 ** 20;
+
+let queries: string[];
+let rows: string[];
+if (existsSync(aolPath)) {
+  const log = await loadLog([aolPath], { keepSource: false });
+  rows = log.records.map((r) => r.query);
+  queries = [...new Set(rows)];
+} else {
+  console.log(`(${aolPath} absent: using synthetic queries)`);
+  const words = [
+    "soccer",
+    "players",
+    "cheap",
+    "hotels",
+    "chicago",
+    "recipes",
+    "chicken",
+    "free",
+    "games",
+    "lyrics",
+  ];
+  queries = Array.from({ length: 20000 }, (_, i) => `${words[i % 10]} ${words[(i * 7) % 10]} ${i}`);
+  rows = Array.from({ length: 200000 }, (_, i) => queries[(i * i) % 2000]!);
+}
+
+const warm = await Classifier.create({ kb, cacheSize: 0 });
+for (let i = 0; i < 2000; i++) warm.classify(queries[i % queries.length]!);
+const sample = queries.slice(0, 30_000);
+const uncached = await Classifier.create({ kb, cacheSize: 0 });
+let t = performance.now();
+for (const q of sample) uncached.classify(q);
+const uncachedQps = sample.length / ((performance.now() - t) / 1000);
+
+// The cache on the log's natural repetition: rows in log order, first pass cold (misses are computed),
+// second pass over the same rows warm (the steady state of a long-running stream).
+const slice = rows.slice(0, 150_000);
+const cached = await Classifier.create({ kb, cacheSize: 200_000 });
+t = performance.now();
+for (const q of slice) cached.classify(q);
+const coldQps = slice.length / ((performance.now() - t) / 1000);
+t = performance.now();
+for (const q of slice) cached.classify(q);
+const warmQps = slice.length / ((performance.now() - t) / 1000);
+const distinctInSlice = new Set(slice).size;
+gc();
+
+const figures = {
+  machine: {
+    nproc: cpus().length,
+    node: process.version,
+    loadavg: os.loadavg().map((x) => Math.round(x * 10) / 10),
+  },
+  kbLoadMs: Math.round(loadMs),
+  kbLoadCpuMs: Math.round(loadCpuMs),
+  kbHeapMb: Math.round(kbHeapMb),
+  kbRssMb: Math.round(kbRssMb),
+  uncachedQueries: sample.length,
+  uncachedQps: Math.round(uncachedQps),
+  cachedRows: slice.length,
+  cachedDistinct: distinctInSlice,
+  cachedColdQps: Math.round(coldQps),
+  cachedWarmQps: Math.round(warmQps),
+  rssAfterMb: Math.round(process.memoryUsage().rss / 2 ** 20),
+};
+console.log(
+  `\n## classify (nproc ${figures.machine.nproc}, node ${figures.machine.node}, load ${figures.machine.loadavg.join(" ")})\n`,
+);
+console.log("| figure | value |\n| --- | ---: |");
+console.log(`| KB snapshot load (wall / CPU) | ${figures.kbLoadMs} ms / ${figures.kbLoadCpuMs} ms |`);
+console.log(`| KB heap after load | ${figures.kbHeapMb} MB |`);
+console.log(`| uncached, ${figures.uncachedQueries} distinct queries | ${figures.uncachedQps} queries/s |`);
+console.log(
+  `| cache, ${figures.cachedRows} rows in log order (${figures.cachedDistinct} distinct), first pass | ${figures.cachedColdQps} queries/s |`,
+);
+console.log(`| cache, same rows again (warm) | ${figures.cachedWarmQps} queries/s |`);
+console.log(`| process RSS at end | ${figures.rssAfterMb} MB |`);
+mkdirSync(join(root, "bench", "results"), { recursive: true });
+writeFileSync(join(root, "bench", "results", "classify.json"), `${JSON.stringify(figures, null, 2)}\n`);

@@ -1,0 +1,103 @@
+/**
+ * Classifier quality (`npm run eval:classifier`): top-level accuracy on the hand-labelled dev set
+ * (../shared/data/labels/dev.tsv, rows labelled Unclassifiable left out) with a per-category table like paper
+ * 000's Table 4, and coverage (share of query events that get a category) on the shared AOL 1000-user subset.
+ *
+ * Reads ../shared/data at run time only (AOL rows are never copied into the project); skips each part with a
+ * message when its file is absent. Writes figures to bench/results/classifier-eval.json.
+ *
+ * Flags: --errors prints the misclassified dev queries (for tuning by hand; do not paste them into code).
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpus } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Classifier, UNCLASSIFIED } from "../src/classify/classifier.ts";
+import { loadLog } from "../src/log/read.ts";
+
+const root = dirname(dirname(fileURLToPath(import.meta.url)));
+const shared = process.env.QUERYMASK_SHARED ?? join(root, "..", "shared", "data");
+const devPath = join(shared, "labels", "dev.tsv");
+const aolPath = join(shared, "aol-top1000", "aol_top1000_users.tsv.gz");
+const showErrors = process.argv.includes("--errors");
+
+const classifier = await Classifier.create();
+const tax = classifier.kb.taxonomy;
+const topOf = (id: number) => (id < 0 ? "Unclassified" : tax.label(tax.ancestorAt(id, 1)));
+const result: Record<string, unknown> = { machine: { nproc: cpus().length, node: process.version } };
+
+if (existsSync(devPath)) {
+  const rows = readFileSync(devPath, "utf8").trimEnd().split("\n").slice(1);
+  const per = new Map<string, { n: number; ok: number; predicted: number }>();
+  let n = 0;
+  let ok = 0;
+  let unclassified = 0;
+  for (const line of rows) {
+    const [, query, label] = line.split("\t");
+    if (query === undefined || label === undefined || label === "Unclassifiable") continue;
+    const c = classifier.classify(query);
+    const got = topOf(c.categoryId);
+    n++;
+    if (got === "Unclassified") unclassified++;
+    const g = per.get(label) ?? { n: 0, ok: 0, predicted: 0 };
+    g.n++;
+    if (got === label) {
+      ok++;
+      g.ok++;
+    } else if (showErrors)
+      console.log(`  ${label.padEnd(14)} got ${got.padEnd(14)} ${query}  [${c.unit} → ${c.category}]`);
+    per.set(label, g);
+    const p = per.get(got) ?? { n: 0, ok: 0, predicted: 0 };
+    p.predicted++;
+    per.set(got, p);
+  }
+  console.log(`\n## Classifier accuracy on dev.tsv (top level, Unclassifiable rows excluded)\n`);
+  console.log(
+    `${ok}/${n} correct = **${((100 * ok) / n).toFixed(2)}%** (paper 000: 58.99% on 1,068 queries); unclassified ${unclassified}\n`,
+  );
+  console.log(
+    "| category | queries | correct | % correct | predicted |\n| --- | ---: | ---: | ---: | ---: |",
+  );
+  const table = [...per].filter(([, g]) => g.n > 0 || g.predicted > 0).sort((a, b) => (a[0] < b[0] ? -1 : 1));
+  for (const [cat, g] of table) {
+    const pct = g.n > 0 ? `${((100 * g.ok) / g.n).toFixed(1)}%` : "–";
+    console.log(`| ${cat} | ${g.n} | ${g.ok} | ${pct} | ${g.predicted} |`);
+  }
+  result.dev = {
+    queries: n,
+    correct: ok,
+    accuracy: ok / n,
+    unclassified,
+    perCategory: Object.fromEntries(table),
+  };
+} else {
+  console.log(`skipping accuracy: ${devPath} not found`);
+}
+
+if (existsSync(aolPath)) {
+  const t0 = performance.now();
+  const log = await loadLog([aolPath], { keepSource: false });
+  const t1 = performance.now();
+  const { counts } = classifier.classifyLog(log);
+  const t2 = performance.now();
+  const events = counts.events ?? 0;
+  const coverage = 1 - (counts[UNCLASSIFIED] ?? 0) / events;
+  console.log(`\n## Coverage on the AOL 1000-user subset\n`);
+  console.log(
+    `${events} query events, ${counts[UNCLASSIFIED]} unclassified: coverage **${(100 * coverage).toFixed(2)}%** (paper: 85%)`,
+  );
+  console.log(
+    `read ${((t1 - t0) / 1000).toFixed(1)} s, classified ${log.records.length} rows in ${((t2 - t1) / 1000).toFixed(1)} s (cache on)\n`,
+  );
+  console.log("| top level | events | share |\n| --- | ---: | ---: |");
+  for (const [k, v] of Object.entries(counts).sort((a, b) => b[1] - a[1])) {
+    if (k === "events" || k === "scrubbed") continue;
+    console.log(`| ${k} | ${v} | ${((100 * v) / events).toFixed(1)}% |`);
+  }
+  result.aol = { events, rows: log.records.length, coverage, counts, seconds: (t2 - t1) / 1000 };
+} else {
+  console.log(`skipping coverage: ${aolPath} not found`);
+}
+
+mkdirSync(join(root, "bench", "results"), { recursive: true });
+writeFileSync(join(root, "bench", "results", "classifier-eval.json"), `${JSON.stringify(result, null, 2)}\n`);

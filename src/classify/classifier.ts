@@ -1,0 +1,228 @@
+/**
+ * The query classifier — paper 000 Algorithm 1, exactly: semantic units → identifier scrub → spelling
+ * recommendation → specificity ("entropy": number of web references) → the least-referenced unit that the
+ * knowledge base can place is the main unit → its ODP category path.
+ *
+ * Fallbacks, in order, when the least-referenced unit maps nowhere: the other units by increasing references,
+ * then the whole query as one phrase (shortened from the left, paper 004 §4.1.2), then each remaining word.
+ * A query with nothing that maps is "unclassified" (category "", id -1): counted, never dropped.
+ *
+ * Results are cached (LRU) by query text: logs repeat queries heavily (next-page requests, click rows).
+ */
+import { LRUCache } from "lru-cache";
+import { type KnowledgeBase, loadKnowledgeBase } from "../knowledge/knowledge-base.ts";
+import type { LogRecord, QueryLog } from "../log/record.ts";
+import { createScrubber, type Scrubber } from "../scrub/scrubber.ts";
+import type { PiiSpan, ScrubMode } from "../scrub/types.ts";
+import { stem } from "../text/stem.ts";
+import { isStopword } from "../text/stopwords.ts";
+import { type Progress, silentProgress } from "../util/progress.ts";
+import { semanticUnits, type Unit } from "./units.ts";
+
+export interface Classification {
+  /** Full ODP path of the category, e.g. `Top/Sports/Soccer`; "" = unclassified. */
+  readonly category: string;
+  /** Taxonomy id of the category; -1 if none. */
+  readonly categoryId: number;
+  /** The main semantic unit (after spelling recommendation); "" when unclassified. */
+  readonly unit: string;
+  /** The query text after identifier scrubbing — what is released. */
+  readonly scrubbed: string;
+  /** Identifiers found in the query. */
+  readonly spans: readonly PiiSpan[];
+  /** The scrubbed text with spelling recommendations applied, when any word was changed. */
+  readonly corrected?: string;
+}
+
+export interface ClassifierOptions {
+  kb?: KnowledgeBase;
+  /** LRU cache entries (default 100,000; 0 disables the cache). */
+  cacheSize?: number;
+  /** Scrub mode for identifiers (default "drop"). */
+  scrub?: ScrubMode;
+}
+
+/** Key of the unclassified bucket in the counts of `classifyLog`. */
+export const UNCLASSIFIED = "unclassified";
+
+export class Classifier {
+  private readonly cache: LRUCache<string, Classification> | undefined;
+  private readonly scrubber: Scrubber;
+  private readonly regional: number;
+  /** Word → recommendation ("" = keep), memoized: words repeat far more than queries do. */
+  private readonly recommendations = new Map<string, string>();
+
+  private constructor(
+    readonly kb: KnowledgeBase,
+    cacheSize: number,
+    scrub: ScrubMode,
+  ) {
+    this.cache = cacheSize > 0 ? new LRUCache({ max: cacheSize }) : undefined;
+    this.scrubber = createScrubber({ mode: scrub });
+    this.regional = kb.taxonomy.id("Top/Regional")!;
+  }
+
+  static async create(opts: ClassifierOptions = {}): Promise<Classifier> {
+    const kb = opts.kb ?? (await loadKnowledgeBase());
+    return new Classifier(kb, opts.cacheSize ?? 100_000, opts.scrub ?? "drop");
+  }
+
+  /** Classify one query (deterministic: the same text always gives the same answer). */
+  classify(query: string): Classification {
+    const hit = this.cache?.get(query);
+    if (hit !== undefined) return hit;
+    const result = this.compute(query);
+    this.cache?.set(query, result);
+    return result;
+  }
+
+  /** A word's spelling recommendation, or undefined to keep it. Known words are never changed. */
+  recommend(word: string): string | undefined {
+    let r = this.recommendations.get(word);
+    if (r === undefined) {
+      r = this.computeRecommendation(word) ?? "";
+      if (this.recommendations.size >= 200_000) this.recommendations.clear();
+      this.recommendations.set(word, r);
+    }
+    return r === "" ? undefined : r;
+  }
+
+  private computeRecommendation(word: string): string | undefined {
+    const sp = this.kb.spelling;
+    if (isStopword(word)) return undefined;
+    const listed = sp.listed(word);
+    if (listed !== undefined) return listed;
+    if (word.length < 4 || !/^[a-z]+$/.test(word) || sp.knows(word)) return undefined;
+    if (
+      this.kb.termStats.count(stem(word)) !== undefined ||
+      this.kb.lookupStems([stem(word)]) !== undefined
+    ) {
+      return undefined;
+    }
+    return sp.split(word)?.join(" ") ?? sp.nearest(word);
+  }
+
+  private compute(query: string): Classification {
+    const { text: scrubbed, spans } = this.scrubber.scrub(query);
+    let changed = false;
+    const { units, tokens } = semanticUnits(scrubbed, this.kb, (w) => {
+      const r = this.recommend(w);
+      if (r !== undefined && r !== w) changed = true;
+      return r;
+    });
+    const corrected = changed ? tokens.map((t) => t.text).join(" ") : undefined;
+    const found =
+      this.mainUnit(units) ?? this.fallback(tokens.map((t) => t.text)) ?? this.identifierFallback(spans);
+    const base = { scrubbed, spans, ...(corrected !== undefined ? { corrected } : {}) };
+    if (found === undefined) return { category: "", categoryId: -1, unit: "", ...base };
+    return {
+      category: this.kb.taxonomy.path(found.id),
+      categoryId: found.id,
+      unit: found.unit,
+      ...base,
+    };
+  }
+
+  /**
+   * Algorithm 1: units by increasing references; the first one the knowledge base places wins. A unit that
+   * names only a place (Top/Regional) is held back while another unit maps: in "hotels in chicago" the place
+   * qualifies the topic (the labelling convention files such queries under the topic, Regional only when the
+   * place itself is what is sought).
+   */
+  private mainUnit(units: readonly Unit[]): { id: number; unit: string } | undefined {
+    const ts = this.kb.termStats;
+    const ranked = units
+      .map((u) => ({ u, refs: ts.phraseCount(u.stems) }))
+      .sort((a, b) => a.refs - b.refs || a.u.at - b.u.at);
+    let held: { id: number; unit: string } | undefined;
+    for (const { u } of ranked) {
+      const hit = this.lookupWithKey(u.stems);
+      if (hit === undefined) continue;
+      const found = { id: hit.ids[0]!, unit: u.words.join(" ") };
+      if (!this.kb.isWeak(hit.stems) && this.kb.taxonomy.ancestorAt(found.id, 1) !== this.regional)
+        return found;
+      held ??= found;
+    }
+    return held;
+  }
+
+  /**
+   * Nothing left to place, but the scrubber removed identifiers: a query made of a private person's name is a
+   * people search (Society/People); one made of an address is about that place (Regional).
+   */
+  private identifierFallback(spans: readonly PiiSpan[]): { id: number; unit: string } | undefined {
+    const tax = this.kb.taxonomy;
+    if (spans.some((s) => s.type === "person_name"))
+      return { id: tax.id("Top/Society/People") ?? 0, unit: "" };
+    if (spans.some((s) => s.type === "street_address" || s.type === "zip"))
+      return { id: this.regional, unit: "" };
+    return undefined;
+  }
+
+  /** The whole query as one phrase, then its single words by increasing references. */
+  private fallback(words: readonly string[]): { id: number; unit: string } | undefined {
+    const content = words.filter((w) => /[a-z]/.test(w) && !isStopword(w));
+    if (content.length === 0) return undefined;
+    const whole = this.lookup(content.map(stem));
+    if (whole !== undefined) return { id: whole[0]!, unit: content.join(" ") };
+    const ts = this.kb.termStats;
+    const ranked = [...content].sort((a, b) => ts.phraseCount([stem(a)]) - ts.phraseCount([stem(b)]));
+    for (const w of ranked) {
+      const ids = this.kb.lookupStems([stem(w)]);
+      if (ids !== undefined && ids.length > 0) return { id: ids[0]!, unit: w };
+    }
+    return undefined;
+  }
+
+  /** Exact phrase, then shorter by dropping words from the left (the head noun is on the right). */
+  private lookup(stems: readonly string[]): readonly number[] | undefined {
+    return this.lookupWithKey(stems)?.ids;
+  }
+
+  private lookupWithKey(
+    stems: readonly string[],
+  ): { ids: readonly number[]; stems: readonly string[] } | undefined {
+    for (let i = 0; i < stems.length; i++) {
+      const key = i === 0 ? stems : stems.slice(i);
+      const ids = this.kb.lookupStems(key);
+      if (ids !== undefined && ids.length > 0) return { ids, stems: key };
+    }
+    return undefined;
+  }
+
+  /**
+   * Classify every record of a log: each gets `category` and `unit`, and its query is replaced by the
+   * scrubbed text. Counts are per query event (consecutive rows with the same user, query and time) by
+   * top-level category, plus `unclassified`, `events` and `scrubbed` (events with an identifier removed).
+   */
+  classifyLog(
+    log: QueryLog,
+    progress: Progress = silentProgress,
+  ): { log: QueryLog; counts: Record<string, number> } {
+    const counts: Record<string, number> = { events: 0, [UNCLASSIFIED]: 0, scrubbed: 0 };
+    const records: LogRecord[] = new Array(log.records.length);
+    progress.start("classify", log.records.length);
+    let prev: LogRecord | undefined;
+    for (let i = 0; i < log.records.length; i++) {
+      const r = log.records[i]!;
+      const c = this.classify(r.query);
+      records[i] = { ...r, query: c.scrubbed, category: c.category, unit: c.unit };
+      const sameEvent =
+        prev !== undefined && prev.user === r.user && prev.time === r.time && prev.query === r.query;
+      if (!sameEvent) {
+        counts.events!++;
+        if (c.spans.length > 0) counts.scrubbed!++;
+        const top =
+          c.categoryId < 0
+            ? UNCLASSIFIED
+            : this.kb.taxonomy.label(this.kb.taxonomy.ancestorAt(c.categoryId, 1));
+        counts[top] = (counts[top] ?? 0) + 1;
+      }
+      prev = r;
+      if ((i & 1023) === 1023) progress.tick(1024);
+    }
+    progress.tick(log.records.length & 1023);
+    progress.stop();
+    return { log: { records, format: log.format, classified: true }, counts };
+  }
+}

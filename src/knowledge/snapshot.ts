@@ -1,0 +1,84 @@
+/**
+ * The compact knowledge-base snapshot: plain JSON that loads in well under a second, so the
+ * classifier never parses WordNet at run time. Written by `querymask kb build`, or built automatically on first
+ * use into the gitignored `.cache/` directory (a clean clone needs no manual step).
+ */
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** One input of the build, reported by `kb info` with its licence. */
+export interface SnapshotInput {
+  readonly name: string;
+  readonly source: string;
+  readonly licence: string;
+  readonly entries: number;
+}
+
+/**
+ * The snapshot. Bulky tables are single strings of `key TAB value` lines rather than JSON arrays: parsing one
+ * long string and splitting it is several times faster than materialising hundreds of thousands of small
+ * arrays, and load time is what the snapshot exists for.
+ */
+export interface KbSnapshot {
+  readonly version: number;
+  readonly inputs: readonly SnapshotInput[];
+  /** ODP paths referenced by `phrases` (by index). */
+  readonly categories: readonly string[];
+  /**
+   * Lines `stemmed phrase TAB i,j,k` — indices into `categories`, best first; a leading `~` marks a weak
+   * phrase (a place or person, see build.ts).
+   */
+  readonly phrases: string;
+  readonly termstats: {
+    readonly source: string;
+    readonly documents: number;
+    /** Lines `stem TAB count`. */
+    readonly entries: string;
+  };
+  /** Spelling vocabulary, lines `word TAB count`. */
+  readonly spelling: string;
+  /** Lines `misspelling TAB correction`. */
+  readonly misspellings: string;
+}
+
+/** Iterate `key TAB value` lines of a snapshot table. */
+export function* tableRows(table: string): Generator<[string, string]> {
+  let at = 0;
+  while (at < table.length) {
+    let nl = table.indexOf("\n", at);
+    if (nl < 0) nl = table.length;
+    const tab = table.indexOf("\t", at);
+    yield [table.slice(at, tab), table.slice(tab + 1, nl)];
+    at = nl + 1;
+  }
+}
+
+/** Serialise rows as a snapshot table. */
+export function toTable(rows: Iterable<readonly [string, string | number]>): string {
+  const out: string[] = [];
+  for (const [k, v] of rows) out.push(`${k}\t${v}`);
+  return out.join("\n");
+}
+
+/** Default snapshot location: `<project>/.cache/kb/knowledge-base.json.gz`. */
+export const DEFAULT_SNAPSHOT = join(
+  dirname(fileURLToPath(new URL("../../package.json", import.meta.url))),
+  ".cache",
+  "kb",
+  "knowledge-base.json",
+);
+
+/** Write atomically (temp file + rename). */
+export function saveSnapshot(snapshot: KbSnapshot, path = DEFAULT_SNAPSHOT): void {
+  mkdirSync(dirname(path), { recursive: true });
+  const tmp = `${path}.${process.pid}.tmp`;
+  writeFileSync(tmp, JSON.stringify(snapshot));
+  renameSync(tmp, path);
+}
+
+/** Read a snapshot; undefined when the file does not exist. */
+export function readSnapshot(path = DEFAULT_SNAPSHOT): KbSnapshot | undefined {
+  if (!existsSync(path)) return undefined;
+  return JSON.parse(readFileSync(path, "utf8")) as KbSnapshot;
+}

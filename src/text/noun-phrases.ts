@@ -1,0 +1,49 @@
+/**
+ * Noun-phrase chunking for queries (paper 004 §4.1.1: a semantic unit is a noun phrase — nouns specialised by
+ * nouns or adjectives on their left). Queries are mostly bare noun compounds, so a chunk is a maximal run of
+ * nouns, proper nouns, adjectives and numbers; a verb tag inside such a run is usually a tagging slip on a
+ * noun ("classic car shows", "coloring pages"), and a lone gerund names an activity ("windsurfing").
+ */
+import { analyze, type Token } from "./nlp.ts";
+
+const CONTENT = new Set(["NOUN", "PROPN", "ADJ", "NUM", "X", "SYM"]);
+
+function isContent(tokens: readonly Token[], i: number): boolean {
+  const t = tokens[i]!;
+  if (CONTENT.has(t.pos)) return !/^[&+/#-]+$/.test(t.text);
+  if (t.pos !== "VERB") return false;
+  const prev = tokens[i - 1];
+  const next = tokens[i + 1];
+  const prevContent =
+    prev !== undefined && (prev.pos === "NOUN" || prev.pos === "ADJ" || prev.pos === "PROPN");
+  const nextNoun = next !== undefined && (next.pos === "NOUN" || next.pos === "PROPN");
+  // A gerund before a noun modifies it ("coloring pages"); before a preposition or at the end it names an
+  // activity ("windsurfing in the mediterranean").
+  const nextFree = next === undefined || next.pos === "ADP" || next.pos === "CCONJ";
+  return (prevContent && /s$/.test(t.text)) || ((nextNoun || nextFree) && /ing$/.test(t.text));
+}
+
+/** Split analysed tokens into noun-phrase chunks (each a run of content tokens). */
+export function chunkTokens(tokens: readonly Token[]): Token[][] {
+  const out: Token[][] = [];
+  let cur: Token[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    if (isContent(tokens, i)) cur.push(tokens[i]!);
+    else if (cur.length > 0) {
+      out.push(cur);
+      cur = [];
+    }
+  }
+  if (cur.length > 0) out.push(cur);
+  return out;
+}
+
+/**
+ * The noun phrases of a query, as written, e.g. `diving in the mediterranean` → `["diving", "mediterranean"]`.
+ * Pure numbers are not phrases on their own.
+ */
+export function nounPhrases(query: string): string[] {
+  return chunkTokens(analyze(query))
+    .map((c) => c.map((t) => t.text).join(" "))
+    .filter((p) => !/^[\d\s.]+$/.test(p));
+}

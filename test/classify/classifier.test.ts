@@ -1,0 +1,120 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import fc from "fast-check";
+import { Classifier, UNCLASSIFIED } from "../../src/classify/classifier.ts";
+import type { LogRecord } from "../../src/log/record.ts";
+
+const classifier = await Classifier.create();
+const tax = classifier.kb.taxonomy;
+const topOf = (id: number) => (id < 0 ? "" : tax.label(tax.ancestorAt(id, 1)));
+
+test("paper 000 worked example: main unit 'european soccer', category Sports", () => {
+  const c = classifier.classify("european soccer barcelona players");
+  assert.equal(c.unit, "european soccer");
+  assert.equal(topOf(c.categoryId), "Sports");
+  assert.ok(c.category.startsWith("Top/Sports"));
+  assert.equal(tax.path(c.categoryId), c.category);
+});
+
+test("the scrub step runs first: identifiers are removed from the released text", () => {
+  const c = classifier.classify("john smith 555-123-4567 plumbing repair");
+  assert.deepEqual(
+    c.spans.map((s) => s.type),
+    ["person_name", "phone"],
+  );
+  assert.ok(!c.scrubbed.includes("555"));
+  assert.ok(!c.scrubbed.includes("smith"));
+  assert.ok(c.category !== "");
+  const mail = classifier.classify("jsmith@aol.com");
+  assert.equal(mail.spans[0]?.type, "email");
+  assert.equal(mail.scrubbed, "");
+});
+
+test("look-alikes are left alone", () => {
+  for (const q of ["1984 movie", "route 66"]) {
+    const c = classifier.classify(q);
+    assert.deepEqual(c.spans, [], q);
+    assert.equal(c.scrubbed, q);
+  }
+  assert.equal(topOf(classifier.classify("1984 movie").categoryId), "Arts");
+});
+
+test("tag mode keeps a type tag in the released text", async () => {
+  const tagger = await Classifier.create({ kb: classifier.kb, scrub: "tag", cacheSize: 0 });
+  const c = tagger.classify("call 555-123-4567 for pizza");
+  assert.match(c.scrubbed, /\[PHONE\]/);
+  assert.equal(c.unit, "pizza");
+});
+
+test("a misspelling is corrected before categorisation", () => {
+  const c = classifier.classify("soccor shoes");
+  assert.equal(c.corrected, "soccer shoes");
+  assert.equal(c.scrubbed, "soccor shoes"); // the released text is the query, not the correction
+  const listed = classifier.classify("drivers lisence");
+  assert.equal(listed.corrected, "drivers license");
+});
+
+test("gibberish is unclassified, and counted", () => {
+  const c = classifier.classify("xqzvbnm qwrtp");
+  assert.equal(c.category, "");
+  assert.equal(c.categoryId, -1);
+  const records: LogRecord[] = [
+    { user: "1", query: "xqzvbnm qwrtp", time: 10 },
+    { user: "1", query: "xqzvbnm qwrtp", time: 10, clickUrl: "x.com" }, // same event, second click row
+    { user: "1", query: "cheap flights", time: 20 },
+  ];
+  const { log, counts } = classifier.classifyLog({ records, format: "aol" });
+  assert.equal(log.records.length, 3);
+  assert.equal(log.classified, true);
+  assert.equal(counts.events, 2);
+  assert.equal(counts[UNCLASSIFIED], 1);
+  assert.equal(log.records[0]!.category, "");
+  assert.ok(log.records[2]!.category !== "");
+});
+
+const words = [
+  "soccer",
+  "cheap",
+  "hotels",
+  "chicago",
+  "recipes",
+  "free",
+  "lyrics",
+  "xqzv",
+  "1984",
+  "john",
+  "the",
+];
+const queries = fc.array(fc.constantFrom(...words), { minLength: 1, maxLength: 5 }).map((w) => w.join(" "));
+
+test("deterministic, and the cache never changes an answer", async () => {
+  const uncached = await Classifier.create({ kb: classifier.kb, cacheSize: 0 });
+  const small = await Classifier.create({ kb: classifier.kb, cacheSize: 3 });
+  fc.assert(
+    fc.property(queries, (q) => {
+      const a = uncached.classify(q);
+      assert.deepEqual(small.classify(q), a);
+      assert.deepEqual(small.classify(q), a);
+      assert.deepEqual(uncached.classify(q), a);
+    }),
+    { numRuns: 200 },
+  );
+});
+
+test("classifyLog keeps every record, in order, and counts sum to the events", () => {
+  fc.assert(
+    fc.property(fc.array(queries, { maxLength: 30 }), (qs) => {
+      const records: LogRecord[] = qs.map((q, i) => ({ user: String(i % 3), query: q, time: i }));
+      const { log, counts } = classifier.classifyLog({ records, format: "aol" });
+      assert.equal(log.records.length, records.length);
+      let sum = 0;
+      for (const [k, v] of Object.entries(counts)) if (k !== "events" && k !== "scrubbed") sum += v;
+      assert.equal(sum, counts.events);
+      log.records.forEach((r, i) => {
+        assert.equal(r.time, records[i]!.time);
+        assert.equal(r.category, classifier.classify(records[i]!.query).category);
+      });
+    }),
+    { numRuns: 50 },
+  );
+});

@@ -1,0 +1,43 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { loadKnowledgeBase } from "../../src/knowledge/knowledge-base.ts";
+import { MISSING_TOP_LEVELS } from "../../src/knowledge/taxonomy.ts";
+
+// Built from bundled data on first use (into .cache/), then loaded from the snapshot.
+const kb = await loadKnowledgeBase();
+const top = (ids: readonly number[]) =>
+  ids.length === 0 ? "" : kb.taxonomy.path(kb.taxonomy.ancestorAt(ids[0]!, 1));
+
+test("taxonomy keeps full ODP paths and the added top levels", () => {
+  for (const t of MISSING_TOP_LEVELS) assert.ok(kb.taxonomy.id(`Top/${t}`) !== undefined, t);
+  const soccer = kb.taxonomy.id("Top/Sports/Soccer");
+  assert.ok(soccer !== undefined);
+  assert.deepEqual(kb.lookup("soccer"), [soccer, ...kb.lookup("soccer").slice(1)]);
+});
+
+test("lookup maps words through WordNet to categories", () => {
+  assert.equal(top(kb.lookup("jazz")), "Top/Arts"); // jazz → music genre → music
+  assert.equal(top(kb.lookup("pneumonia")), "Top/Health"); // → respiratory disease → disease
+  assert.equal(top(kb.lookup("barcelona")), "Top/Regional"); // instance of city
+  assert.equal(top(kb.lookup("players")), "Top/Sports"); // plural reaches the lemma
+});
+
+test("lookup shortens from the left (paper 004 §4.1.2)", () => {
+  assert.deepEqual(kb.lookup("exciting water sports"), kb.lookup("water sports"));
+  assert.equal(kb.taxonomy.path(kb.lookup("water sports")[0]!), "Top/Sports/Water_Sports");
+});
+
+test("lookup of gibberish is empty", () => {
+  assert.deepEqual(kb.lookup("xqzvbnm"), []);
+  assert.deepEqual(kb.lookup(""), []);
+});
+
+test("places are weak units, topics are not", () => {
+  assert.ok(kb.isWeak(["barcelona"]));
+  assert.ok(!kb.isWeak(["soccer"]));
+});
+
+test("inputs carry licences", () => {
+  assert.ok(kb.inputs.length >= 4);
+  for (const i of kb.inputs) assert.ok(i.licence.length > 0, i.name);
+});

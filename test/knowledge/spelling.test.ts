@@ -1,0 +1,66 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import fc from "fast-check";
+import { editDistance, parseMisspellings, SpellingCorrector } from "../../src/knowledge/spelling.ts";
+
+/** Plain Damerau–Levenshtein (OSA) without early exit, as the reference. */
+function reference(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let v = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        v = Math.min(v, d[i - 2]![j - 2]! + 1);
+      d[i]![j] = v;
+    }
+  }
+  return d[a.length]![b.length]!;
+}
+
+const word = fc.string({ unit: fc.constantFrom("a", "b", "c", "d"), maxLength: 9 });
+
+test("editDistance agrees with the reference up to the cap", () => {
+  fc.assert(
+    fc.property(word, word, (a, b) => {
+      assert.equal(editDistance(a, b, 2), Math.min(reference(a, b), 3));
+      assert.equal(editDistance(a, b, 2), editDistance(b, a, 2));
+    }),
+  );
+  assert.equal(editDistance("soccer", "soccre"), 1); // transposition
+});
+
+const corrector = new SpellingCorrector({
+  words: ["soccer", "socket", "player", "players", "calendar", "pogo", "games"],
+  counts: [500, 100, 900, 800, 50, 20, 1000],
+  misspellings: parseMisspellings(["lisence->license", "accurs->accurse, occurs"]),
+});
+
+test("nearest: closest word, then the most referenced", () => {
+  assert.equal(corrector.nearest("soccor"), "soccer");
+  assert.equal(corrector.nearest("calandar"), "calendar");
+  assert.equal(corrector.nearest("calnedar"), "calendar"); // a transposition
+  assert.equal(corrector.nearest("socker"), "soccer"); // one edit from soccer and from socket: more referenced
+  assert.equal(corrector.nearest("plyers"), "players"); // one edit beats two
+});
+
+test("nearest leaves short, vowel-less and far words alone", () => {
+  assert.equal(corrector.nearest("soc"), undefined);
+  assert.equal(corrector.nearest("xqzvbnm"), undefined);
+  assert.equal(corrector.nearest("zzzzzzzz"), undefined);
+});
+
+test("misspelling list: first suggestion wins", () => {
+  assert.equal(corrector.listed("lisence"), "license");
+  assert.equal(corrector.listed("accurs"), "accurse");
+  assert.equal(corrector.listed("soccer"), undefined);
+});
+
+test("split run-together words into vocabulary words", () => {
+  assert.deepEqual(corrector.split("pogogames"), ["pogo", "games"]);
+  assert.deepEqual(corrector.split("soccerplayers"), ["soccer", "players"]);
+  assert.equal(corrector.split("soccer"), undefined);
+  assert.equal(corrector.split("xyzxyzxyz"), undefined);
+});
