@@ -1,0 +1,67 @@
+/**
+ * `querymask experiment <config>`: every method × parameter grid × seed of a config on the same log, attacked
+ * and measured with the same yardsticks; writes results.tsv, results.json and report.html (see
+ * src/experiment/runner.ts and docs/experiment.md).
+ */
+import type { Command } from "commander";
+import { loadConfig } from "../../experiment/config.ts";
+import { runExperiment } from "../../experiment/runner.ts";
+import { UsageError } from "../../util/errors.ts";
+
+export function register(program: Command): void {
+  program
+    .command("experiment")
+    .description(
+      "compare methods and parameters on one log: attacks, privacy and utility yardsticks, HTML report",
+    )
+    .argument("<config>", "experiment config, JSON or YAML (see examples/experiment.yaml)")
+    .option(
+      "-o, --out <dir>",
+      "output directory (results.tsv, results.json, report.html, .cache/)",
+      "out/experiment",
+    )
+    .option("-j, --jobs <n>", "parallel workers (default: the config's jobs, else the number of CPUs)")
+    .option("--seed <n>", "run only this seed (overrides the config's seeds)")
+    .option("--json", "print the results as JSON on stdout")
+    .option("-q, --quiet", "no progress on stderr")
+    .action(
+      async (
+        configPath: string,
+        o: { out: string; jobs?: string; seed?: string; json?: boolean; quiet?: boolean },
+      ) => {
+        let config = loadConfig(configPath);
+        const int = (flag: string, v: string | undefined, min: number) => {
+          if (v === undefined) return undefined;
+          const n = Number(v);
+          if (!Number.isInteger(n) || n < min)
+            throw new UsageError(`${flag} must be an integer ≥ ${min}, got ${v}`);
+          return n;
+        };
+        const jobs = int("--jobs", o.jobs, 1);
+        const seed = int("--seed", o.seed, 0);
+        if (seed !== undefined) {
+          config = {
+            ...config,
+            seeds: [seed],
+            combinations: [
+              ...new Map(
+                config.combinations.map((c) => [JSON.stringify([c.method, c.params]), { ...c, seed }]),
+              ).values(),
+            ],
+          };
+        }
+        const result = await runExperiment(config, { out: o.out, jobs, quiet: o.quiet });
+        if (o.json)
+          process.stdout.write(`${JSON.stringify({ meta: result.meta, rows: result.rows }, null, 2)}\n`);
+        else {
+          const failed = result.rows.filter((r) => r.status === "error").length;
+          process.stdout.write(
+            `${result.rows.length} combinations (${result.meta.computed} computed, ${result.meta.cached} from cache` +
+              `${failed ? `, ${failed} failed` : ""})\n` +
+              `results: ${result.files.tsv}\n         ${result.files.json}\nreport:  ${result.files.html}\n`,
+          );
+        }
+        if (result.rows.some((r) => r.status === "error")) process.exitCode = 1;
+      },
+    );
+}

@@ -1,0 +1,92 @@
+/**
+ * The result cache: one JSON file per combination under `<out>/.cache/`, named by a SHA-256 of everything the
+ * result depends on — the input log's bytes, the method, its parameters, the seed, the yardstick settings and
+ * the code version (a hash of the source tree). A rerun only computes what changed.
+ */
+import { createHash } from "node:crypto";
+import { createReadStream } from "node:fs";
+import { mkdir, readdir, readFile, rename, writeFile } from "node:fs/promises";
+import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** SHA-256 (hex) of a canonical JSON rendering (object keys sorted) of `value`. */
+export function contentHash(value: unknown): string {
+  return createHash("sha256").update(canonical(value)).digest("hex");
+}
+
+function canonical(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonical).join(",")}]`;
+  if (v !== null && typeof v === "object") {
+    const entries = Object.entries(v as Record<string, unknown>)
+      .filter(([, x]) => x !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, x]) => `${JSON.stringify(k)}:${canonical(x)}`).join(",")}}`;
+  }
+  return JSON.stringify(v) ?? "null";
+}
+
+/** SHA-256 of the bytes of the given files, in order (streamed: fine for large logs). */
+export async function hashFiles(files: readonly string[]): Promise<string> {
+  const h = createHash("sha256");
+  for (const f of files) {
+    h.update(`${f.length}:`);
+    for await (const chunk of createReadStream(f)) h.update(chunk as Buffer);
+  }
+  return h.digest("hex");
+}
+
+const SRC_DIR = fileURLToPath(new URL("../", import.meta.url));
+
+/** Folders of src/ that only present results (they cannot change a measured value). */
+const PRESENTATION = new Set(["cli", "report"]);
+
+let memo: Promise<string> | undefined;
+
+/** A hash of every .ts file under src/ (paths and contents) except presentation code: changes whenever the
+ *  code that computes results does. Computed once per process: the code that was loaded is the code that runs. */
+export function codeVersion(): Promise<string> {
+  memo ??= hashSources(SRC_DIR);
+  return memo;
+}
+
+async function hashSources(root: string): Promise<string> {
+  const files: string[] = [];
+  const walk = async (dir: string): Promise<void> => {
+    for (const e of await readdir(dir, { withFileTypes: true })) {
+      const p = join(dir, e.name);
+      if (e.isDirectory()) {
+        if (!(dir === root && PRESENTATION.has(e.name))) await walk(p);
+      } else if (e.name.endsWith(".ts")) files.push(p);
+    }
+  };
+  await walk(root);
+  files.sort();
+  const h = createHash("sha256");
+  for (const f of files) h.update(`${relative(root, f)}\n`).update(await readFile(f));
+  return h.digest("hex").slice(0, 16);
+}
+
+/** A directory of cached values keyed by hash. */
+export class ResultCache {
+  constructor(readonly dir: string) {}
+
+  private file(key: string): string {
+    return join(this.dir, `${key}.json`);
+  }
+
+  async get<T>(key: string): Promise<T | undefined> {
+    try {
+      return JSON.parse(await readFile(this.file(key), "utf8")) as T;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Write atomically (temp file + rename), so an interrupted run never leaves a half entry. */
+  async set(key: string, value: unknown): Promise<void> {
+    await mkdir(this.dir, { recursive: true });
+    const tmp = `${this.file(key)}.${process.pid}.tmp`;
+    await writeFile(tmp, JSON.stringify(value));
+    await rename(tmp, this.file(key));
+  }
+}

@@ -1,0 +1,82 @@
+/**
+ * A small pool of worker threads for independent combinations. Each worker gets the prepared input once and
+ * then one combination at a time; results come back in completion order. With one job (or one combination)
+ * everything runs in this thread instead, which is also what tests and small runs use.
+ *
+ * Workers load the TypeScript sources through tsx's API themselves, so the pool works however the main
+ * process was started (tsx CLI, `node --import tsx`, bin/querymask.js).
+ */
+import { Worker } from "node:worker_threads";
+import type { Combination } from "./config.ts";
+import { type PreparedInput, type ResultRow, runCombination } from "./run-one.ts";
+import type { WorkerInit, WorkerTask } from "./worker.ts";
+
+export interface PoolOptions {
+  readonly jobs: number;
+  readonly init: Omit<WorkerInit, "records" | "format" | "classified">;
+  readonly input: PreparedInput;
+  /** Called as each combination finishes. */
+  readonly onResult: (row: ResultRow) => void | Promise<void>;
+}
+
+/** Run `tasks`, `opts.jobs` at a time; resolves when all are done. */
+export async function runPool(tasks: readonly WorkerTask[], opts: PoolOptions): Promise<void> {
+  const jobs = Math.min(opts.jobs, tasks.length);
+  if (jobs <= 1) {
+    for (const t of tasks) await opts.onResult(await runLocal(t.combo, t.key, opts));
+    return;
+  }
+  const queue = [...tasks];
+  const init: WorkerInit = {
+    ...opts.init,
+    records: opts.input.log.records.map(({ source: _s, ...r }) => r),
+    format: opts.input.log.format,
+    classified: opts.input.log.classified ?? false,
+  };
+  await Promise.all(Array.from({ length: jobs }, () => driveWorker(queue, init, opts)));
+}
+
+function runLocal(combo: Combination, key: string, opts: PoolOptions): Promise<ResultRow> {
+  return runCombination(opts.input, combo, key, opts.init.yardsticks, opts.init.options);
+}
+
+function spawn(init: WorkerInit): Worker {
+  const tsx = import.meta.resolve("tsx/esm/api");
+  const entry = new URL("./worker.ts", import.meta.url).href;
+  const code = `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(entry)}); });`;
+  return new Worker(code, { eval: true, workerData: init, execArgv: [] });
+}
+
+/** One worker taking tasks from the shared queue until it is empty. */
+function driveWorker(queue: WorkerTask[], init: WorkerInit, opts: PoolOptions): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const worker = spawn(init);
+    let current: WorkerTask | undefined;
+    let settled = false;
+    const finish = (err?: Error) => {
+      if (settled) return;
+      settled = true;
+      void worker.terminate();
+      if (err) reject(err);
+      else resolve();
+    };
+    const next = () => {
+      current = queue.shift();
+      worker.postMessage(current ?? null);
+      if (!current) finish();
+    };
+    worker.on("message", async (msg: ResultRow | "ready") => {
+      try {
+        if (msg !== "ready") await opts.onResult(msg);
+        next();
+      } catch (e) {
+        finish(e as Error);
+      }
+    });
+    worker.on("error", (e) => finish(new Error(`experiment worker failed: ${e.message}`)));
+    worker.on("exit", (code) => {
+      if (!settled)
+        finish(code === 0 && !current ? undefined : new Error(`experiment worker exited (${code})`));
+    });
+  });
+}

@@ -1,0 +1,147 @@
+/**
+ * Run one combination: anonymize the input with one method, one parameter point and one seed, then measure
+ * the release with every chosen yardstick. A failure (a method that rejects the input, a yardstick that
+ * throws) becomes an "error" row naming the cause rather than stopping the whole experiment.
+ */
+
+import { Taxonomy } from "../knowledge/taxonomy.ts";
+import type { QueryLog } from "../log/record.ts";
+import type { Release } from "../methods/method.ts";
+import { getMethod } from "../methods/registry.ts";
+import { getYardstick } from "../metrics/registry.ts";
+import type { Value, YardstickContext, YardstickOptions } from "../metrics/yardstick.ts";
+import { silentProgress } from "../util/progress.ts";
+import { Rng } from "../util/random.ts";
+import type { Categorizer } from "./classify.ts";
+import type { Combination } from "./config.ts";
+
+/** One line of results.tsv / one entry of results.json. */
+export interface ResultRow {
+  /** Cache key of the combination. */
+  readonly key: string;
+  readonly method: string;
+  readonly paper: string;
+  readonly params: Readonly<Record<string, unknown>>;
+  readonly seed: number;
+  readonly status: "ok" | "error";
+  readonly error?: string;
+  /** Wall-clock seconds to anonymize and measure (not part of the cache identity). */
+  readonly seconds: number;
+  /** The method's own counters (released, suppressed, …). */
+  readonly counts: Readonly<Record<string, number>>;
+  /** Guarantees the method states (k, ε, δ, …). */
+  readonly guarantee: Readonly<Record<string, number>>;
+  /** Seconds spent in the method ("anonymize") and in each yardstick, by name. */
+  readonly timings?: Readonly<Record<string, number>>;
+  /** `<yardstick>.<column>` → value, null = n/a. */
+  readonly values: Readonly<Record<string, Value>>;
+}
+
+/** What every combination shares: the (classified) input and how to categorise new queries. */
+export interface PreparedInput {
+  readonly log: QueryLog;
+  /** The classifier, loaded on first use (only releases with new query texts need it); absent = none. */
+  readonly categorizer?: () => Promise<Categorizer | undefined>;
+}
+
+let taxonomy: Taxonomy | undefined;
+const knownByLog = new WeakMap<QueryLog, Map<string, string>>();
+
+/**
+ * A category lookup for a release: a record's own category, else the category the original gave the same
+ * text, else the classifier's (run here, before measuring, on the release's new query texts only).
+ */
+export async function categoryLookup(
+  input: PreparedInput,
+  release: Release,
+): Promise<(query: string, own?: string) => string> {
+  let known = knownByLog.get(input.log);
+  if (!known) {
+    known = new Map();
+    for (const r of input.log.records) if (r.category && !known.has(r.query)) known.set(r.query, r.category);
+    knownByLog.set(input.log, known);
+  }
+  const fresh = new Set<string>();
+  for (const r of release.log?.records ?? []) {
+    if (r.category === undefined && r.query !== "" && !known.has(r.query)) fresh.add(r.query);
+  }
+  const extra = new Map<string, string>();
+  if (fresh.size > 0 && input.categorizer) {
+    const categorize = await input.categorizer();
+    if (categorize) for (const q of fresh) extra.set(q, categorize(q));
+  }
+  const map = known;
+  return (query, own) => own ?? map.get(query) ?? extra.get(query) ?? "";
+}
+
+export async function runCombination(
+  input: PreparedInput,
+  combo: Combination,
+  key: string,
+  yardstickNames: readonly string[],
+  options: YardstickOptions,
+): Promise<ResultRow> {
+  const started = performance.now();
+  const method = getMethod(combo.method);
+  const base = { key, method: method.name, paper: method.paper, params: combo.params, seed: combo.seed };
+  const values: Record<string, Value> = {};
+  const timings: Record<string, number> = {};
+  let lap = performance.now();
+  const clock = (name: string) => {
+    const now = performance.now();
+    timings[name] = (now - lap) / 1000;
+    lap = now;
+  };
+  try {
+    const params = method.parse(combo.params);
+    const rng = Rng.fromSeed(combo.seed);
+    const release = await method.anonymize(input.log, params, { rng: rng.fork(1), progress: silentProgress });
+    clock("anonymize");
+    const methodInfo = { name: method.name, paper: method.paper };
+    const categoryOf = await categoryLookup(input, release);
+    const ctx: YardstickContext = {
+      rng: rng.fork(2),
+      options,
+      taxonomy: () => {
+        taxonomy ??= Taxonomy.bundled();
+        return taxonomy;
+      },
+      categoryOf,
+    };
+    for (const name of yardstickNames) {
+      const y = getYardstick(name);
+      const measured = await y.measure(
+        { original: input.log, release, params: params as Record<string, unknown>, method: methodInfo },
+        { ...ctx, rng: ctx.rng.fork(hash(name)) },
+      );
+      for (const c of y.columns(options)) values[`${y.name}.${c.key}`] = measured[c.key] ?? null;
+      clock(y.name);
+    }
+    return {
+      ...base,
+      status: "ok",
+      seconds: (performance.now() - started) / 1000,
+      counts: release.counts,
+      guarantee: release.guarantee ?? {},
+      timings,
+      values,
+    };
+  } catch (err) {
+    return {
+      ...base,
+      status: "error",
+      error: err instanceof Error ? err.message : String(err),
+      seconds: (performance.now() - started) / 1000,
+      counts: {},
+      guarantee: {},
+      values,
+    };
+  }
+}
+
+/** A small stable integer for a name, to fork one random stream per yardstick. */
+function hash(s: string): number {
+  let h = 0;
+  for (let i = 0; i < s.length; i++) h = (Math.imul(h, 31) + s.charCodeAt(i)) | 0;
+  return h & 0x7fffffff;
+}

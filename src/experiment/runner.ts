@@ -1,0 +1,201 @@
+/**
+ * The experiment runner behind `querymask experiment <config>`: load (and classify) the log once, expand the
+ * methods × parameter grid × seeds, take what the cache already knows, compute the rest in parallel, then
+ * write results.tsv, results.json and report.html into the output directory. Progress and an ETA go to stderr.
+ */
+import { mkdir } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { loadLog } from "../log/read.ts";
+import type { QueryLog } from "../log/record.ts";
+import { eventsOf } from "../metrics/counting.ts";
+import { writeReport } from "../report/html.ts";
+import { consoleProgress } from "../util/progress.ts";
+import { codeVersion, contentHash, hashFiles, ResultCache } from "./cache.ts";
+import { classifyRecords, loadClassifier } from "./classify.ts";
+import type { ExperimentConfig } from "./config.ts";
+import { writeResults } from "./output.ts";
+import { runPool } from "./pool.ts";
+import type { PreparedInput, ResultRow } from "./run-one.ts";
+import type { WorkerTask } from "./worker.ts";
+
+export const VERSION = "0.1.0";
+
+/** Facts about the run, for reproducibility (shown in the report and stored in results.json). */
+export interface RunMeta {
+  readonly config: string;
+  readonly log: readonly string[];
+  readonly logSha256: string;
+  readonly format: string;
+  readonly records: number;
+  readonly events: number;
+  readonly users: number;
+  readonly distinctQueries: number;
+  readonly clicks: number;
+  readonly classified: string;
+  readonly version: string;
+  readonly codeVersion: string;
+  readonly node: string;
+  readonly seeds: readonly number[];
+  readonly yardsticks: readonly string[];
+  readonly options: ExperimentConfig["options"];
+  readonly frontier: ExperimentConfig["frontier"];
+  readonly started: string;
+  readonly seconds: number;
+  readonly computed: number;
+  readonly cached: number;
+  readonly notes: readonly string[];
+}
+
+export interface ExperimentOutput {
+  readonly rows: ResultRow[];
+  readonly meta: RunMeta;
+  readonly files: { readonly tsv: string; readonly json: string; readonly html: string };
+}
+
+export interface RunOptions {
+  readonly out: string;
+  /** Overrides the config's `jobs`. */
+  readonly jobs?: number;
+  /** No progress lines. */
+  readonly quiet?: boolean;
+  /** Already-loaded input (tests, the main job); otherwise the config's log is read. */
+  readonly log?: QueryLog;
+}
+
+/** Run an experiment end to end; see the module comment. */
+export async function runExperiment(config: ExperimentConfig, opts: RunOptions): Promise<ExperimentOutput> {
+  const t0 = performance.now();
+  const started = new Date().toISOString();
+  const out = resolve(opts.out);
+  await mkdir(out, { recursive: true });
+  const say = (s: string) => {
+    if (!opts.quiet) process.stderr.write(`${s}\n`);
+  };
+  const notes: string[] = [];
+
+  say(`experiment: reading ${config.log.join(", ")}`);
+  const progress = consoleProgress({ quiet: opts.quiet });
+  let loaded: QueryLog;
+  if (opts.log) loaded = opts.log;
+  else {
+    progress.start("read", undefined);
+    loaded = await loadLog(config.log, { format: config.format, keepSource: false, progress });
+    progress.stop();
+  }
+  const logSha256 = opts.log ? contentHash(opts.log.records) : await hashFiles(config.log);
+
+  const { categorize, note } =
+    config.classify === false ? { note: "classification off (config)" } : await loadClassifier();
+  if (note) notes.push(note);
+  if (config.classify === true && !categorize) throw new Error(`classify: true, but ${note}`);
+  const records = categorize ? classifyRecords(loaded.records, categorize, progress) : loaded.records;
+  const input: PreparedInput = {
+    log: { ...loaded, records, classified: loaded.classified || !!categorize },
+    categorizer: categorize ? async () => categorize : undefined,
+  };
+  if (categorize) say(`experiment: classified ${records.length.toLocaleString("en")} records`);
+  else say(`experiment: ${note}`);
+
+  const code = await codeVersion();
+  const cache = new ResultCache(join(out, ".cache"));
+  const tasks: WorkerTask[] = [];
+  const rows = new Map<string, ResultRow>();
+  for (const combo of config.combinations) {
+    const key = contentHash({
+      log: logSha256,
+      classified: !!categorize,
+      method: combo.method,
+      params: combo.params,
+      seed: combo.seed,
+      yardsticks: config.yardsticks,
+      options: config.options,
+      code,
+    });
+    if (rows.has(key) || tasks.some((t) => t.key === key)) continue;
+    const hit = await cache.get<ResultRow>(key);
+    if (hit) rows.set(key, hit);
+    else tasks.push({ combo, key });
+  }
+  const cached = rows.size;
+  say(`experiment: ${config.combinations.length} combinations, ${cached} cached, ${tasks.length} to compute`);
+
+  const jobs = opts.jobs ?? config.jobs;
+  let done = 0;
+  const runStart = performance.now();
+  await runPool(tasks, {
+    jobs,
+    input,
+    init: { useClassifier: !!categorize, yardsticks: config.yardsticks, options: config.options },
+    onResult: async (row) => {
+      rows.set(row.key, row);
+      if (row.status === "ok") await cache.set(row.key, row);
+      done++;
+      const elapsed = (performance.now() - runStart) / 1000;
+      const eta = (elapsed / done) * (tasks.length - done);
+      const what = `${row.method} ${describeParams(row.params)} seed=${row.seed}`;
+      const status = row.status === "ok" ? `${row.seconds.toFixed(1)}s` : `ERROR ${row.error}`;
+      say(`[${done}/${tasks.length}] ${what}: ${status}; ETA ${formatSeconds(eta)}`);
+    },
+  });
+
+  const ordered = config.combinations
+    .map((c) =>
+      [...rows.values()].find(
+        (r) => r.method === c.method && r.seed === c.seed && sameParams(r.params, c.params),
+      ),
+    )
+    .filter((r): r is ResultRow => r !== undefined)
+    .filter((r, i, all) => all.indexOf(r) === i);
+
+  const events = eventsOf(records);
+  const meta: RunMeta = {
+    config: config.source,
+    log: config.log,
+    logSha256,
+    format: loaded.format,
+    records: records.length,
+    events: events.length,
+    users: new Set(records.map((r) => r.user)).size,
+    distinctQueries: new Set(records.filter((r) => r.query !== "").map((r) => r.query)).size,
+    clicks: records.filter((r) => r.clickUrl !== undefined && r.clickUrl !== "").length,
+    classified: categorize
+      ? "yes (project classifier)"
+      : loaded.classified
+        ? "yes (input carried categories)"
+        : "no",
+    version: VERSION,
+    codeVersion: code,
+    node: process.version,
+    seeds: config.seeds,
+    yardsticks: config.yardsticks,
+    options: config.options,
+    frontier: config.frontier,
+    started,
+    seconds: (performance.now() - t0) / 1000,
+    computed: tasks.length,
+    cached,
+    notes,
+  };
+  const files = await writeResults(out, ordered, meta);
+  const html = await writeReport(join(out, "report.html"), ordered, meta);
+  return { rows: ordered, meta, files: { ...files, html } };
+}
+
+/** `k=3 depth=1` (or `-` for no parameters). */
+export function describeParams(params: Readonly<Record<string, unknown>>): string {
+  const parts = Object.entries(params).map(
+    ([k, v]) => `${k}=${typeof v === "string" ? v : JSON.stringify(v)}`,
+  );
+  return parts.length === 0 ? "-" : parts.join(" ");
+}
+
+function sameParams(a: Readonly<Record<string, unknown>>, b: Readonly<Record<string, unknown>>): boolean {
+  return contentHash(a) === contentHash(b);
+}
+
+export function formatSeconds(s: number): string {
+  if (!Number.isFinite(s) || s < 0.5) return "0s";
+  const r = Math.round(s);
+  if (r < 120) return `${r}s`;
+  return `${Math.floor(r / 60)}m${String(r % 60).padStart(2, "0")}s`;
+}

@@ -1,0 +1,49 @@
+/**
+ * Worker-thread side of the experiment runner: receives the prepared input once (in `workerData`), then runs
+ * the combinations it is sent one at a time and posts each {@link ResultRow} back.
+ */
+import { parentPort, workerData } from "node:worker_threads";
+import type { LogRecord, QueryLog } from "../log/record.ts";
+import type { YardstickOptions } from "../metrics/yardstick.ts";
+import { type Categorizer, loadClassifier } from "./classify.ts";
+import type { Combination } from "./config.ts";
+import { type PreparedInput, runCombination } from "./run-one.ts";
+
+export interface WorkerInit {
+  readonly records: LogRecord[];
+  readonly format: QueryLog["format"];
+  readonly classified: boolean;
+  readonly useClassifier: boolean;
+  readonly yardsticks: readonly string[];
+  readonly options: YardstickOptions;
+}
+
+export interface WorkerTask {
+  readonly combo: Combination;
+  readonly key: string;
+}
+
+async function start(): Promise<void> {
+  const init = workerData as WorkerInit;
+  let loading: Promise<Categorizer | undefined> | undefined;
+  const input: PreparedInput = {
+    log: { records: init.records, format: init.format, classified: init.classified },
+    categorizer: init.useClassifier
+      ? () => {
+          loading ??= loadClassifier().then((c) => c.categorize);
+          return loading;
+        }
+      : undefined,
+  };
+  parentPort!.on("message", async (task: WorkerTask | null) => {
+    if (task === null) {
+      parentPort!.close();
+      return;
+    }
+    const row = await runCombination(input, task.combo, task.key, init.yardsticks, init.options);
+    parentPort!.postMessage(row);
+  });
+  parentPort!.postMessage("ready");
+}
+
+void start();

@@ -1,0 +1,20 @@
+/**
+ * "drop-all": releases nothing. The other yardstick sanity check: no privacy risk at all (record linkage 0%)
+ * and no utility (0% of events, users, queries retained).
+ */
+import type { Method, Release } from "../method.ts";
+
+export const dropAll: Method<Record<string, never>> = {
+  name: "drop-all",
+  summary: "Release an empty log (a yardstick sanity check, not an anonymization).",
+  paper: "none (baseline)",
+  params: [],
+  parse: () => ({}),
+  async anonymize(input): Promise<Release> {
+    return {
+      log: { records: [], format: input.format, classified: input.classified },
+      origin: new Int32Array(0),
+      counts: { released: 0, suppressed: input.records.length },
+    };
+  },
+};

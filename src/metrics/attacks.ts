@@ -1,0 +1,54 @@
+/**
+ * The method's own attacks — the registered attacks written against the same paper as the method (paper 000's
+ * de-anonymizers 1–4 and the matcher, for swap) — as a yardstick: % of released records each one links to its
+ * true author. The attacker is assumed to know the method's parameters (k, δ, depth). For any other method,
+ * and when an attack cannot run on a release (e.g. no categories), the value is n/a: these attacks model one
+ * method's mechanism, and a number on another method's output would not mean what its label says.
+ */
+import { AttackError } from "../attacks/attack.ts";
+import { attacks } from "../attacks/registry.ts";
+import { silentProgress } from "../util/progress.ts";
+import type { Measurement, Yardstick } from "./yardstick.ts";
+
+/** Attacks measured separately by their own yardstick. */
+const ELSEWHERE = new Set(["background"]);
+
+const listed = () => attacks.filter((a) => !ELSEWHERE.has(a.name));
+
+export const ownAttacks: Yardstick = {
+  name: "attacks",
+  kind: "privacy",
+  title: "The method's own attacks (paper 000's de-anonymizers and matcher, for swap)",
+  source: "000 (Pàmies-Estrems et al.), §4.2.2",
+  guidance:
+    "Attacks designed against the swap method: they replay the release in time order and guess, for each " +
+    "released query, who really issued it. The value is the % of released records attributed to their true " +
+    "author. Lower is safer; for swap with bucket size k, about 100/k % is what blind guessing already gets. " +
+    "n/a = the attack targets another method, or cannot run on this release.",
+  columns: () =>
+    listed().map((a) => ({ key: a.name, label: `${a.name} linked (%)`, unit: "%", better: "lower" })),
+  async measure({ original, release, params, method }, ctx) {
+    const out: Measurement = {};
+    for (const a of listed()) {
+      if (!release.log || !method || a.paper !== method.paper) {
+        out[a.name] = null;
+        continue;
+      }
+      try {
+        const r = await a.run({
+          original,
+          released: release.log,
+          origin: release.origin,
+          params: { ...(params ?? {}) },
+          rng: ctx.rng.fork(a.name.length),
+          progress: silentProgress,
+        });
+        out[a.name] = r.linkedPct;
+      } catch (err) {
+        if (err instanceof AttackError) out[a.name] = null;
+        else throw err;
+      }
+    }
+    return out;
+  },
+};
