@@ -1,0 +1,275 @@
+/**
+ * The swap anonymizer of paper 000 (Algorithm 2) on query events, independent of how records arrive.
+ *
+ * Each bucket (a category) holds two multisets: the events waiting to be released, and user slots (one per
+ * event that entered, naming its author). When a bucket holds k events, a random event is released under a
+ * random slot user who is not its author, and both leave the bucket. If every slot names the same user no such
+ * user exists, and the bucket's k grows: k ← k·δ (the paper's l-diversity rule). Because every entering event
+ * adds one slot of its author and every release removes one event and one slot, each user is released in a
+ * category exactly as many times as they searched in it (the paper's §4.5 profile equality).
+ *
+ * An event is the unit (one query and all its click rows), so clicks travel with their query. The released rows
+ * keep query text, ItemRank, ClickURL and category; user and time are replaced; `source` (the input line, which
+ * would re-link) is dropped.
+ */
+import type { LogRecord } from "../../log/record.ts";
+import { Rng } from "../../util/random.ts";
+import { BucketChooser, type ChooserSnapshot } from "./buckets.ts";
+import type { SwapParams } from "./params.ts";
+
+/** A query event waiting in a bucket. `tag` identifies it for the caller (the input index of its first row). */
+export interface Entry {
+  readonly user: string;
+  readonly time: number;
+  readonly tag: number;
+  readonly rows: LogRecord[];
+}
+
+interface Bucket {
+  k: number;
+  readonly entries: Entry[];
+  readonly slots: string[];
+}
+
+/** Called for each released event: its rows go out under `user` with `time`. */
+export type Emit = (entry: Entry, user: string, time: number) => void;
+
+export interface CoreSnapshot {
+  readonly v: 1;
+  readonly rng: number[];
+  readonly now: number;
+  readonly nextDeadline: number | null;
+  readonly buckets: [string, { k: number; entries: Entry[]; slots: string[] }][];
+  readonly chooser: ChooserSnapshot;
+  readonly counts: Record<string, number>;
+}
+
+export class SwapCore {
+  private readonly buckets = new Map<string, Bucket>();
+  /** Category → bucket, for categories whose bucket can no longer change (always so at depth 1). */
+  private readonly direct = new Map<string, Bucket>();
+  private readonly chooser: BucketChooser;
+  private rng: Rng;
+  private now = Number.NEGATIVE_INFINITY;
+  /** A lower bound on the earliest time + maxDelay of a held event (exact right after a scan). */
+  private nextDeadline = Number.POSITIVE_INFINITY;
+  private held = 0;
+  readonly c = {
+    inEvents: 0,
+    inRows: 0,
+    outEvents: 0,
+    outRows: 0,
+    suppressedEvents: 0,
+    suppressedRows: 0,
+    forcedEvents: 0,
+    kGrowths: 0,
+    maxHeld: 0,
+  };
+
+  constructor(
+    private readonly p: SwapParams,
+    rng: Rng,
+    private readonly emit: Emit,
+    snap?: CoreSnapshot,
+  ) {
+    this.rng = rng;
+    this.chooser = new BucketChooser(p.depth, p.k, snap?.chooser);
+    if (snap) this.restore(snap);
+  }
+
+  /** Add one event with its bucket category; may release one event of that bucket. */
+  add(entry: Entry, category: string): void {
+    this.c.inEvents++;
+    this.c.inRows += entry.rows.length;
+    if (entry.time > this.now) this.now = entry.time;
+    if (this.p.maxDelay > 0) {
+      if (this.now >= this.nextDeadline) this.scanDelays();
+      const deadline = entry.time + this.p.maxDelay;
+      if (deadline < this.nextDeadline) this.nextDeadline = deadline;
+    }
+    let b = this.direct.get(category);
+    if (b === undefined) {
+      b = this.bucket(this.chooser.choose(category, entry.user));
+      if (this.chooser.settled(category)) this.direct.set(category, b);
+    }
+    b.entries.push(entry);
+    b.slots.push(entry.user);
+    if (++this.held > this.c.maxHeld) this.c.maxHeld = this.held;
+    if (b.entries.length >= b.k) {
+      if (this.p.ownAuthor) this.release(b, this.rng.int(b.entries.length), this.rng.int(b.slots.length));
+      else {
+        const i = this.rng.int(b.entries.length);
+        const j = this.otherSlot(b, b.entries[i]!.user);
+        if (j >= 0) this.release(b, i, j);
+        else {
+          // Every slot names the drawn event's author x: release another user's event under x if one is
+          // held; if the bucket holds user x only, grow its k (the paper's δ rule).
+          const i2 = this.otherEntry(b, b.entries[i]!.user);
+          if (i2 >= 0) this.release(b, i2, this.rng.int(b.slots.length));
+          else {
+            b.k *= this.p.delta;
+            this.c.kGrowths++;
+          }
+        }
+      }
+    }
+  }
+
+  private bucket(key: string): Bucket {
+    let b = this.buckets.get(key);
+    if (b === undefined) {
+      b = { k: this.p.k, entries: [], slots: [] };
+      this.buckets.set(key, b);
+    }
+    return b;
+  }
+
+  /** End of stream: apply the end policy to everything still held. */
+  flushAll(): void {
+    for (const b of this.buckets.values()) {
+      if (this.p.end === "release") this.pairRemaining(b);
+      while (b.entries.length > 0) this.suppress(b, b.entries.length - 1);
+    }
+  }
+
+  /** Index of a random slot whose user is not `author`; -1 if none. */
+  private otherSlot(b: Bucket, author: string): number {
+    const n = b.slots.length;
+    for (let t = 0; t < 8; t++) {
+      const j = this.rng.int(n);
+      if (b.slots[j] !== author) return j;
+    }
+    const ok: number[] = [];
+    for (let j = 0; j < n; j++) if (b.slots[j] !== author) ok.push(j);
+    return ok.length === 0 ? -1 : ok[this.rng.int(ok.length)]!;
+  }
+
+  /** Index of a random event whose author is not `user`; -1 if none. */
+  private otherEntry(b: Bucket, user: string): number {
+    const ok: number[] = [];
+    for (let i = 0; i < b.entries.length; i++) if (b.entries[i]!.user !== user) ok.push(i);
+    return ok.length === 0 ? -1 : ok[this.rng.int(ok.length)]!;
+  }
+
+  private release(b: Bucket, i: number, j: number): void {
+    const e = b.entries[i]!;
+    const user = b.slots[j]!;
+    this.removeAt(b, i, j);
+    this.c.outEvents++;
+    this.c.outRows += e.rows.length;
+    this.emit(e, user, this.p.time === "release" ? this.now : e.time);
+  }
+
+  /** Drop entry i and one slot of its own author (all slots left name that user when this is needed). */
+  private suppress(b: Bucket, i: number): void {
+    const e = b.entries[i]!;
+    let j = b.slots.lastIndexOf(e.user);
+    if (j < 0) j = b.slots.length - 1;
+    this.removeAt(b, i, j);
+    this.c.suppressedEvents++;
+    this.c.suppressedRows += e.rows.length;
+  }
+
+  private removeAt(b: Bucket, i: number, j: number): void {
+    b.entries[i] = b.entries[b.entries.length - 1]!;
+    b.entries.pop();
+    b.slots[j] = b.slots[b.slots.length - 1]!;
+    b.slots.pop();
+    this.held--;
+  }
+
+  /**
+   * Pair the events left in a bucket with its slots so that no event goes to its author, as many as possible:
+   * always serve the user x with most events + slots (if x must be matched it is now), which keeps a full
+   * matching possible whenever one exists. It stops only when every event and slot left names one user, so
+   * suppressing the rest (the caller) keeps each user's released count equal to their searches minus their
+   * suppressed events.
+   */
+  private pairRemaining(b: Bucket): void {
+    if (this.p.ownAuthor) {
+      while (b.entries.length > 0) this.release(b, this.rng.int(b.entries.length), 0);
+      return;
+    }
+    while (b.entries.length > 0) {
+      const load = new Map<string, number>();
+      for (const u of b.slots) load.set(u, (load.get(u) ?? 0) + 1);
+      for (const e of b.entries) load.set(e.user, (load.get(e.user) ?? 0) + 1);
+      let x = "";
+      let best = -1;
+      for (const [u, n] of load) if (n > best) [x, best] = [u, n];
+      const mine = b.entries.findIndex((e) => e.user === x);
+      const j = mine >= 0 ? this.otherSlot(b, x) : -1;
+      if (j >= 0) {
+        this.release(b, mine, j);
+        continue;
+      }
+      // x's events cannot be placed (or x has none): place another user's event under one of x's slots.
+      const xs = b.slots.indexOf(x);
+      const i = xs >= 0 ? this.otherEntry(b, x) : -1;
+      if (i < 0) return; // everything left belongs to x alone
+      this.release(b, i, xs);
+    }
+  }
+
+  /**
+   * Force out every held event whose deadline (time + maxDelay) has come, before the arriving event is added:
+   * an event leaves at the latest with the first arrival at or after its deadline (stream time only advances
+   * with arrivals). The forced event goes to a random slot user other than its author, or is suppressed.
+   */
+  private scanDelays(): void {
+    const limit = this.now - this.p.maxDelay;
+    let next = Number.POSITIVE_INFINITY;
+    for (const b of this.buckets.values()) {
+      for (let i = b.entries.length - 1; i >= 0; i--) {
+        if (i >= b.entries.length) continue;
+        const e = b.entries[i]!;
+        if (e.time > limit) {
+          if (e.time + this.p.maxDelay < next) next = e.time + this.p.maxDelay;
+          continue;
+        }
+        const j = this.p.ownAuthor ? this.rng.int(b.slots.length) : this.otherSlot(b, e.user);
+        this.c.forcedEvents++;
+        if (j < 0) this.suppress(b, i);
+        else this.release(b, i, j);
+      }
+    }
+    // Entries moved by swap-removal were already looked at; `next` is exact for what is left.
+    this.nextDeadline = next;
+  }
+
+  /** Current k of every bucket (mean is the paper's "final k"). */
+  kValues(): number[] {
+    return [...this.buckets.values()].map((b) => b.k);
+  }
+
+  heldEvents(): number {
+    return this.held;
+  }
+
+  snapshot(): CoreSnapshot {
+    return {
+      v: 1,
+      rng: this.rng.state(),
+      now: this.now,
+      nextDeadline: Number.isFinite(this.nextDeadline) ? this.nextDeadline : null,
+      buckets: [...this.buckets.entries()].map(([key, b]) => [
+        key,
+        { k: b.k, entries: b.entries.map((e) => ({ ...e, rows: [...e.rows] })), slots: [...b.slots] },
+      ]),
+      chooser: this.chooser.snapshot(),
+      counts: { ...this.c },
+    };
+  }
+
+  private restore(s: CoreSnapshot): void {
+    if (s.v !== 1) throw new Error(`swap: unsupported snapshot version ${String(s.v)}`);
+    this.rng = Rng.fromState(s.rng);
+    this.now = s.now ?? Number.NEGATIVE_INFINITY;
+    this.nextDeadline = s.nextDeadline ?? Number.POSITIVE_INFINITY;
+    for (const [key, b] of s.buckets) {
+      this.buckets.set(key, { k: b.k, entries: [...b.entries], slots: [...b.slots] });
+      this.held += b.entries.length;
+    }
+    Object.assign(this.c, s.counts);
+  }
+}

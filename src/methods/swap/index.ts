@@ -1,0 +1,93 @@
+/**
+ * "swap": the category-bucket swap anonymizer of Pàmies-Estrems, Castellà-Roca and Viejo (paper 000,
+ * Algorithm 2), with the authors' later refinements (never a query under its own author, deeper category
+ * buckets). Batch use ({@link swap.anonymize}) and streaming use ({@link swap.createStage}) run the same
+ * {@link SwapCore}; see docs/swap.md for the design decisions (events as units, released time, end policy).
+ */
+import { groupEvents } from "../../log/events.ts";
+import type { LogRecord } from "../../log/record.ts";
+import type { Method, MethodContext, Release } from "../method.ts";
+import { type Categorize, isClassified, loadCategorize } from "./classify.ts";
+import { SwapCore } from "./core.ts";
+import { parseSwapParams, SWAP_PARAMS, type SwapParams } from "./params.ts";
+import { releasedRow, SwapStage, type SwapStageSnapshot, swapCounts } from "./stage.ts";
+
+/**
+ * Anonymize a whole log held in memory. Events are fed in time order (stable), as a search engine's stream
+ * would deliver them, whatever the file order (AOL files are sorted by user). `origin[i]` is the input index
+ * of released record i.
+ */
+export function swapRecords(
+  input: readonly LogRecord[],
+  params: SwapParams,
+  rng: import("../../util/random.ts").Rng,
+  progress?: { tick(n?: number): void },
+): { records: LogRecord[]; origin: Int32Array; counts: Record<string, number> } {
+  const events = groupEvents(input);
+  const order = new Uint32Array(events.length);
+  for (let i = 0; i < order.length; i++) order[i] = i;
+  order.sort((a, b) => events[a]!.time - events[b]!.time || a - b);
+  const records: LogRecord[] = [];
+  const originList: number[] = [];
+  const core = new SwapCore(params, rng, (e, user, time) => {
+    for (let r = 0; r < e.rows.length; r++) {
+      records.push(releasedRow(e.rows[r]!, user, time));
+      originList.push(e.tag + r);
+    }
+  });
+  let n = 0;
+  for (const ei of order) {
+    const ev = events[ei]!;
+    const rows = input.slice(ev.first, ev.first + ev.rows);
+    core.add({ user: ev.user, time: ev.time, tag: ev.first, rows }, rows[0]!.category ?? "");
+    if (progress && ++n % 65536 === 0) progress.tick(65536);
+  }
+  core.flushAll();
+  return { records, origin: Int32Array.from(originList), counts: swapCounts(core) };
+}
+
+export const swap: Method<SwapParams> = {
+  name: "swap",
+  summary:
+    "Swap queries between users within a category bucket of k events (never a query under its author).",
+  paper: "000",
+  params: SWAP_PARAMS,
+  parse: parseSwapParams,
+
+  async anonymize(input, params, ctx): Promise<Release> {
+    let records = input.records;
+    if (!isClassified(records)) {
+      const categorize: Categorize = await loadCategorize();
+      records = records.map((r) => {
+        const copy = { ...r };
+        if (copy.category === undefined) categorize(copy);
+        return copy;
+      });
+    }
+    ctx.progress.start("swap", records.length);
+    const out = swapRecords(records, params, ctx.rng.fork(0), ctx.progress);
+    ctx.progress.stop();
+    return {
+      log: { records: out.records, format: input.format, classified: input.classified },
+      origin: out.origin,
+      counts: out.counts,
+      guarantee: params.ownAuthor ? {} : { k: params.k },
+    };
+  },
+
+  createStage(params, ctx, snapshot) {
+    return new SwapStage(params, ctx.rng.fork(0), undefined, snapshot as SwapStageSnapshot | undefined);
+  },
+};
+
+/**
+ * The streaming stage for an input that is not classified: loads the classifier first (asynchronous, which
+ * {@link Method.createStage} cannot be) and classifies events on the way.
+ */
+export async function createClassifyingSwapStage(
+  params: SwapParams,
+  ctx: MethodContext,
+  snapshot?: SwapStageSnapshot,
+): Promise<SwapStage> {
+  return new SwapStage(params, ctx.rng.fork(0), await loadCategorize(), snapshot);
+}

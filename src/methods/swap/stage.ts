@@ -1,0 +1,147 @@
+/**
+ * The swap anonymizer as a streaming pipeline {@link Stage}: batches of records in, released records out, the
+ * whole state (buckets, each bucket's k, PRNG, the event being assembled, counters) in a JSON snapshot. The
+ * embedded runner and a JetStream worker drive this same code; restoring a snapshot and continuing gives the same
+ * output as an uninterrupted run.
+ *
+ * Rows are grouped into query events on the fly (consecutive rows with the same user, query and time: AOL click
+ * rows of one search). An event enters its bucket when the next different row arrives (or at flush), so the
+ * grouping does not depend on how the stream is cut into batches.
+ */
+import type { LogRecord } from "../../log/record.ts";
+import type { Stage } from "../../stream/stage.ts";
+import { UsageError } from "../../util/errors.ts";
+import type { Rng } from "../../util/random.ts";
+import type { Categorize } from "./classify.ts";
+import { type CoreSnapshot, type Entry, SwapCore } from "./core.ts";
+import type { SwapParams } from "./params.ts";
+
+export interface SwapStageSnapshot {
+  readonly core: CoreSnapshot;
+  readonly pending: { rows: LogRecord[]; tag: number } | null;
+  readonly nextTag: number;
+}
+
+/** Copy of a row as released: new user and time; the input position is dropped (it would re-link). */
+export function releasedRow(row: LogRecord, user: string, time: number): LogRecord {
+  const out: LogRecord = { user, query: row.query, time };
+  if (row.itemRank !== undefined) out.itemRank = row.itemRank;
+  if (row.clickUrl !== undefined) out.clickUrl = row.clickUrl;
+  if (row.category !== undefined) out.category = row.category;
+  if (row.unit !== undefined) out.unit = row.unit;
+  return out;
+}
+
+export function sameEvent(a: LogRecord, b: LogRecord): boolean {
+  return a.user === b.user && a.time === b.time && a.query === b.query;
+}
+
+export class SwapStage implements Stage<SwapStageSnapshot> {
+  private readonly core: SwapCore;
+  private out: LogRecord[] = [];
+  private pending: LogRecord[] | null = null;
+  private pendingTag = 0;
+  private nextTag = 0;
+
+  constructor(
+    params: SwapParams,
+    rng: Rng,
+    /** For records without a category (unclassified input); absent = such records are an error. */
+    private readonly categorize?: Categorize,
+    snapshot?: SwapStageSnapshot,
+  ) {
+    this.core = new SwapCore(params, rng, (e, u, t) => this.emit(e, u, t), snapshot?.core);
+    if (snapshot) {
+      this.pending = snapshot.pending ? [...snapshot.pending.rows] : null;
+      this.pendingTag = snapshot.pending?.tag ?? 0;
+      this.nextTag = snapshot.nextTag;
+    }
+  }
+
+  private emit(e: Entry, user: string, time: number): void {
+    for (const row of e.rows) this.out.push(releasedRow(row, user, time));
+  }
+
+  push(batch: readonly LogRecord[]): LogRecord[] {
+    for (const row of batch) {
+      if (this.pending !== null && sameEvent(this.pending[0]!, row)) {
+        this.pending.push(row);
+      } else {
+        this.closePending();
+        this.pending = [row];
+        this.pendingTag = this.nextTag;
+      }
+      this.nextTag++;
+    }
+    return this.take();
+  }
+
+  flush(): LogRecord[] {
+    this.closePending();
+    this.core.flushAll();
+    return this.take();
+  }
+
+  private closePending(): void {
+    let rows = this.pending;
+    if (rows === null) return;
+    this.pending = null;
+    if (rows[0]!.category === undefined) rows = this.classify(rows);
+    const first = rows[0]!;
+    this.core.add({ user: first.user, time: first.time, tag: this.pendingTag, rows }, first.category ?? "");
+  }
+
+  /** Classify copies of the rows of an event (the input records stay untouched). */
+  private classify(rows: LogRecord[]): LogRecord[] {
+    const categorize = this.categorize;
+    if (categorize === undefined) {
+      throw new UsageError(
+        "swap: a record has no category; give a classified log, or use --batch to classify on the way",
+      );
+    }
+    return rows.map((r) => {
+      const copy = { ...r };
+      categorize(copy);
+      return copy;
+    });
+  }
+
+  private take(): LogRecord[] {
+    const out = this.out;
+    this.out = [];
+    return out;
+  }
+
+  snapshot(): SwapStageSnapshot {
+    return {
+      core: this.core.snapshot(),
+      pending: this.pending === null ? null : { rows: [...this.pending], tag: this.pendingTag },
+      nextTag: this.nextTag,
+    };
+  }
+
+  counts(): Record<string, number> {
+    return swapCounts(this.core);
+  }
+}
+
+/** The summary counts of a run: every input row is released, suppressed, or still held. */
+export function swapCounts(core: SwapCore): Record<string, number> {
+  const ks = core.kValues();
+  const c = core.c;
+  return {
+    "input rows": c.inRows,
+    "input events": c.inEvents,
+    "released rows": c.outRows,
+    "released events": c.outEvents,
+    "suppressed rows": c.suppressedRows,
+    "suppressed events": c.suppressedEvents,
+    "held events": core.heldEvents(),
+    "forced by max delay": c.forcedEvents,
+    "k growths": c.kGrowths,
+    buckets: ks.length,
+    "final k mean": ks.length === 0 ? 0 : ks.reduce((a, b) => a + b, 0) / ks.length,
+    "final k max": ks.length === 0 ? 0 : Math.max(...ks),
+    "max held events": c.maxHeld,
+  };
+}

@@ -1,0 +1,112 @@
+/**
+ * The embedded profile store: one SQLite file (better-sqlite3, synchronous, no server). Users and categories
+ * get integer ids (cached in memory), so the profile table is a compact (user id, category id) → count B-tree;
+ * a batch of updates is sorted by key and applied as upserts `count = count + ?` in one transaction. This is
+ * what makes ≥ 200,000 records/s possible.
+ */
+import Database from "better-sqlite3";
+import { type CategoryWeight, type ProfileDelta, type ProfileStore, weigh } from "./store.ts";
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS user (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+CREATE TABLE IF NOT EXISTS category (id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE);
+CREATE TABLE IF NOT EXISTS profile (
+  user INTEGER NOT NULL, category INTEGER NOT NULL, count INTEGER NOT NULL,
+  PRIMARY KEY (user, category)) WITHOUT ROWID;
+CREATE VIEW IF NOT EXISTS profile_named AS
+  SELECT u.name AS user, c.path AS category, p.count AS count
+  FROM profile p JOIN user u ON u.id = p.user JOIN category c ON c.id = p.category;
+`;
+
+export class SqliteProfileStore implements ProfileStore {
+  private readonly db: Database.Database;
+  private readonly userIds = new Map<string, number>();
+  private readonly categoryIds = new Map<string, number>();
+  private readonly apply: (rows: Float64Array) => void;
+  private readonly insertUser: Database.Statement<[number, string]>;
+  private readonly insertCategory: Database.Statement<[number, string]>;
+
+  /** Open (or create) the store at `path`; ":memory:" for a throwaway one. */
+  constructor(path: string) {
+    this.db = new Database(path);
+    this.db.pragma("journal_mode = WAL");
+    this.db.pragma("synchronous = NORMAL");
+    // Upserts hit the B-tree at random; a larger page cache keeps it in memory.
+    this.db.pragma("cache_size = -131072");
+    this.db.exec(SCHEMA);
+    for (const r of this.db.prepare("SELECT id, name FROM user").all() as { id: number; name: string }[]) {
+      this.userIds.set(r.name, r.id);
+    }
+    for (const r of this.db.prepare("SELECT id, path FROM category").all() as {
+      id: number;
+      path: string;
+    }[]) {
+      this.categoryIds.set(r.path, r.id);
+    }
+    this.insertUser = this.db.prepare("INSERT INTO user (id, name) VALUES (?, ?)");
+    this.insertCategory = this.db.prepare("INSERT INTO category (id, path) VALUES (?, ?)");
+    const upsert = this.db.prepare<[number, number, number]>(
+      `INSERT INTO profile (user, category, count) VALUES (?, ?, ?)
+       ON CONFLICT (user, category) DO UPDATE SET count = count + excluded.count`,
+    );
+    this.apply = this.db.transaction((rows: Float64Array) => {
+      for (let i = 0; i < rows.length; i += 3) upsert.run(rows[i]!, rows[i + 1]!, rows[i + 2]!);
+    });
+  }
+
+  private userId(name: string): number {
+    let id = this.userIds.get(name);
+    if (id === undefined) {
+      id = this.userIds.size + 1;
+      this.insertUser.run(id, name);
+      this.userIds.set(name, id);
+    }
+    return id;
+  }
+
+  private categoryId(path: string): number {
+    let id = this.categoryIds.get(path);
+    if (id === undefined) {
+      id = this.categoryIds.size + 1;
+      this.insertCategory.run(id, path);
+      this.categoryIds.set(path, id);
+    }
+    return id;
+  }
+
+  add(deltas: readonly ProfileDelta[]): void {
+    if (deltas.length === 0) return;
+    const keyed = this.db.transaction(() =>
+      deltas.map((d) => [this.userId(d.user), this.categoryId(d.category), d.count] as const),
+    )();
+    // Key order turns random B-tree descents into a near-sequential walk.
+    keyed.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+    const rows = new Float64Array(keyed.length * 3);
+    for (let i = 0; i < keyed.length; i++) rows.set(keyed[i]!, i * 3);
+    this.apply(rows);
+  }
+
+  profile(user: string): CategoryWeight[] {
+    const rows = this.db.prepare("SELECT category, count FROM profile_named WHERE user = ?").all(user) as {
+      category: string;
+      count: number;
+    }[];
+    return weigh(rows);
+  }
+
+  users(): string[] {
+    return (
+      this.db.prepare("SELECT DISTINCT user FROM profile_named ORDER BY user").all() as { user: string }[]
+    ).map((r) => r.user);
+  }
+
+  rows(): ProfileDelta[] {
+    return this.db
+      .prepare("SELECT user, category, count FROM profile_named ORDER BY user, category")
+      .all() as ProfileDelta[];
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}

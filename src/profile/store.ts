@@ -1,0 +1,39 @@
+/**
+ * Where user profiles live. A profile is, per user, the number of released queries in each category; the weight
+ * of a category is its share of the user's queries (computed on read, so an update is one counter increment).
+ * The interface is small so a PostgreSQL store can follow the embedded SQLite one ({@link SqliteProfileStore}).
+ */
+
+/** One counter update: `count` more queries of `user` in `category`. */
+export interface ProfileDelta {
+  readonly user: string;
+  readonly category: string;
+  readonly count: number;
+}
+
+export interface CategoryWeight {
+  readonly category: string;
+  readonly count: number;
+  /** count / the user's total, in [0, 1]. */
+  readonly weight: number;
+}
+
+export interface ProfileStore {
+  /** Apply a batch of updates atomically (one transaction). */
+  add(deltas: readonly ProfileDelta[]): void;
+  /** The user's categories by descending count (ties by name); empty for an unknown user. */
+  profile(user: string): CategoryWeight[];
+  /** Every user with a profile, sorted. */
+  users(): string[];
+  /** Every (user, category, count) row, sorted by user then category: for comparing two stores. */
+  rows(): ProfileDelta[];
+  close(): void;
+}
+
+/** Weights from counts, by descending count then category name. */
+export function weigh(counts: readonly { category: string; count: number }[]): CategoryWeight[] {
+  const total = counts.reduce((a, c) => a + c.count, 0);
+  return counts
+    .map((c) => ({ category: c.category, count: c.count, weight: total === 0 ? 0 : c.count / total }))
+    .sort((a, b) => b.count - a.count || (a.category < b.category ? -1 : a.category > b.category ? 1 : 0));
+}
