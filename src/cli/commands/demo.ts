@@ -1,31 +1,20 @@
 /**
- * `querymask demo` (what `npm start` runs): the main job on the bundled Excite sample. For now it describes the
- * sample; it grows into classify → anonymize → attack → measure → report as those land.
+ * `querymask demo` (what `npm start` runs): the main job on the bundled Excite sample — classify → anonymize
+ * with the default method → attack → measure → report.html — printing where the report is.
  */
-
-import { fileURLToPath } from "node:url";
 import type { Command } from "commander";
-import { printTable } from "../shared.ts";
-import { logStats } from "./stats.ts";
-
-export const BUNDLED_SAMPLE = fileURLToPath(
-  new URL("../../../data/excite/excite-small.log", import.meta.url),
-);
+import { DEFAULT_OUT, runMainJob } from "../../experiment/main-job.ts";
+import { DEFAULT_SEED, parseSeed } from "../shared.ts";
 
 export function register(program: Command): void {
   program
     .command("demo")
     .description("run the main job on the bundled Excite 1997 sample (what `npm start` does)")
-    .action(async () => {
-      process.stdout.write(
-        `Bundled sample: ${BUNDLED_SAMPLE}\n(Excite query log sample, from the Apache Pig tutorial, Apache License 2.0)\n\n`,
-      );
-      const s = await logStats([BUNDLED_SAMPLE], {});
-      printTable([
-        ["users", s.users],
-        ["query events", s.queryEvents],
-        ["next-page requests", s.nextPageRequests],
-        ["distinct queries", s.distinctQueries],
-      ]);
+    .option("-o, --out <dir>", "output directory", DEFAULT_OUT)
+    .option("--seed <n>", "random seed", parseSeed, DEFAULT_SEED)
+    .option("-q, --quiet", "no progress output")
+    .addHelpText("after", "\nExample:\n  querymask demo -o out/main-job   # then open out/main-job/report.html")
+    .action(async (flags: { out: string; seed: number; quiet?: boolean }) => {
+      await runMainJob({ out: flags.out, seed: flags.seed, quiet: flags.quiet ?? false });
     });
 }
