@@ -1,0 +1,230 @@
+/**
+ * Per-user term histories in a compact, mutable form for the greedy heuristic: one sorted run of term ids per
+ * user in a flat `Int32Array` (CSR layout), with a parallel weight per (user, term) = how many times the user
+ * used the term (its share of the log size). Suppressing a term from a user shortens that user's run in place.
+ */
+import type { QueryEvent } from "../../log/events.ts";
+import type { LogRecord } from "../../log/record.ts";
+import { queryTerms } from "./terms.ts";
+
+export class TermHistories {
+  /**
+   * @param start offset of each user's run in `items`
+   * @param len current length of each user's run (shrinks as terms are suppressed)
+   * @param items term ids, ascending within each run
+   * @param weight occurrences of the term in the user's queries, parallel to `items`
+   * @param terms number of distinct term ids
+   */
+  constructor(
+    readonly start: Int32Array,
+    readonly len: Int32Array,
+    readonly items: Int32Array,
+    readonly weight: Int32Array,
+    readonly terms: number,
+  ) {}
+
+  get users(): number {
+    return this.len.length;
+  }
+
+  /** Position of term `t` in `items` within user `u`'s run, or -1. Binary search. */
+  indexOf(u: number, t: number): number {
+    let lo = this.start[u]!;
+    let hi = lo + this.len[u]! - 1;
+    const items = this.items;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const v = items[mid]!;
+      if (v === t) return mid;
+      if (v < t) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return -1;
+  }
+
+  /** Whether user `u` still holds every term of `terms`. */
+  hasAll(u: number, terms: ArrayLike<number>): boolean {
+    for (let i = 0; i < terms.length; i++) if (this.indexOf(u, terms[i]!) < 0) return false;
+    return true;
+  }
+
+  /** Suppress term `t` from user `u`; returns false if the user did not hold it. */
+  remove(u: number, t: number): boolean {
+    const at = this.indexOf(u, t);
+    if (at < 0) return false;
+    const end = this.start[u]! + this.len[u]!;
+    this.items.copyWithin(at, at + 1, end);
+    this.weight.copyWithin(at, at + 1, end);
+    this.len[u] = this.len[u]! - 1;
+    return true;
+  }
+
+  /** Current number of users holding each term. */
+  supports(): Int32Array {
+    const s = new Int32Array(this.terms);
+    for (let u = 0; u < this.len.length; u++) {
+      const b = this.start[u]!;
+      const e = b + this.len[u]!;
+      for (let i = b; i < e; i++) s[this.items[i]!]!++;
+    }
+    return s;
+  }
+}
+
+/** Global statistics of each term in the input log, the values the target functions and measures use. */
+export interface TermStats {
+  /** Occurrences of the term over all query events (repeats in one query counted). */
+  readonly occurrences: Float64Array;
+  /** Query events whose query contains the term: its impressions. */
+  readonly impressions: Float64Array;
+  /** Click rows of query events whose query contains the term: its clicks. */
+  readonly clicks: Float64Array;
+  /** Users whose history contains the term. */
+  readonly users: Float64Array;
+}
+
+/** Everything the method derives from the input log before suppressing anything. */
+export interface KmIndex {
+  readonly vocab: string[];
+  readonly termId: Map<string, number>;
+  /** User names by user index. */
+  readonly userNames: string[];
+  /** User index of each event. */
+  readonly eventUser: Int32Array;
+  readonly histories: TermHistories;
+  readonly stats: TermStats;
+}
+
+/** Grow-on-demand Int32 buffer. */
+export class IntBuffer {
+  data: Int32Array;
+  length = 0;
+  constructor(capacity = 1024) {
+    this.data = new Int32Array(Math.max(16, capacity));
+  }
+  push(v: number): void {
+    if (this.length === this.data.length) this.reserve(this.length + 1);
+    this.data[this.length++] = v;
+  }
+  /** Make room for at least `n` values in total. */
+  reserve(n: number): void {
+    if (n <= this.data.length) return;
+    const next = new Int32Array(Math.max(n, this.data.length * 2));
+    next.set(this.data.subarray(0, this.length));
+    this.data = next;
+  }
+}
+
+/** Build the vocabulary, the per-user histories and the term statistics of a log, from its query events. */
+export function indexLog(records: readonly LogRecord[], events: readonly QueryEvent[]): KmIndex {
+  const termId = new Map<string, number>();
+  const vocab: string[] = [];
+  const userIndex = new Map<string, number>();
+  const userNames: string[] = [];
+  const eventUser = new Int32Array(events.length);
+  const pairU = new IntBuffer(events.length * 3);
+  const pairT = new IntBuffer(events.length * 3);
+  let occ: number[] = [];
+  let imp: number[] = [];
+  let clk: number[] = [];
+  let lastEvent: number[] = [];
+  for (let e = 0; e < events.length; e++) {
+    const ev = events[e]!;
+    let u = userIndex.get(ev.user);
+    if (u === undefined) {
+      u = userNames.length;
+      userIndex.set(ev.user, u);
+      userNames.push(ev.user);
+    }
+    eventUser[e] = u;
+    for (const term of queryTerms(records[ev.first]!.query)) {
+      let t = termId.get(term);
+      if (t === undefined) {
+        t = vocab.length;
+        termId.set(term, t);
+        vocab.push(term);
+        occ.push(0);
+        imp.push(0);
+        clk.push(0);
+        lastEvent.push(-1);
+      }
+      occ[t]!++;
+      if (lastEvent[t] !== e) {
+        lastEvent[t] = e;
+        imp[t]!++;
+        clk[t]! += ev.clicks;
+      }
+      pairU.push(u);
+      pairT.push(t);
+    }
+  }
+  const first = buildHistories(userNames.length, vocab.length, pairU, pairT);
+  const users0 = new Float64Array(vocab.length);
+  for (let i = 0; i < first.items.length; i++) users0[first.items[i]!]!++;
+  // Renumber terms by ascending support (then first appearance): projections anchored at rare terms stay small
+  // and infrequent prefixes are pruned early (see mine.ts).
+  const order = Array.from(vocab.keys()).sort((a, b) => users0[a]! - users0[b]! || a - b);
+  const newId = new Int32Array(vocab.length);
+  order.forEach((old, i) => {
+    newId[old] = i;
+  });
+  const permute = (xs: ArrayLike<number>): Float64Array => Float64Array.from(order, (old) => xs[old]!);
+  const stats: TermStats = {
+    occurrences: permute(occ),
+    impressions: permute(imp),
+    clicks: permute(clk),
+    users: permute(users0),
+  };
+  const vocab2 = order.map((old) => vocab[old]!);
+  for (const [term, old] of termId) termId.set(term, newId[old]!);
+  occ = imp = clk = lastEvent = [];
+  return { vocab: vocab2, termId, userNames, eventUser, histories: remap(first, newId), stats };
+}
+
+/** The same histories with term ids mapped through `newId`, each run sorted again. */
+function remap(h: TermHistories, newId: Int32Array): TermHistories {
+  const items = new Int32Array(h.items.length);
+  const weight = new Int32Array(h.items.length);
+  const idx: number[] = [];
+  for (let u = 0; u < h.users; u++) {
+    const b = h.start[u]!;
+    const n = h.len[u]!;
+    idx.length = 0;
+    for (let i = 0; i < n; i++) idx.push(i);
+    idx.sort((x, y) => newId[h.items[b + x]!]! - newId[h.items[b + y]!]!);
+    for (let i = 0; i < n; i++) {
+      items[b + i] = newId[h.items[b + idx[i]!]!]!;
+      weight[b + i] = h.weight[b + idx[i]!]!;
+    }
+  }
+  return new TermHistories(h.start, h.len, items, weight, h.terms);
+}
+
+/** Counting-sort the (user, term) occurrence pairs by user, then sort and merge each user's terms. */
+function buildHistories(nUsers: number, nTerms: number, pairU: IntBuffer, pairT: IntBuffer): TermHistories {
+  const n = pairU.length;
+  const off = new Int32Array(nUsers + 1);
+  for (let i = 0; i < n; i++) off[pairU.data[i]! + 1]!++;
+  for (let u = 0; u < nUsers; u++) off[u + 1]! += off[u]!;
+  const fill = off.slice(0, nUsers);
+  const sorted = new Int32Array(n);
+  for (let i = 0; i < n; i++) sorted[fill[pairU.data[i]!]!++] = pairT.data[i]!;
+  const start = new Int32Array(nUsers);
+  const len = new Int32Array(nUsers);
+  const items = new Int32Array(n);
+  const weight = new Int32Array(n);
+  let w = 0;
+  for (let u = 0; u < nUsers; u++) {
+    const seg = sorted.subarray(off[u]!, off[u + 1]!).sort();
+    start[u] = w;
+    for (let i = 0; i < seg.length; i++) {
+      if (i > 0 && seg[i] === seg[i - 1]) weight[w - 1]!++;
+      else {
+        items[w] = seg[i]!;
+        weight[w++] = 1;
+      }
+    }
+    len[u] = w - start[u]!;
+  }
+  return new TermHistories(start, len, items.slice(0, w), weight.slice(0, w), nTerms);
+}

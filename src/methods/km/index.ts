@@ -1,0 +1,106 @@
+/**
+ * "km": (k,m)-anonymity of a search log by term suppression (paper 003). A user's history is the set of terms
+ * (whitespace tokens) of the user's queries; the log is (k,m)-anonymous when every combination of at most m terms
+ * out of a history is held by at least k histories. The greedy heuristic (greedy.ts, Algorithms 1–2) suppresses
+ * terms from individual histories, choosing among the terms of each violating combination by a target function
+ * (targets.ts), until no combination violates; the released log is the input with those terms removed from the
+ * user's queries (release.ts). See docs/km.md.
+ */
+import { groupEvents } from "../../log/events.ts";
+import type { LogRecord } from "../../log/record.ts";
+import type { Progress } from "../../util/progress.ts";
+import type { Rng } from "../../util/random.ts";
+import type { Method, Release } from "../method.ts";
+import { type BidTable, bidVector, readBids } from "./bids.ts";
+import { greedySuppress } from "./greedy.ts";
+import { indexLog } from "./histories.ts";
+import type { Retained } from "./measures.ts";
+import { KM_PARAMS, type KmParams, parseKmParams } from "./params.ts";
+import { rewriteLog } from "./release.ts";
+import { historyTotals, retainedBetween } from "./retained.ts";
+import { targetFunction } from "./targets.ts";
+
+export { checkKm, type KmCheck } from "./check.ts";
+export { adValueRetained, type Retained } from "./measures.ts";
+
+/** The result of {@link kmRecords}: the released records, their origins, and what was done. */
+export interface KmResult {
+  readonly records: LogRecord[];
+  readonly origin: Int32Array;
+  readonly counts: Record<string, number>;
+  /** Paper 003's measures (percentages kept). */
+  readonly retained: Retained;
+}
+
+/** Anonymize records in memory (the method without file I/O); `bids` is required for the bid/revenue targets. */
+export function kmRecords(
+  input: readonly LogRecord[],
+  params: Omit<KmParams, "bid">,
+  rng: Rng,
+  bids?: BidTable,
+  progress?: Progress,
+): KmResult {
+  const events = groupEvents(input);
+  const index = indexLog(input, events);
+  const h = index.histories;
+  const pairsBefore = h.items.length;
+  let usersWithTerms = 0;
+  for (let u = 0; u < h.users; u++) if (h.len[u]! > 0) usersWithTerms++;
+  const bid = bids ? bidVector(bids, index.vocab) : undefined;
+  const before = historyTotals(h, index.stats, bid);
+  const choose = targetFunction(params.target, index.stats, bid);
+  const g = greedySuppress(h, params.k, params.m, choose, rng, progress);
+  const out = rewriteLog(input, events, index);
+  let usersKept = 0;
+  let pairsKept = 0;
+  for (let u = 0; u < h.users; u++) {
+    pairsKept += h.len[u]!;
+    if (h.len[u]! > 0) usersKept++;
+  }
+  return {
+    records: out.records,
+    origin: out.origin,
+    retained: retainedBetween(before, historyTotals(h, index.stats, bid), bid !== undefined),
+    counts: {
+      records: input.length,
+      released: out.records.length,
+      events: events.length,
+      "events dropped": out.eventsDropped,
+      "events shortened": out.eventsShortened,
+      users: usersWithTerms,
+      "users kept": usersKept,
+      "distinct terms": index.vocab.length,
+      "user-term pairs": pairsBefore,
+      "terms suppressed": g.suppressed,
+      "user-term pairs kept": pairsKept,
+      "occurrences removed": out.occurrencesRemoved,
+      scans: g.scans,
+    },
+  };
+}
+
+export const km: Method<KmParams> = {
+  name: "km",
+  summary: "(k,m)-anonymity by term suppression: every ≤ m terms of a history are held by ≥ k users.",
+  paper: "003",
+  params: KM_PARAMS,
+  parse: parseKmParams,
+
+  async anonymize(input, params, ctx): Promise<Release> {
+    const bids = params.bid === undefined ? undefined : await readBids(params.bid);
+    const r = kmRecords(input.records, params, ctx.rng, bids, ctx.progress);
+    const log = { records: r.records, format: input.format, classified: input.classified };
+    const kept = r.retained;
+    const counts: Record<string, number> = { ...r.counts };
+    const measures: [string, number | null][] = [
+      ["% log size", kept.logSize],
+      ["% users", kept.users],
+      ["% clicks", kept.clicks],
+      ["% impressions", kept.impressions],
+      ["% bid", kept.bid],
+      ["% revenue", kept.revenue],
+    ];
+    for (const [name, value] of measures) if (value !== null) counts[name] = value;
+    return { log, origin: r.origin, counts, guarantee: { k: params.k, m: params.m } };
+  },
+};

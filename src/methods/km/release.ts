@@ -1,0 +1,63 @@
+/**
+ * Writing the suppression back into the log: every query event of a user loses the terms suppressed from that
+ * user's history. All rows of an event get the same new text (kept terms in their original order, joined by one
+ * space); an event whose query is left without terms is dropped whole and counted. A query with nothing
+ * suppressed keeps its text byte for byte. Events whose query had no term to begin with (Excite's empty
+ * next-page queries) carry nothing identifying and are kept as they are.
+ */
+import type { QueryEvent } from "../../log/events.ts";
+import type { LogRecord } from "../../log/record.ts";
+import type { KmIndex } from "./histories.ts";
+import { queryTerms } from "./terms.ts";
+
+export interface Rewritten {
+  readonly records: LogRecord[];
+  /** Input index of each released record. */
+  readonly origin: Int32Array;
+  /** Events dropped because all their terms were suppressed. */
+  readonly eventsDropped: number;
+  /** Events whose text changed but that were kept. */
+  readonly eventsShortened: number;
+  /** Term occurrences removed from query texts. */
+  readonly occurrencesRemoved: number;
+}
+
+/** Rewrite `records` after suppression; `index.histories` holds what each user keeps. */
+export function rewriteLog(
+  records: readonly LogRecord[],
+  events: readonly QueryEvent[],
+  index: KmIndex,
+): Rewritten {
+  const out: LogRecord[] = [];
+  const origin: number[] = [];
+  let eventsDropped = 0;
+  let eventsShortened = 0;
+  let occurrencesRemoved = 0;
+  const h = index.histories;
+  for (let e = 0; e < events.length; e++) {
+    const ev = events[e]!;
+    const u = index.eventUser[e]!;
+    const terms = queryTerms(ev.query);
+    const kept = terms.filter((term) => h.indexOf(u, index.termId.get(term)!) >= 0);
+    occurrencesRemoved += terms.length - kept.length;
+    if (terms.length > 0 && kept.length === 0) {
+      eventsDropped++;
+      continue;
+    }
+    const changed = kept.length < terms.length;
+    if (changed) eventsShortened++;
+    const query = changed ? kept.join(" ") : ev.query;
+    for (let i = ev.first; i < ev.first + ev.rows; i++) {
+      const r = records[i]!;
+      out.push(changed ? { ...r, query } : { ...r });
+      origin.push(i);
+    }
+  }
+  return {
+    records: out,
+    origin: Int32Array.from(origin),
+    eventsDropped,
+    eventsShortened,
+    occurrencesRemoved,
+  };
+}
