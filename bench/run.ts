@@ -17,7 +17,7 @@ const files = readdirSync(dir)
 let failed = 0;
 for (const f of files) {
   process.stdout.write(`\n## ${f}\n`);
-  const r = spawnSync(process.execPath, ["--expose-gc", "--import", "tsx", `${dir}${f}`], {
+  const r = spawnSync(process.execPath, ["--expose-gc", "--max-old-space-size=8192", "--import", "tsx", `${dir}${f}`], {
     stdio: "inherit",
   });
   if (r.status !== 0) failed++;
