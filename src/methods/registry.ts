@@ -3,10 +3,33 @@
  * exports a {@link Method}, plus one line here. The CLI and the experiment runner look methods up only here.
  */
 import { UsageError } from "../util/errors.ts";
+import { dp } from "./dp/index.ts";
+import { erola } from "./erola/index.ts";
+import { graph } from "./graph/index.ts";
+import { identity } from "./identity/index.ts";
+import { km } from "./km/index.ts";
+import { mdav } from "./mdav/index.ts";
+import { mdavStrings } from "./mdav-strings/index.ts";
 import type { Method } from "./method.ts";
+import { navarro } from "./navarro/index.ts";
+import { dropAll } from "./suppress-all/index.ts";
+import { swap } from "./swap/index.ts";
+import { threshold } from "./threshold/index.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: each method has its own parameter type, checked by its parse().
-export const methods: Method<any>[] = [];
+export const methods: Method<any>[] = [
+  swap,
+  graph,
+  dp,
+  threshold,
+  km,
+  identity,
+  dropAll,
+  mdav,
+  mdavStrings,
+  erola,
+  navarro,
+];
 
 // biome-ignore lint/suspicious/noExplicitAny: see above.
 export function getMethod(name: string): Method<any> {
