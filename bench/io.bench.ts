@@ -3,11 +3,10 @@
  * and writing. Input: the shared AOL subset repeated 10× (4.08M lines) when ../shared/data is present,
  * otherwise a generated AOL-layout file of the same size. Peak RSS shows memory stays flat in the file size.
  */
-import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
-import { readFileSync } from "node:fs";
 import { openLog } from "../src/log/read.ts";
 import { writeBatches } from "../src/log/write.ts";
 import { writeResults } from "./results.ts";
@@ -26,7 +25,9 @@ function makeInput(): string {
   }
   const lines = ["AnonID\tQuery\tQueryTime\tItemRank\tClickURL"];
   for (let i = 0; i < 4_079_290; i++) {
-    lines.push(`${1000 + (i >> 9)}\tsome query text ${i % 9973}\t2006-03-${String(1 + (i % 28)).padStart(2, "0")} 07:33:28\t\thttp://www.site${i % 501}.com/`);
+    lines.push(
+      `${1000 + (i >> 9)}\tsome query text ${i % 9973}\t2006-03-${String(1 + (i % 28)).padStart(2, "0")} 07:33:28\t\thttp://www.site${i % 501}.com/`,
+    );
   }
   writeFileSync(plain, `${lines.join("\n")}\n`);
   return "generated AOL-layout lines (shared data absent)";
@@ -67,9 +68,18 @@ const rows = [
   ["write, plain", read.lines, writePlainSecs],
   ["write, gzip", read.lines, writeGzSecs],
 ] as const;
-console.log(`input: ${source}, ${(statSync(plain).size / 1e6).toFixed(0)} MB; ${cpus()[0]?.model ?? "?"} ×${cpus().length}; node ${process.version}`);
+console.log(
+  `input: ${source}, ${(statSync(plain).size / 1e6).toFixed(0)} MB; ${cpus()[0]?.model ?? "?"} ×${cpus().length}; node ${process.version}`,
+);
 console.log("| operation | lines | seconds | lines/s |\n|---|---:|---:|---:|");
-for (const [op, n, s] of rows) console.log(`| ${op} | ${n.toLocaleString("en")} | ${s.toFixed(2)} | ${Math.round(n / s).toLocaleString("en")} |`);
+for (const [op, n, s] of rows)
+  console.log(
+    `| ${op} | ${n.toLocaleString("en")} | ${s.toFixed(2)} | ${Math.round(n / s).toLocaleString("en")} |`,
+  );
 console.log(`peak RSS: ${(peak / 1e6).toFixed(0)} MB`);
-writeResults("io", { source, rows: rows.map(([op, n, s]) => ({ op, lines: n, seconds: s, perSecond: n / s })), peakRssBytes: peak });
+writeResults("io", {
+  source,
+  rows: rows.map(([op, n, s]) => ({ op, lines: n, seconds: s, perSecond: n / s })),
+  peakRssBytes: peak,
+});
 rmSync(dir, { recursive: true, force: true });

@@ -17,9 +17,13 @@ const files = readdirSync(dir)
 let failed = 0;
 for (const f of files) {
   process.stdout.write(`\n## ${f}\n`);
-  const r = spawnSync(process.execPath, ["--expose-gc", "--max-old-space-size=8192", "--import", "tsx", `${dir}${f}`], {
-    stdio: "inherit",
-  });
+  const r = spawnSync(
+    process.execPath,
+    ["--expose-gc", "--max-old-space-size=8192", "--import", "tsx", `${dir}${f}`],
+    {
+      stdio: "inherit",
+    },
+  );
   if (r.status !== 0) failed++;
 }
 process.stdout.write(`\n${files.length - failed} benchmarks ran, ${failed} failed\n`);

@@ -45,12 +45,18 @@ export interface ClassifierOptions {
 /** Key of the unclassified bucket in the counts of `classifyLog`. */
 export const UNCLASSIFIED = "unclassified";
 
+/** Spelling recommendations per knowledge base (see `Classifier.recommend`). */
+const recommendationMemos = new WeakMap<KnowledgeBase, Map<string, string>>();
+
 export class Classifier {
   private readonly cache: LRUCache<string, Classification> | undefined;
   private readonly scrubber: Scrubber;
   private readonly regional: number;
-  /** Word → recommendation ("" = keep), memoized: words repeat far more than queries do. */
-  private readonly recommendations = new Map<string, string>();
+  /**
+   * Word → recommendation ("" = keep), memoized: words repeat far more than queries do. A pure function of the
+   * word and the knowledge base, so shared by every classifier of the same knowledge base.
+   */
+  private readonly recommendations: Map<string, string>;
 
   private constructor(
     readonly kb: KnowledgeBase,
@@ -60,6 +66,12 @@ export class Classifier {
     this.cache = cacheSize > 0 ? new LRUCache({ max: cacheSize }) : undefined;
     this.scrubber = createScrubber({ mode: scrub });
     this.regional = kb.taxonomy.id("Top/Regional")!;
+    let memo = recommendationMemos.get(kb);
+    if (memo === undefined) {
+      memo = new Map();
+      recommendationMemos.set(kb, memo);
+    }
+    this.recommendations = memo;
   }
 
   static async create(opts: ClassifierOptions = {}): Promise<Classifier> {

@@ -8,11 +8,11 @@ import { stem } from "../text/stem.ts";
 import { buildSnapshot, SNAPSHOT_VERSION } from "./build.ts";
 import {
   DEFAULT_SNAPSHOT,
+  eachRow,
   type KbSnapshot,
   readSnapshot,
   type SnapshotInput,
   saveSnapshot,
-  tableRows,
 } from "./snapshot.ts";
 import { SpellingCorrector } from "./spelling.ts";
 import { Taxonomy } from "./taxonomy.ts";
@@ -52,6 +52,8 @@ export class SnapshotKnowledgeBase implements KnowledgeBase {
   readonly inputs: readonly SnapshotInput[];
   private readonly phrases = new Map<string, readonly number[]>();
   private readonly weak = new Set<string>();
+  /** First stems of the phrases of two or more words: most words start none, so their n-grams need no key. */
+  private readonly multiFirst = new Set<string>();
 
   constructor(snapshot: KbSnapshot, taxonomy = Taxonomy.bundled()) {
     this.taxonomy = taxonomy;
@@ -62,26 +64,42 @@ export class SnapshotKnowledgeBase implements KnowledgeBase {
         throw new Error(`knowledge-base snapshot names unknown category ${p}; rebuild it`);
       return id;
     });
-    for (const [key, value] of tableRows(snapshot.phrases)) {
-      const weak = value.startsWith("~");
+    // Most phrases map to one category: share one frozen array per category rather than one per phrase.
+    const single = new Map<number, readonly number[]>();
+    eachRow(snapshot.phrases, (key, value) => {
+      const weak = value.charCodeAt(0) === 126; // "~"
       if (weak) this.weak.add(key);
       const refs = weak ? value.slice(1) : value;
-      this.phrases.set(key, Object.freeze(refs.split(",").map((r) => ids[Number(r)]!)));
-    }
-    const counts: [string, number][] = [];
-    for (const [k, v] of tableRows(snapshot.termstats.entries)) counts.push([k, Number(v)]);
-    this.termStats = TermStats.fromEntries(counts, snapshot.termstats.documents, snapshot.termstats.source);
+      let list: readonly number[];
+      if (refs.indexOf(",") < 0) {
+        const id = ids[Number(refs)]!;
+        let l = single.get(id);
+        if (l === undefined) {
+          l = Object.freeze([id]);
+          single.set(id, l);
+        }
+        list = l;
+      } else list = Object.freeze(refs.split(",").map((r) => ids[Number(r)]!));
+      this.phrases.set(key, list);
+      const space = key.indexOf(" ");
+      if (space >= 0) this.multiFirst.add(key.slice(0, space));
+    });
+    const counts = new Map<string, number>();
+    eachRow(snapshot.termstats.entries, (k, v) => {
+      counts.set(k, Number(v));
+    });
+    this.termStats = TermStats.fromMap(counts, snapshot.termstats.documents, snapshot.termstats.source);
     const words: string[] = [];
     const freqs: number[] = [];
-    for (const [k, v] of tableRows(snapshot.spelling)) {
+    eachRow(snapshot.spelling, (k, v) => {
       words.push(k);
       freqs.push(Number(v));
-    }
-    this.spelling = new SpellingCorrector({
-      words,
-      counts: freqs,
-      misspellings: new Map(tableRows(snapshot.misspellings)),
     });
+    const misspellings = new Map<string, string>();
+    eachRow(snapshot.misspellings, (k, v) => {
+      misspellings.set(k, v);
+    });
+    this.spelling = new SpellingCorrector({ words, counts: freqs, misspellings });
   }
 
   get phraseCount(): number {
@@ -89,11 +107,22 @@ export class SnapshotKnowledgeBase implements KnowledgeBase {
   }
 
   lookupStems(stems: readonly string[]): readonly number[] | undefined {
+    if (stems.length === 1) return this.phrases.get(stems[0]!);
+    if (!this.mayStartPhrase(stems)) return undefined;
     return this.phrases.get(stems.join(" "));
   }
 
   isWeak(stems: readonly string[]): boolean {
+    if (stems.length === 1) return this.weak.has(stems[0]!);
+    if (!this.mayStartPhrase(stems)) return false;
     return this.weak.has(stems.join(" "));
+  }
+
+  /** False when no key of two or more words can equal `stems.join(" ")` (a cheap test before building it). */
+  private mayStartPhrase(stems: readonly string[]): boolean {
+    if (stems.length === 0) return true;
+    const first = stems[0]!;
+    return this.multiFirst.has(first) || first.includes(" ");
   }
 
   lookup(phrase: string): readonly number[] {

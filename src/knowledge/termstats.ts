@@ -67,6 +67,11 @@ export class TermStats {
     return new TermStats(new Map(entries as Iterable<[string, number]>), documents, source);
   }
 
+  /** Take ownership of an existing map (no copy; used when a snapshot is loaded). */
+  static fromMap(counts: Map<string, number>, documents: number, source: string): TermStats {
+    return new TermStats(counts, documents, source);
+  }
+
   get size(): number {
     return this.counts.size;
   }

@@ -26,7 +26,7 @@ export class Rng {
       z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35);
       state.push((z ^ (z >>> 16)) | 0);
     }
-    if (state.every((w) => w === 0)) state[0] = 1; // the all-zero state is a fixed point
+    if (!state.some((w) => w !== 0)) state[0] = 1; // the all-zero state is a fixed point
     return new Rng(xoroshiro128plusFromState(state));
   }
 

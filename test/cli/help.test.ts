@@ -3,7 +3,8 @@ import { spawnSync } from "node:child_process";
 import { test } from "node:test";
 import { buildProgram } from "../../src/cli/main.ts";
 
-const run = (...args: string[]) => spawnSync(process.execPath, ["bin/querymask.js", ...args], { encoding: "utf8" });
+const run = (...args: string[]) =>
+  spawnSync(process.execPath, ["bin/querymask.js", ...args], { encoding: "utf8" });
 
 test("every command answers --help with exit 0 and an example or description", () => {
   const names = buildProgram().commands.map((c) => c.name());

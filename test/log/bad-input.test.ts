@@ -15,17 +15,32 @@ const GOOD = "1\tsoccer\t2006-03-01 07:33:28\t\t\n";
 /** A log whose line 3 (after the header and a good line) is bad, followed by another good line. */
 function logWith(name: string, bad: Buffer | string): string {
   const path = join(dir, name);
-  writeFileSync(path, Buffer.concat([Buffer.from(HEADER + GOOD), Buffer.from(bad), Buffer.from(`\n${GOOD}`)]));
+  writeFileSync(
+    path,
+    Buffer.concat([Buffer.from(HEADER + GOOD), Buffer.from(bad), Buffer.from(`\n${GOOD}`)]),
+  );
   return path;
 }
 
 const cases: [string, Buffer | string, RegExp][] = [
-  ["wrong field count", "1\tsoccer\t2006-03-01 07:33:28\t\t\textra", /expected 5 \(or 3\) tab-separated fields, found 6/],
+  [
+    "wrong field count",
+    "1\tsoccer\t2006-03-01 07:33:28\t\t\textra",
+    /expected 5 \(or 3\) tab-separated fields, found 6/,
+  ],
   ["unparsable time", "1\tsoccer\t2006-03-01 7:33", /unparsable QueryTime/],
-  ["invalid UTF-8", Buffer.from([0x31, 0x09, 0xc3, 0x28, 0x09, ...Buffer.from("2006-03-01 07:33:28\t\t")]), /invalid UTF-8/],
+  [
+    "invalid UTF-8",
+    Buffer.from([0x31, 0x09, 0xc3, 0x28, 0x09, ...Buffer.from("2006-03-01 07:33:28\t\t")]),
+    /invalid UTF-8/,
+  ],
   ["NUL byte", "1\tsocc\0er\t2006-03-01 07:33:28\t\t", /NUL byte/],
   ["absurdly long line", `1\t${"x".repeat(70_000)}\t2006-03-01 07:33:28\t\t`, /longer than 65536 bytes/],
-  ["bad ItemRank", "1\tsoccer\t2006-03-01 07:33:28\tfirst\thttp://a.com", /ItemRank "first" is not a whole number/],
+  [
+    "bad ItemRank",
+    "1\tsoccer\t2006-03-01 07:33:28\tfirst\thttp://a.com",
+    /ItemRank "first" is not a whole number/,
+  ],
 ];
 
 for (const [name, bad, reason] of cases) {
@@ -58,7 +73,8 @@ for (const [name, bad, reason] of cases) {
 
 test("a long line inside a large gzip file is caught and reading goes on", async () => {
   const path = join(dir, "long.tsv.gz");
-  const body = HEADER + GOOD.repeat(50_000) + `1\t${"y".repeat(3_000_000)}\t2006-03-01 07:33:28\t\t\n` + GOOD;
+  const long = `1\t${"y".repeat(3_000_000)}\t2006-03-01 07:33:28\t\t\n`;
+  const body = `${HEADER}${GOOD.repeat(50_000)}${long}${GOOD}`;
   writeFileSync(path, gzipSync(body));
   const log = await loadLog([path], { lenient: true });
   assert.equal(log.records.length, 50_001);

@@ -20,10 +20,16 @@ test("formats are detected from the first line or the file name", () => {
 test("auto-detection reads gzip, the bundled Excite sample, and an override wins", async () => {
   const dir = tempDir();
   const gz = join(dir, "a.tsv.gz");
-  writeFileSync(gz, gzipSync("AnonID\tQuery\tQueryTime\tItemRank\tClickURL\n7\tq\t2006-03-01 00:00:00\t1\thttp://a.com\n"));
+  writeFileSync(
+    gz,
+    gzipSync("AnonID\tQuery\tQueryTime\tItemRank\tClickURL\n7\tq\t2006-03-01 00:00:00\t1\thttp://a.com\n"),
+  );
   const a = await loadLog([gz]);
   assert.equal(a.format, "aol");
-  assert.deepEqual({ ...a.records[0], source: undefined }, { user: "7", query: "q", time: 1141171200, itemRank: 1, clickUrl: "http://a.com", source: undefined });
+  assert.deepEqual(
+    { ...a.records[0], source: undefined },
+    { user: "7", query: "q", time: 1141171200, itemRank: 1, clickUrl: "http://a.com", source: undefined },
+  );
   const ex = await loadLog(["data/excite/excite-small.log"]);
   assert.equal(ex.format, "excite");
   assert.equal(ex.records.length, 4501);
@@ -33,9 +39,15 @@ test("auto-detection reads gzip, the bundled Excite sample, and an override wins
 test("several files and a glob are read in order", async () => {
   const dir = tempDir();
   for (const i of [1, 2, 3]) {
-    writeFileSync(join(dir, `part-${i}.tsv`), `AnonID\tQuery\tQueryTime\tItemRank\tClickURL\n${i}\tq${i}\t2006-03-0${i} 00:00:00\t\t\n`);
+    writeFileSync(
+      join(dir, `part-${i}.tsv`),
+      `AnonID\tQuery\tQueryTime\tItemRank\tClickURL\n${i}\tq${i}\t2006-03-0${i} 00:00:00\t\t\n`,
+    );
   }
   const log = await loadLog([join(dir, "part-*.tsv")]);
-  assert.deepEqual(log.records.map((r) => r.user), ["1", "2", "3"]);
+  assert.deepEqual(
+    log.records.map((r) => r.user),
+    ["1", "2", "3"],
+  );
   await assert.rejects(loadLog([join(dir, "nothing-*.tsv")]), /no file matches/);
 });

@@ -46,7 +46,11 @@ test("the events view groups click rows under their query event and spots next-p
 });
 
 test("events partition the rows, and streaming stats agree with the events view (property)", () => {
-  const rec = fc.record({ user: fc.constantFrom("a", "b"), query: fc.constantFrom("x", "y", ""), time: fc.integer({ min: 0, max: 3 }) });
+  const rec = fc.record({
+    user: fc.constantFrom("a", "b"),
+    query: fc.constantFrom("x", "y", ""),
+    time: fc.integer({ min: 0, max: 3 }),
+  });
   fc.assert(
     fc.property(fc.array(rec, { maxLength: 40 }), fc.nat(40), (raw, cut) => {
       const records: LogRecord[] = raw.map((r) => ({ ...r }));

@@ -16,8 +16,27 @@ const user = tsvText.filter((s) => s !== "");
 const time = fc.integer({ min: 0, max: 3155759999 });
 
 const aolRecord: fc.Arbitrary<LogRecord> = fc
-  .record({ user, query: tsvText, time, click: fc.option(fc.record({ itemRank: fc.option(fc.nat(500), { nil: undefined }), clickUrl: tsvText.filter((s) => s !== "") }), { nil: undefined }) })
-  .map(({ click, ...r }) => (click ? { ...r, ...(click.itemRank === undefined ? {} : { itemRank: click.itemRank }), clickUrl: click.clickUrl } : r));
+  .record({
+    user,
+    query: tsvText,
+    time,
+    click: fc.option(
+      fc.record({
+        itemRank: fc.option(fc.nat(500), { nil: undefined }),
+        clickUrl: tsvText.filter((s) => s !== ""),
+      }),
+      { nil: undefined },
+    ),
+  })
+  .map(({ click, ...r }) =>
+    click
+      ? {
+          ...r,
+          ...(click.itemRank === undefined ? {} : { itemRank: click.itemRank }),
+          clickUrl: click.clickUrl,
+        }
+      : r,
+  );
 
 const exciteRecord: fc.Arbitrary<LogRecord> = fc.record({ user, query: tsvText, time });
 
@@ -31,7 +50,9 @@ const ndjsonRecord: fc.Arbitrary<LogRecord> = fc
     clickUrl: fc.option(anyText, { nil: undefined }),
     category: fc.option(anyText, { nil: undefined }),
   })
-  .map((r) => Object.fromEntries(Object.entries(r).filter(([, v]) => v !== undefined)) as unknown as LogRecord);
+  .map(
+    (r) => Object.fromEntries(Object.entries(r).filter(([, v]) => v !== undefined)) as unknown as LogRecord,
+  );
 
 /** fast-check builds null-prototype objects; compare as plain ones. */
 function plain(records: LogRecord[]): LogRecord[] {
@@ -68,8 +89,22 @@ for (const [format, arb] of [
 
 test("a classified AOL log keeps its category and unit columns", async () => {
   const records: LogRecord[] = [
-    { user: "1", query: "european soccer barcelona players", time: 1141200000, category: "Top/Sports/Soccer", unit: "european soccer" },
-    { user: "1", query: "zzqx", time: 1141200060, clickUrl: "http://x.com", itemRank: 2, category: "", unit: "" },
+    {
+      user: "1",
+      query: "european soccer barcelona players",
+      time: 1141200000,
+      category: "Top/Sports/Soccer",
+      unit: "european soccer",
+    },
+    {
+      user: "1",
+      query: "zzqx",
+      time: 1141200060,
+      clickUrl: "http://x.com",
+      itemRank: 2,
+      category: "",
+      unit: "",
+    },
   ];
   const path = join(dir, "classified.tsv");
   await writeLog(path, { records, format: "aol", classified: true });
@@ -80,15 +115,33 @@ test("a classified AOL log keeps its category and unit columns", async () => {
 
 test("records keep their source file and line", async () => {
   const path = join(dir, "src.tsv");
-  await writeLog(path, { records: [{ user: "a", query: "q", time: 0 }, { user: "b", query: "r", time: 1 }], format: "aol" });
+  await writeLog(path, {
+    records: [
+      { user: "a", query: "q", time: 0 },
+      { user: "b", query: "r", time: 1 },
+    ],
+    format: "aol",
+  });
   const back = await loadLog([path]);
-  assert.deepEqual(back.records.map((r) => r.source), [{ file: path, line: 2 }, { file: path, line: 3 }]);
+  assert.deepEqual(
+    back.records.map((r) => r.source),
+    [
+      { file: path, line: 2 },
+      { file: path, line: 3 },
+    ],
+  );
 });
 
 test("a record the layout cannot carry is refused, and no file is left behind", async () => {
   const path = join(dir, "refused.tsv");
-  await assert.rejects(writeLog(path, { records: [{ user: "a", query: "has\ttab", time: 0 }], format: "aol" }), /tab/);
-  await assert.rejects(writeLog(path, { records: [{ user: "a", query: "q", time: 0, clickUrl: "u" }], format: "excite" }), /clicks/);
+  await assert.rejects(
+    writeLog(path, { records: [{ user: "a", query: "has\ttab", time: 0 }], format: "aol" }),
+    /tab/,
+  );
+  await assert.rejects(
+    writeLog(path, { records: [{ user: "a", query: "q", time: 0, clickUrl: "u" }], format: "excite" }),
+    /clicks/,
+  );
   const { readdirSync } = await import("node:fs");
   assert.ok(!readdirSync(dir).some((f) => f.includes("refused")));
 });

@@ -13,7 +13,10 @@ export function register(program: Command): void {
     .option("-o, --out <dir>", "output directory", DEFAULT_OUT)
     .option("--seed <n>", "random seed", parseSeed, DEFAULT_SEED)
     .option("-q, --quiet", "no progress output")
-    .addHelpText("after", "\nExample:\n  querymask demo -o out/main-job   # then open out/main-job/report.html")
+    .addHelpText(
+      "after",
+      "\nExample:\n  querymask demo -o out/main-job   # then open out/main-job/report.html",
+    )
     .action(async (flags: { out: string; seed: number; quiet?: boolean }) => {
       await runMainJob({ out: flags.out, seed: flags.seed, quiet: flags.quiet ?? false });
     });
