@@ -84,7 +84,13 @@ export class AtomicTextFile {
     if (this.closed) return;
     this.closed = true;
     this.out.destroy();
+    // The file is opened asynchronously: wait until the stream has closed, or the open could land after rm.
+    const closed = new Promise<void>((resolve) => {
+      if (this.file.closed) resolve();
+      else this.file.once("close", () => resolve());
+    });
     this.file.destroy();
+    await closed;
     await rm(this.tmp, { force: true });
   }
 }
