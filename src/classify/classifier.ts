@@ -14,10 +14,9 @@ import { type KnowledgeBase, loadKnowledgeBase } from "../knowledge/knowledge-ba
 import type { LogRecord, QueryLog } from "../log/record.ts";
 import { createScrubber, type Scrubber } from "../scrub/scrubber.ts";
 import type { PiiSpan, ScrubMode } from "../scrub/types.ts";
-import { stem } from "../text/stem.ts";
 import { isStopword } from "../text/stopwords.ts";
 import { type Progress, silentProgress } from "../util/progress.ts";
-import { semanticUnits, type Unit } from "./units.ts";
+import { phraseRefs, semanticUnits, type Unit, type WordFacts, wordFacts } from "./units.ts";
 
 export interface Classification {
   /** Full ODP path of the category, e.g. `Top/Sports/Soccer`; "" = unclassified. */
@@ -45,18 +44,10 @@ export interface ClassifierOptions {
 /** Key of the unclassified bucket in the counts of `classifyLog`. */
 export const UNCLASSIFIED = "unclassified";
 
-/** Spelling recommendations per knowledge base (see `Classifier.recommend`). */
-const recommendationMemos = new WeakMap<KnowledgeBase, Map<string, string>>();
-
 export class Classifier {
   private readonly cache: LRUCache<string, Classification> | undefined;
   private readonly scrubber: Scrubber;
   private readonly regional: number;
-  /**
-   * Word → recommendation ("" = keep), memoized: words repeat far more than queries do. A pure function of the
-   * word and the knowledge base, so shared by every classifier of the same knowledge base.
-   */
-  private readonly recommendations: Map<string, string>;
 
   private constructor(
     readonly kb: KnowledgeBase,
@@ -66,12 +57,6 @@ export class Classifier {
     this.cache = cacheSize > 0 ? new LRUCache({ max: cacheSize }) : undefined;
     this.scrubber = createScrubber({ mode: scrub });
     this.regional = kb.taxonomy.id("Top/Regional")!;
-    let memo = recommendationMemos.get(kb);
-    if (memo === undefined) {
-      memo = new Map();
-      recommendationMemos.set(kb, memo);
-    }
-    this.recommendations = memo;
   }
 
   static async create(opts: ClassifierOptions = {}): Promise<Classifier> {
@@ -88,29 +73,28 @@ export class Classifier {
     return result;
   }
 
-  /** A word's spelling recommendation, or undefined to keep it. Known words are never changed. */
+  /**
+   * A word's spelling recommendation, or undefined to keep it. Known words are never changed. Memoized with the
+   * word's facts (words repeat far more than queries do): a pure function of the word and the knowledge base,
+   * so shared by every classifier of the same knowledge base.
+   */
   recommend(word: string): string | undefined {
-    let r = this.recommendations.get(word);
+    const facts = wordFacts(this.kb, word);
+    let r = facts.recommendation;
     if (r === undefined) {
-      r = this.computeRecommendation(word) ?? "";
-      if (this.recommendations.size >= 200_000) this.recommendations.clear();
-      this.recommendations.set(word, r);
+      r = this.computeRecommendation(word, facts) ?? "";
+      facts.recommendation = r;
     }
     return r === "" ? undefined : r;
   }
 
-  private computeRecommendation(word: string): string | undefined {
+  private computeRecommendation(word: string, facts: WordFacts): string | undefined {
     const sp = this.kb.spelling;
     if (isStopword(word)) return undefined;
     const listed = sp.listed(word);
     if (listed !== undefined) return listed;
     if (word.length < 4 || !/^[a-z]+$/.test(word) || sp.knows(word)) return undefined;
-    if (
-      this.kb.termStats.count(stem(word)) !== undefined ||
-      this.kb.lookupStems([stem(word)]) !== undefined
-    ) {
-      return undefined;
-    }
+    if (facts.count !== undefined || facts.ids !== undefined) return undefined;
     return sp.split(word)?.join(" ") ?? sp.nearest(word);
   }
 
@@ -142,17 +126,16 @@ export class Classifier {
    * place itself is what is sought).
    */
   private mainUnit(units: readonly Unit[]): { id: number; unit: string } | undefined {
-    const ts = this.kb.termStats;
+    const n = this.kb.termStats.documents;
     const ranked = units
-      .map((u) => ({ u, refs: ts.phraseCount(u.stems) }))
+      .map((u) => ({ u, refs: phraseRefs(u.facts, n) }))
       .sort((a, b) => a.refs - b.refs || a.u.at - b.u.at);
     let held: { id: number; unit: string } | undefined;
     for (const { u } of ranked) {
-      const hit = this.lookupWithKey(u.stems);
+      const hit = this.lookupUnit(u.stems, u.facts);
       if (hit === undefined) continue;
       const found = { id: hit.ids[0]!, unit: u.words.join(" ") };
-      if (!this.kb.isWeak(hit.stems) && this.kb.taxonomy.ancestorAt(found.id, 1) !== this.regional)
-        return found;
+      if (!hit.weak && this.kb.taxonomy.ancestorAt(found.id, 1) !== this.regional) return found;
       held ??= found;
     }
     return held;
@@ -175,29 +158,41 @@ export class Classifier {
   private fallback(words: readonly string[]): { id: number; unit: string } | undefined {
     const content = words.filter((w) => /[a-z]/.test(w) && !isStopword(w));
     if (content.length === 0) return undefined;
-    const whole = this.lookup(content.map(stem));
-    if (whole !== undefined) return { id: whole[0]!, unit: content.join(" ") };
-    const ts = this.kb.termStats;
-    const ranked = [...content].sort((a, b) => ts.phraseCount([stem(a)]) - ts.phraseCount([stem(b)]));
-    for (const w of ranked) {
-      const ids = this.kb.lookupStems([stem(w)]);
+    const facts = content.map((w) => wordFacts(this.kb, w));
+    const whole = this.lookupUnit(
+      facts.map((f) => f.stem),
+      facts,
+    );
+    if (whole !== undefined) return { id: whole.ids[0]!, unit: content.join(" ") };
+    const n = this.kb.termStats.documents;
+    const ranked = content
+      .map((w, i) => ({ w, f: facts[i]!, refs: phraseRefs([facts[i]!], n) }))
+      .sort((a, b) => a.refs - b.refs);
+    for (const { w, f } of ranked) {
+      const ids = f.ids;
       if (ids !== undefined && ids.length > 0) return { id: ids[0]!, unit: w };
     }
     return undefined;
   }
 
-  /** Exact phrase, then shorter by dropping words from the left (the head noun is on the right). */
-  private lookup(stems: readonly string[]): readonly number[] | undefined {
-    return this.lookupWithKey(stems)?.ids;
-  }
-
-  private lookupWithKey(
+  /**
+   * Exact phrase, then shorter by dropping words from the left (the head noun is on the right); with whether
+   * the phrase found is weak. One-word keys come from the words' facts.
+   */
+  private lookupUnit(
     stems: readonly string[],
-  ): { ids: readonly number[]; stems: readonly string[] } | undefined {
+    facts: readonly WordFacts[],
+  ): { ids: readonly number[]; weak: boolean } | undefined {
     for (let i = 0; i < stems.length; i++) {
+      if (i === stems.length - 1) {
+        const f = facts[i]!;
+        if (f.ids !== undefined && f.ids.length > 0) return { ids: f.ids, weak: f.weak };
+        continue;
+      }
+      if (!facts[i]!.starts) continue;
       const key = i === 0 ? stems : stems.slice(i);
       const ids = this.kb.lookupStems(key);
-      if (ids !== undefined && ids.length > 0) return { ids, stems: key };
+      if (ids !== undefined && ids.length > 0) return { ids, weak: this.kb.isWeak(key) };
     }
     return undefined;
   }

@@ -13,10 +13,73 @@ import { chunkTokens } from "../text/noun-phrases.ts";
 import { stem } from "../text/stem.ts";
 import { isStopword } from "../text/stopwords.ts";
 
+/**
+ * What the knowledge base says about one word, looked up once per word and then remembered: a query touches
+ * each of its words several times (stem, references, phrase table, weak places), and a single map look-up per
+ * word costs far less than one per question.
+ */
+export interface WordFacts {
+  /** Porter stem. */
+  readonly stem: string;
+  /** `kb.termStats.count(stem)`. */
+  readonly count: number | undefined;
+  /** `kb.lookupStems([stem])`. */
+  readonly ids: readonly number[] | undefined;
+  /** `kb.isWeak([stem])`. */
+  readonly weak: boolean;
+  /** False when no phrase of two or more stems starts with `stem` (see `KnowledgeBase.startsPhrase`). */
+  readonly starts: boolean;
+  /**
+   * The classifier's spelling recommendation for the word, filled on first use: "" = keep the word, undefined
+   * = not computed yet (kept here so that a word costs one look-up, see `Classifier.recommend`).
+   */
+  recommendation: string | undefined;
+}
+
+const FACTS_LIMIT = 200_000;
+const factsByKb = new WeakMap<KnowledgeBase, Map<string, WordFacts>>();
+
+/** The facts of one word (memoized per knowledge base). */
+export function wordFacts(kb: KnowledgeBase, word: string): WordFacts {
+  let memo = factsByKb.get(kb);
+  if (memo === undefined) {
+    memo = new Map();
+    factsByKb.set(kb, memo);
+  }
+  let f = memo.get(word);
+  if (f === undefined) {
+    const s = stem(word);
+    const one = [s];
+    f = {
+      stem: s,
+      count: kb.termStats.count(s),
+      ids: kb.lookupStems(one),
+      weak: kb.isWeak(one),
+      starts: kb.startsPhrase?.(s) ?? true,
+      recommendation: undefined,
+    };
+    if (memo.size >= FACTS_LIMIT) memo.clear();
+    memo.set(word, f);
+  }
+  return f;
+}
+
+/**
+ * Estimated references of a phrase from its words' facts: exactly `kb.termStats.phraseCount(stems)` (same
+ * operations in the same order), without looking the stems up again.
+ */
+export function phraseRefs(facts: readonly WordFacts[], documents: number): number {
+  let p = 1;
+  for (const f of facts) p *= (f.count ?? 1) / documents;
+  return p * documents;
+}
+
 /** One semantic unit: its words as written and their Porter stems. */
 export interface Unit {
   readonly words: string[];
   readonly stems: string[];
+  /** What the knowledge base says about each word (same order as `words`). */
+  readonly facts: readonly WordFacts[];
   /** Position of the first word in the query, to break ties deterministically. */
   readonly at: number;
 }
@@ -34,6 +97,8 @@ export function normalizeQuery(text: string): string {
     .toLowerCase()
     .split(/\s+/)
     .map((w) => {
+      // Every rewrite below needs a dot; most words have none.
+      if (!w.includes(".")) return w;
       const m = URL_PART.exec(w);
       if (m) return m[1]!.replace(/[.-]/g, " ");
       return w.replace(/^www\./, "").replace(/^\.(com|net|org)$/, "");
@@ -42,8 +107,12 @@ export function normalizeQuery(text: string): string {
     .trim();
 }
 
+const NUMBER = /^[\d.,/-]+$/;
+
 function isNumber(t: Token): boolean {
-  return /^[\d.,/-]+$/.test(t.text);
+  const c = t.text.charCodeAt(0);
+  if (c >= 97 && c <= 122) return false; // starts with a letter: not a number
+  return NUMBER.test(t.text);
 }
 
 function skipped(t: Token): boolean {
@@ -52,12 +121,15 @@ function skipped(t: Token): boolean {
 
 function segment(chunk: readonly Token[], offset: number, kb: KnowledgeBase, out: Unit[]): void {
   const words = chunk.filter((t) => !skipped(t));
-  const stems = words.map((t) => stem(t.text));
+  const facts = words.map((t) => wordFacts(kb, t.text));
+  const stems = facts.map((f) => f.stem);
   const pieces: { from: number; to: number }[] = [];
   let i = 0;
   while (i < words.length) {
     let to = i + 1;
-    for (let n = Math.min(LONGEST, words.length - i); n >= 2; n--) {
+    // no phrase starts with this word: its n-grams cannot match
+    const longest = facts[i]!.starts ? Math.min(LONGEST, words.length - i) : 1;
+    for (let n = longest; n >= 2; n--) {
       if (kb.lookupStems(stems.slice(i, i + n)) !== undefined) {
         to = i + n;
         break;
@@ -77,6 +149,7 @@ function segment(chunk: readonly Token[], offset: number, kb: KnowledgeBase, out
     out.push({
       words: words.slice(cur.from, cur.to).map((t) => t.text),
       stems: stems.slice(cur.from, cur.to),
+      facts: facts.slice(cur.from, cur.to),
       at: offset + cur.from,
     });
   }

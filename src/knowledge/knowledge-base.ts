@@ -8,6 +8,7 @@ import { stem } from "../text/stem.ts";
 import { buildSnapshot, SNAPSHOT_VERSION } from "./build.ts";
 import {
   DEFAULT_SNAPSHOT,
+  eachCountRow,
   eachRow,
   type KbSnapshot,
   readSnapshot,
@@ -40,6 +41,11 @@ export interface KnowledgeBase {
    * so the classifier ranks it after other units.
    */
   isWeak(stems: readonly string[]): boolean;
+  /**
+   * Optional fast test: false when no phrase of two or more stems can start with `stem`, so `lookupStems` and
+   * `isWeak` of any such phrase are undefined / false. Callers treat a missing method as "may start".
+   */
+  startsPhrase?(stem: string): boolean;
 }
 
 const EMPTY: readonly number[] = Object.freeze([]);
@@ -85,15 +91,15 @@ export class SnapshotKnowledgeBase implements KnowledgeBase {
       if (space >= 0) this.multiFirst.add(key.slice(0, space));
     });
     const counts = new Map<string, number>();
-    eachRow(snapshot.termstats.entries, (k, v) => {
-      counts.set(k, Number(v));
+    eachCountRow(snapshot.termstats.entries, (k, v) => {
+      counts.set(k, v);
     });
     this.termStats = TermStats.fromMap(counts, snapshot.termstats.documents, snapshot.termstats.source);
     const words: string[] = [];
     const freqs: number[] = [];
-    eachRow(snapshot.spelling, (k, v) => {
+    eachCountRow(snapshot.spelling, (k, v) => {
       words.push(k);
-      freqs.push(Number(v));
+      freqs.push(v);
     });
     const misspellings = new Map<string, string>();
     eachRow(snapshot.misspellings, (k, v) => {
@@ -118,11 +124,13 @@ export class SnapshotKnowledgeBase implements KnowledgeBase {
     return this.weak.has(stems.join(" "));
   }
 
+  startsPhrase(stem: string): boolean {
+    return this.multiFirst.has(stem) || stem.includes(" ");
+  }
+
   /** False when no key of two or more words can equal `stems.join(" ")` (a cheap test before building it). */
   private mayStartPhrase(stems: readonly string[]): boolean {
-    if (stems.length === 0) return true;
-    const first = stems[0]!;
-    return this.multiFirst.has(first) || first.includes(" ");
+    return stems.length === 0 || this.startsPhrase(stems[0]!);
   }
 
   lookup(phrase: string): readonly number[] {

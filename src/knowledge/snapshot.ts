@@ -70,6 +70,31 @@ export function eachRow(table: string, fn: (key: string, value: string) => void)
   }
 }
 
+/**
+ * Like {@link eachRow} for tables whose values are numbers: `fn(key, Number(value))`, reading plain digit
+ * values straight from the table (no string per value); anything else goes through `Number`.
+ */
+export function eachCountRow(table: string, fn: (key: string, count: number) => void): void {
+  const n = table.length;
+  let at = 0;
+  while (at < n) {
+    let nl = table.indexOf("\n", at);
+    if (nl < 0) nl = n;
+    const tab = table.indexOf("\t", at);
+    let v = 0;
+    let i = tab + 1;
+    // 15 digits or fewer are exact in a double, so the running sum equals Number() of the text.
+    const plain = nl > i && nl - i <= 15;
+    for (; plain && i < nl; i++) {
+      const c = table.charCodeAt(i) - 48;
+      if (c < 0 || c > 9) break;
+      v = v * 10 + c;
+    }
+    fn(table.slice(at, tab), plain && i === nl ? v : Number(table.slice(tab + 1, nl)));
+    at = nl + 1;
+  }
+}
+
 /** Serialise rows as a snapshot table. */
 export function toTable(rows: Iterable<readonly [string, string | number]>): string {
   const out: string[] = [];

@@ -142,8 +142,9 @@ export class SpellingCorrector {
       for (const cand of hits) {
         if (seen.has(cand)) continue;
         seen.add(cand);
-        const d = editDistance(word, cand, 2);
-        if (d > 2) continue;
+        // Only a candidate at most as far as the best so far can win: stop its distance there (exact below it).
+        const d = editDistance(word, cand, Math.min(bestDist, 2));
+        if (d > 2 || d > bestDist) continue;
         const f = this.freq.get(cand) ?? 0;
         if (d < bestDist || (d === bestDist && (f > bestFreq || (f === bestFreq && cand < best!)))) {
           best = cand;

@@ -118,3 +118,26 @@ test("classifyLog keeps every record, in order, and counts sum to the events", (
     { numRuns: 50 },
   );
 });
+
+test("word facts and phrase references agree with the knowledge base they summarise", async () => {
+  const { phraseRefs, wordFacts } = await import("../../src/classify/units.ts");
+  const { stem } = await import("../../src/text/stem.ts");
+  const kb = classifier.kb;
+  const words = ["european", "soccer", "barcelona", "players", "water", "sports", "xqzvbnm", "the", "2006"];
+  for (const w of words) {
+    const f = wordFacts(kb, w);
+    const s = stem(w);
+    assert.equal(f.stem, s, w);
+    assert.equal(f.count, kb.termStats.count(s), w);
+    assert.equal(f.ids, kb.lookupStems([s]), w);
+    assert.equal(f.weak, kb.isWeak([s]), w);
+    if (!f.starts) assert.equal(kb.lookupStems([s, "sport"]), undefined, w);
+  }
+  const facts = words.map((w) => wordFacts(kb, w));
+  for (let n = 1; n <= facts.length; n++) {
+    assert.equal(
+      phraseRefs(facts.slice(0, n), kb.termStats.documents),
+      kb.termStats.phraseCount(facts.slice(0, n).map((f) => f.stem)),
+    );
+  }
+});

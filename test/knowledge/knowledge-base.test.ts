@@ -41,3 +41,12 @@ test("inputs carry licences", () => {
   assert.ok(kb.inputs.length >= 4);
   for (const i of kb.inputs) assert.ok(i.licence.length > 0, i.name);
 });
+
+test("startsPhrase is false only when no phrase of two or more stems starts with the stem", () => {
+  assert.ok(kb.startsPhrase !== undefined);
+  assert.ok(kb.startsPhrase!("water")); // "water sports"
+  assert.ok(kb.lookupStems(["water", "sport"]) !== undefined);
+  assert.ok(!kb.startsPhrase!("xqzvbnm"));
+  assert.equal(kb.lookupStems(["xqzvbnm", "sport"]), undefined);
+  assert.equal(kb.isWeak(["xqzvbnm", "sport"]), false);
+});
