@@ -42,21 +42,9 @@ export interface KbSnapshot {
   readonly misspellings: string;
 }
 
-/** Iterate `key TAB value` lines of a snapshot table. */
-export function* tableRows(table: string): Generator<[string, string]> {
-  let at = 0;
-  while (at < table.length) {
-    let nl = table.indexOf("\n", at);
-    if (nl < 0) nl = table.length;
-    const tab = table.indexOf("\t", at);
-    yield [table.slice(at, tab), table.slice(tab + 1, nl)];
-    at = nl + 1;
-  }
-}
-
 /**
- * Call `fn(key, value)` for every `key TAB value` line of a snapshot table: the same rows as {@link tableRows}
- * without a generator and a tuple per row (loading iterates hundreds of thousands of rows).
+ * Call `fn(key, value)` for every `key TAB value` line of a snapshot table, without a generator
+ * and a tuple per row (loading iterates hundreds of thousands of rows).
  */
 export function eachRow(table: string, fn: (key: string, value: string) => void): void {
   const n = table.length;

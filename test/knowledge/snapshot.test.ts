@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
-import { eachCountRow, eachRow, tableRows, toTable } from "../../src/knowledge/snapshot.ts";
+import { eachCountRow, eachRow, toTable } from "../../src/knowledge/snapshot.ts";
 
 const rowsOf = (table: string) => {
   const out: [string, string][] = [];
@@ -9,13 +9,17 @@ const rowsOf = (table: string) => {
   return out;
 };
 
-test("eachRow reads the same rows as tableRows", () => {
+test("eachRow reads back every row toTable wrote", () => {
   const table = toTable([
     ["soccer", 12],
     ["real estat", "3,4"],
     ["barcelona", "~7"],
   ]);
-  assert.deepEqual(rowsOf(table), [...tableRows(table)]);
+  assert.deepEqual(rowsOf(table), [
+    ["soccer", "12"],
+    ["real estat", "3,4"],
+    ["barcelona", "~7"],
+  ]);
   assert.deepEqual(rowsOf(""), []);
 });
 
