@@ -1,7 +1,7 @@
 /**
  * Term specificity — paper 000's "entropy": the number of web references of a term (fewer = more specific).
  * A pluggable table `term TAB count`: the bundled stand-in is document frequencies of Porter stems over the
- * 1,040,984 web pages clicked in AOL (data/termstats/aol_dictionary.tsv, MIT, from
+ * 1,040,984 web pages clicked in AOL (data/termstats/web-document-frequency.tsv, MIT, from
  * wasiahmad/intent_aware_privacy_protection_in_pws); a search engine plugs in its own hit counts the same way.
  *
  * A phrase's count is estimated from its words' counts assuming independence, `N · Π(df_i / N)` — the expected
@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 import { InputError } from "../util/errors.ts";
 
 export const BUNDLED_TERMSTATS = fileURLToPath(
-  new URL("../../data/termstats/aol_dictionary.tsv", import.meta.url),
+  new URL("../../data/termstats/web-document-frequency.tsv", import.meta.url),
 );
 
 export class TermStats {

@@ -1,6 +1,6 @@
 /**
  * Porter stemming, the same algorithm (Porter 1980) that produced the stems of the bundled term-specificity
- * table (data/termstats/aol_dictionary.tsv), so a query word and the table meet on the same key. Uses the
+ * table (data/termstats/web-document-frequency.tsv), so a query word and the table meet on the same key. Uses the
  * maintained `stemmer` package (MIT); results are memoized because queries repeat words heavily.
  */
 import { stemmer } from "stemmer";

@@ -5,7 +5,7 @@ import { analyze, isStopword, nounPhrases, stem } from "../../src/text/index.ts"
 test("stem is Porter's, matching the bundled termstats stems", () => {
   assert.equal(stem("players"), "player");
   assert.equal(stem("running"), "run");
-  assert.equal(stem("misleadingly"), "misleadingli"); // a stem listed in data/termstats/aol_dictionary.tsv
+  assert.equal(stem("misleadingly"), "misleadingli"); // a stem listed in data/termstats/web-document-frequency.tsv
   assert.equal(stem("estate"), "estat");
 });
 
