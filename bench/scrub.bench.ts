@@ -4,9 +4,10 @@
  * when ../shared/data is present (read in place, never copied), otherwise generated queries from a fixed
  * template mix (so the figure is still comparable run to run).
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { loadavg } from "node:os";
-import { gunzipSync } from "node:zlib";
+import { fileURLToPath } from "node:url";
+import { loadLog } from "../src/log/read.ts";
 import { createScrubber } from "../src/scrub/scrubber.ts";
 import { PII_TYPES, type PiiType } from "../src/scrub/types.ts";
 import { Rng } from "../src/util/random.ts";
@@ -14,19 +15,10 @@ import { writeResults } from "./results.ts";
 
 const AOL = new URL("../../shared/data/aol-top1000/aol_top1000_users.tsv.gz", import.meta.url);
 
-function aolQueries(): string[] {
-  const text = gunzipSync(readFileSync(AOL)).toString("utf8");
-  const seen = new Set<string>();
-  let at = text.indexOf("\n") + 1;
-  while (at < text.length) {
-    const nl = text.indexOf("\n", at);
-    const end = nl < 0 ? text.length : nl;
-    const t1 = text.indexOf("\t", at);
-    const t2 = text.indexOf("\t", t1 + 1);
-    if (t1 > 0 && t2 > t1 && t2 < end) seen.add(text.slice(t1 + 1, t2));
-    at = end + 1;
-  }
-  return [...seen];
+/** The distinct queries of the shared AOL subset, read with the project's own reader. */
+async function aolQueries(): Promise<string[]> {
+  const log = await loadLog([fileURLToPath(AOL)], { keepSource: false });
+  return [...new Set(log.records.map((r) => r.query))];
 }
 
 function generatedQueries(n: number): string[] {
@@ -62,7 +54,7 @@ probe.scrub("john smith"); // loads the name lexicon
 const loadMs = performance.now() - t0;
 
 const fromAol = existsSync(AOL);
-const queries = fromAol ? aolQueries() : generatedQueries(160_000);
+const queries = fromAol ? await aolQueries() : generatedQueries(160_000);
 const source = fromAol
   ? "distinct queries of the shared AOL subset"
   : "generated queries (shared data absent)";

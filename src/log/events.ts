@@ -23,31 +23,63 @@ export interface QueryEvent {
 }
 
 /**
+ * The one place the event rules live, fed one row at a time in log order: whether a row starts a new query
+ * event (it differs from the previous row in user, query or time) and whether that event is a next-page request
+ * (the same query as the user's previous non-empty query, or an empty query). `groupEvents` and the streaming
+ * `StatsAccumulator` both use it, so they cannot disagree.
+ */
+export class EventCursor {
+  private prev: LogRecord | undefined;
+  private prevQuery: string | undefined;
+
+  /** Feed the next row: undefined if it continues the current event, else whether the new event is a next page. */
+  next(r: LogRecord): { nextPage: boolean } | undefined {
+    const p = this.prev;
+    this.prev = r;
+    if (p !== undefined && p.user === r.user && p.time === r.time && p.query === r.query) return undefined;
+    const sameUser = p !== undefined && p.user === r.user;
+    if (!sameUser) this.prevQuery = undefined;
+    const nextPage = sameUser && (r.query === this.prevQuery || r.query === "");
+    if (r.query !== "") this.prevQuery = r.query;
+    return { nextPage };
+  }
+}
+
+/**
  * Group consecutive rows with the same user, query and time into events. Rows are expected in log order
  * (by user, then time, as AOL ships them); rows of one event that are not adjacent form separate events.
  */
 export function groupEvents(records: readonly LogRecord[]): QueryEvent[] {
   const events: QueryEvent[] = [];
-  let i = 0;
-  let prevUser: string | undefined;
-  let prevQuery: string | undefined;
-  while (i < records.length) {
+  const cursor = new EventCursor();
+  let current:
+    | {
+        user: string;
+        query: string;
+        time: number;
+        first: number;
+        rows: number;
+        clicks: number;
+        nextPage: boolean;
+      }
+    | undefined;
+  for (let i = 0; i < records.length; i++) {
     const r = records[i]!;
-    let j = i + 1;
-    let clicks = r.clickUrl !== undefined ? 1 : 0;
-    while (j < records.length) {
-      const s = records[j]!;
-      if (s.user !== r.user || s.time !== r.time || s.query !== r.query) break;
-      if (s.clickUrl !== undefined) clicks++;
-      j++;
+    const start = cursor.next(r);
+    if (start !== undefined) {
+      current = {
+        user: r.user,
+        query: r.query,
+        time: r.time,
+        first: i,
+        rows: 0,
+        clicks: 0,
+        nextPage: start.nextPage,
+      };
+      events.push(current);
     }
-    const sameUser = prevUser === r.user;
-    if (!sameUser) prevQuery = undefined;
-    const nextPage = sameUser && (r.query === prevQuery || r.query === "");
-    events.push({ user: r.user, query: r.query, time: r.time, first: i, rows: j - i, clicks, nextPage });
-    prevUser = r.user;
-    if (r.query !== "") prevQuery = r.query;
-    i = j;
+    current!.rows++;
+    if (r.clickUrl !== undefined) current!.clicks++;
   }
   return events;
 }

@@ -101,13 +101,12 @@ export async function openLog(inputs: readonly string[], opts: ReadOptions = {})
       rejects.add({ file: f, line: 0, reason: "empty file", raw: "" });
     }
   }
+  const head = usable[0] === undefined ? undefined : (await firstLine(usable[0]))?.replace(/\r$/, "");
   let format: LogFormat;
-  let classified = false;
   if (opts.format && opts.format !== "auto") {
     format = opts.format;
   } else {
-    const first = usable[0] === undefined ? undefined : await firstLine(usable[0]);
-    const found = usable[0] === undefined ? undefined : detectFormat(usable[0], first);
+    const found = usable[0] === undefined ? undefined : detectFormat(usable[0], head);
     if (!found) {
       throw new InputError(
         usable[0] ?? files[0]!,
@@ -117,11 +116,7 @@ export async function openLog(inputs: readonly string[], opts: ReadOptions = {})
     }
     format = found;
   }
-  if (usable[0] !== undefined) {
-    const first = await firstLine(usable[0]);
-    classified =
-      first !== undefined && codecs[format].readHeader(first.replace(/\r$/, ""))?.classified === true;
-  }
+  const classified = head !== undefined && codecs[format].readHeader(head)?.classified === true;
   return {
     files: usable,
     format,

@@ -3,6 +3,7 @@
  * queries, not with rows).
  */
 
+import { EventCursor } from "./events.ts";
 import type { LogRecord } from "./record.ts";
 import { formatAolTime } from "./time.ts";
 
@@ -29,8 +30,7 @@ export class StatsAccumulator {
   private maxTime = Number.NEGATIVE_INFINITY;
   private readonly queries = new Set<string>();
   private readonly eventsPerUser = new Map<string, number>();
-  private prev: LogRecord | undefined;
-  private prevQuery: string | undefined;
+  private readonly cursor = new EventCursor();
 
   push(batch: readonly LogRecord[]): void {
     for (const r of batch) {
@@ -38,18 +38,11 @@ export class StatsAccumulator {
       if (r.clickUrl !== undefined) this.clickRows++;
       if (r.time < this.minTime) this.minTime = r.time;
       if (r.time > this.maxTime) this.maxTime = r.time;
-      const p = this.prev;
-      const sameEvent = p !== undefined && p.user === r.user && p.time === r.time && p.query === r.query;
-      this.prev = r;
-      if (sameEvent) continue;
+      const start = this.cursor.next(r);
+      if (start === undefined) continue;
       this.events++;
-      const sameUser = p !== undefined && p.user === r.user;
-      if (sameUser && (r.query === this.prevQuery || r.query === "")) this.nextPage++;
-      if (!sameUser) this.prevQuery = undefined;
-      if (r.query !== "") {
-        this.prevQuery = r.query;
-        this.queries.add(r.query);
-      }
+      if (start.nextPage) this.nextPage++;
+      if (r.query !== "") this.queries.add(r.query);
       this.eventsPerUser.set(r.user, (this.eventsPerUser.get(r.user) ?? 0) + 1);
     }
   }
