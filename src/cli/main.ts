@@ -26,6 +26,11 @@ export function buildProgram(): Command {
 }
 
 export async function main(argv: string[]): Promise<number> {
+  // A reader that stops early (`querymask stats log | head`) is not an error.
+  process.stdout.on("error", (e: NodeJS.ErrnoException) => {
+    if (e.code === "EPIPE") process.exit(0);
+    throw e;
+  });
   const program = buildProgram();
   try {
     await program.parseAsync(argv);

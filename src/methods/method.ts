@@ -59,6 +59,13 @@ export interface Release {
   readonly guarantee?: Record<string, number>;
 }
 
+export interface StageOptions {
+  /** The input carries category columns (default false: classify on the way if the method needs it). */
+  readonly classified?: boolean;
+  /** State from `Stage.snapshot()` to resume from. */
+  readonly snapshot?: unknown;
+}
+
 export interface Method<P = unknown> {
   /** The name used on the command line and in configs: "swap", "mdav", "graph", "km", "dp", "threshold", … */
   readonly name: string;
@@ -72,9 +79,11 @@ export interface Method<P = unknown> {
   anonymize(input: QueryLog, params: P, ctx: MethodContext): Promise<Release>;
   /**
    * Streaming methods only (swap): a pipeline stage with constant memory in the log size, optionally resumed
-   * from a snapshot. The CLI uses it instead of `anonymize` for logs read as a stream.
+   * from a snapshot. `classified` says whether the input already carries the classifier's columns; a stage that
+   * needs categories loads the classifier (asynchronously) when it does not. The CLI uses the stage instead of
+   * `anonymize` for logs read as a stream.
    */
-  createStage?(params: P, ctx: MethodContext, snapshot?: unknown): Stage;
+  createStage?(params: P, ctx: MethodContext, opts?: StageOptions): Stage | Promise<Stage>;
 }
 
 /** Helper for methods' `parse`: read an integer parameter with a default and a lower bound. */

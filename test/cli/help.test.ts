@@ -1,7 +1,10 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { test } from "node:test";
 import { buildProgram } from "../../src/cli/main.ts";
+import { tempDir } from "../helpers/tmp.ts";
 
 const run = (...args: string[]) =>
   spawnSync(process.execPath, ["bin/querymask.js", ...args], { encoding: "utf8" });
@@ -22,4 +25,29 @@ test("usage errors exit 2", () => {
   const r = run("anonymize", "--method", "nope", "-o", "/tmp/x", "data/excite/excite-small.log");
   assert.equal(r.status, 2);
   assert.match(r.stderr, /unknown method "nope"/);
+});
+
+test("anonymize streams an unclassified log through swap, classifying on the way, in the input's format", () => {
+  const out = join(tempDir(), "released.log");
+  const r = run(
+    "anonymize",
+    "--method",
+    "swap",
+    "--k",
+    "3",
+    "--seed",
+    "7",
+    "-q",
+    "--json",
+    "data/excite/excite-small.log",
+    "-o",
+    out,
+  );
+  assert.equal(r.status, 0, r.stderr);
+  const summary = JSON.parse(r.stdout);
+  assert.equal(summary["input rows"], 4501);
+  assert.equal(summary["released rows"] + summary["suppressed rows"] + summary["held events"], 4501);
+  const lines = readFileSync(out, "utf8").trimEnd().split("\n");
+  assert.equal(lines.length, summary["released rows"]);
+  assert.match(lines[0]!, /^[0-9A-F]+\t\d{12}\t/); // Excite layout, no category columns
 });

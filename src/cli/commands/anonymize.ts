@@ -116,7 +116,7 @@ export function register(program: Command): void {
     let rejected: number;
     if (method.createStage && !flags.batch) {
       const log = await openLog(inputs, opts);
-      const stage = method.createStage(params, ctx);
+      const stage = await method.createStage(params, ctx, { classified: log.classified });
       opts.progress.start(`${method.name}`);
       try {
         await writeBatches(flags.out, log.format, runStage(stage, log.batches()), {

@@ -6,7 +6,7 @@
  */
 import { groupEvents } from "../../log/events.ts";
 import type { LogRecord } from "../../log/record.ts";
-import type { Method, MethodContext, Release } from "../method.ts";
+import type { Method, Release } from "../method.ts";
 import { type Categorize, isClassified, loadCategorize } from "./classify.ts";
 import { SwapCore } from "./core.ts";
 import { parseSwapParams, SWAP_PARAMS, type SwapParams } from "./params.ts";
@@ -75,19 +75,8 @@ export const swap: Method<SwapParams> = {
     };
   },
 
-  createStage(params, ctx, snapshot) {
-    return new SwapStage(params, ctx.rng.fork(0), undefined, snapshot as SwapStageSnapshot | undefined);
+  async createStage(params, ctx, opts = {}) {
+    const categorize = opts.classified ? undefined : await loadCategorize();
+    return new SwapStage(params, ctx.rng.fork(0), categorize, opts.snapshot as SwapStageSnapshot | undefined);
   },
 };
-
-/**
- * The streaming stage for an input that is not classified: loads the classifier first (asynchronous, which
- * {@link Method.createStage} cannot be) and classifies events on the way.
- */
-export async function createClassifyingSwapStage(
-  params: SwapParams,
-  ctx: MethodContext,
-  snapshot?: SwapStageSnapshot,
-): Promise<SwapStage> {
-  return new SwapStage(params, ctx.rng.fork(0), await loadCategorize(), snapshot);
-}
