@@ -6,7 +6,9 @@
  * Reads ../shared/data at run time only (AOL rows are never copied into the project); skips each part with a
  * message when its file is absent. Writes figures to bench/results/classifier-eval.json.
  *
- * Flags: --errors prints the misclassified dev queries (for tuning by hand; do not paste them into code).
+ * Flags: --errors prints the misclassified dev queries (for tuning by hand; do not paste them into code);
+ * --dev-only skips the AOL coverage pass (and leaves bench/results/classifier-eval.json alone); --paper uses
+ * Algorithm 1's least-referenced-unit rule instead of the default vote.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
@@ -20,11 +22,16 @@ const shared = process.env.QUERYMASK_SHARED ?? join(root, "..", "shared", "data"
 const devPath = join(shared, "labels", "dev.tsv");
 const aolPath = join(shared, "aol-top1000", "aol_top1000_users.tsv.gz");
 const showErrors = process.argv.includes("--errors");
+const devOnly = process.argv.includes("--dev-only");
+const mainUnit = process.argv.includes("--paper") ? "paper" : "vote";
 
-const classifier = await Classifier.create();
+const classifier = await Classifier.create({ mainUnit });
 const tax = classifier.kb.taxonomy;
 const topOf = (id: number) => (id < 0 ? "Unclassified" : tax.label(tax.ancestorAt(id, 1)));
-const result: Record<string, unknown> = { machine: { nproc: cpus().length, node: process.version } };
+const result: Record<string, unknown> = {
+  machine: { nproc: cpus().length, node: process.version },
+  mainUnit,
+};
 
 if (existsSync(devPath)) {
   const rows = readFileSync(devPath, "utf8").trimEnd().split("\n").slice(1);
@@ -74,7 +81,9 @@ if (existsSync(devPath)) {
   console.log(`skipping accuracy: ${devPath} not found`);
 }
 
-if (existsSync(aolPath)) {
+if (devOnly) {
+  console.log("skipping coverage: --dev-only");
+} else if (existsSync(aolPath)) {
   const t0 = performance.now();
   const log = await loadLog([aolPath], { keepSource: false });
   const t1 = performance.now();
@@ -99,5 +108,10 @@ if (existsSync(aolPath)) {
   console.log(`skipping coverage: ${aolPath} not found`);
 }
 
-mkdirSync(join(root, "bench", "results"), { recursive: true });
-writeFileSync(join(root, "bench", "results", "classifier-eval.json"), `${JSON.stringify(result, null, 2)}\n`);
+if (!devOnly) {
+  mkdirSync(join(root, "bench", "results"), { recursive: true });
+  writeFileSync(
+    join(root, "bench", "results", "classifier-eval.json"),
+    `${JSON.stringify(result, null, 2)}\n`,
+  );
+}

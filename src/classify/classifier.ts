@@ -14,8 +14,29 @@ import { type KnowledgeBase, loadKnowledgeBase } from "../knowledge/knowledge-ba
 import type { LogRecord, QueryLog } from "../log/record.ts";
 import { createScrubber, type Scrubber } from "../scrub/scrubber.ts";
 import type { PiiSpan, ScrubMode } from "../scrub/types.ts";
+import type { Token } from "../text/nlp.ts";
 import { isStopword } from "../text/stopwords.ts";
 import { type Progress, silentProgress } from "../util/progress.ts";
+import {
+  COMPANY_WORDS,
+  DECISIVE_WORDS,
+  EXPLICIT_PAIRS,
+  EXPLICIT_WORDS,
+  FACET_WORDS,
+  FOREIGN_CCTLDS,
+  FOREIGN_FUNCTION_WORDS,
+  findSite,
+  MEDICAL_SUFFIX,
+  NEWSPAPER_WORDS,
+  PROPERTY_WORDS,
+  SEX_TOPICS,
+  SHOPPING_WORDS,
+  shoppingApplies,
+  siteCategory,
+  spacedSite,
+  TEAM_NICKNAMES,
+  WEAK_FOREIGN_WORDS,
+} from "./rules.ts";
 import { phraseRefs, semanticUnits, type Unit, type WordFacts, wordFacts } from "./units.ts";
 
 export interface Classification {
@@ -39,7 +60,23 @@ export interface ClassifierOptions {
   cacheSize?: number;
   /** Scrub mode for identifiers (default "drop"). */
   scrub?: ScrubMode;
+  /**
+   * How the main unit is chosen among the units the knowledge base places: "paper" = Algorithm 1's
+   * least-referenced unit; "vote" (default) = the units vote for a top-level branch, each with its
+   * specificity, weighed by the branch's search prior; the winning branch's most specific unit is the main
+   * unit (see docs/classifier.md).
+   */
+  mainUnit?: "paper" | "vote";
 }
+
+/** Exponent of the top-level search prior in the "vote" rule (0 = no prior). */
+const PRIOR_WEIGHT = 0.5;
+
+/**
+ * A word that qualifies a query's subject rather than naming it: a kind of page ("pictures") or a buying word
+ * ("cheap", "purchase"; the buying-intent rule uses those).
+ */
+const isFacet = (w: string) => FACET_WORDS.has(w) || SHOPPING_WORDS.has(w);
 
 /** Key of the unclassified bucket in the counts of `classifyLog`. */
 export const UNCLASSIFIED = "unclassified";
@@ -53,6 +90,7 @@ export class Classifier {
     readonly kb: KnowledgeBase,
     cacheSize: number,
     scrub: ScrubMode,
+    private readonly unitRule: "paper" | "vote",
   ) {
     this.cache = cacheSize > 0 ? new LRUCache({ max: cacheSize }) : undefined;
     this.scrubber = createScrubber({ mode: scrub });
@@ -61,7 +99,7 @@ export class Classifier {
 
   static async create(opts: ClassifierOptions = {}): Promise<Classifier> {
     const kb = opts.kb ?? (await loadKnowledgeBase());
-    return new Classifier(kb, opts.cacheSize ?? 100_000, opts.scrub ?? "drop");
+    return new Classifier(kb, opts.cacheSize ?? 100_000, opts.scrub ?? "drop", opts.mainUnit ?? "vote");
   }
 
   /** Classify one query (deterministic: the same text always gives the same answer). */
@@ -107,8 +145,15 @@ export class Classifier {
       return r;
     });
     const corrected = changed ? tokens.map((t) => t.text).join(" ") : undefined;
-    const found =
-      this.mainUnit(units) ?? this.fallback(tokens.map((t) => t.text)) ?? this.identifierFallback(spans);
+    let found = this.queryRule(query, tokens);
+    if (found === undefined) {
+      found =
+        this.mainUnit(units) ?? this.fallback(tokens.map((t) => t.text)) ?? this.identifierFallback(spans);
+      if (found !== undefined && tokens.some((t) => SHOPPING_WORDS.has(t.text))) {
+        if (shoppingApplies(this.kb.taxonomy.path(found.id)))
+          found = { ...found, id: this.idOf("Top/Shopping") };
+      }
+    }
     const base = { scrubbed, spans, ...(corrected !== undefined ? { corrected } : {}) };
     if (found === undefined) return { category: "", categoryId: -1, unit: "", ...base };
     return {
@@ -126,6 +171,7 @@ export class Classifier {
    * place itself is what is sought).
    */
   private mainUnit(units: readonly Unit[]): { id: number; unit: string } | undefined {
+    if (this.unitRule === "vote") return this.voteUnit(units);
     const n = this.kb.termStats.documents;
     const ranked = units
       .map((u) => ({ u, refs: phraseRefs(u.facts, n) }))
@@ -135,10 +181,185 @@ export class Classifier {
       const hit = this.lookupUnit(u.stems, u.facts);
       if (hit === undefined) continue;
       const found = { id: hit.ids[0]!, unit: u.words.join(" ") };
-      if (!hit.weak && this.kb.taxonomy.ancestorAt(found.id, 1) !== this.regional) return found;
+      const facet = u.words.every(isFacet);
+      if (!hit.weak && !facet && this.kb.taxonomy.ancestorAt(found.id, 1) !== this.regional) return found;
       held ??= found;
     }
     return held;
+  }
+
+  /**
+   * The "vote" rule: each placed unit votes for its top-level branch with its specificity (`1 + log(N / refs)`;
+   * the paper's entropy, so the least-referenced unit still has the largest vote); units that name only a place
+   * or a person, or only a kind of page ("pictures", "review"), vote with a tenth. A branch's total is weighed
+   * by its search prior (`topPrior`). The winning branch's most specific unit is the main unit. With one placed
+   * unit this is Algorithm 1's answer; it differs when several less specific units agree against one rare one.
+   */
+  private voteUnit(units: readonly Unit[]): { id: number; unit: string } | undefined {
+    const n = this.kb.termStats.documents;
+    const tax = this.kb.taxonomy;
+    const placed: { id: number; unit: string; w: number }[] = [];
+    for (const u of units) {
+      const hit = this.lookupUnit(u.stems, u.facts);
+      if (hit === undefined) continue;
+      const id = hit.ids[0]!;
+      const refs = Math.max(1, phraseRefs(u.facts, n));
+      let w = Math.log(n / refs) + 1;
+      if (hit.weak || tax.ancestorAt(id, 1) === this.regional || u.words.every(isFacet)) w *= 0.1;
+      placed.push({ id, unit: u.words.join(" "), w });
+    }
+    if (placed.length === 0) return undefined;
+    const score = new Map<number, number>();
+    for (const p of placed) {
+      const t = tax.ancestorAt(p.id, 1);
+      score.set(t, (score.get(t) ?? 0) + p.w * this.topPrior(t));
+    }
+    let best = placed[0]!;
+    let bestScore = -1;
+    for (const p of placed) {
+      const sc = score.get(tax.ancestorAt(p.id, 1))!;
+      if (sc > bestScore || (sc === bestScore && p.w > best.w)) {
+        best = p;
+        bestScore = sc;
+      }
+    }
+    return { id: best.id, unit: best.unit };
+  }
+
+  private priors: Map<number, number> | undefined;
+
+  /**
+   * The search prior of a top-level branch, `(share of AOL queries in its subtree / largest share)^PRIOR_WEIGHT`
+   * (branches the skeleton does not count get the median): a vote between branches leans to what people
+   * search for.
+   */
+  private topPrior(top: number): number {
+    if (this.priors === undefined) {
+      const tax = this.kb.taxonomy;
+      const sums = new Map<number, number>();
+      for (const id of tax.ids()) {
+        if (id === 0) continue;
+        const t = tax.ancestorAt(id, 1);
+        sums.set(t, (sums.get(t) ?? 0) + tax.prior(id));
+      }
+      const counts = [...sums.values()].filter((c) => c > 0).sort((a, b) => a - b);
+      const median = counts[counts.length >> 1] ?? 1;
+      const max = counts[counts.length - 1] ?? 1;
+      this.priors = new Map();
+      for (const [t, c] of sums) this.priors.set(t, ((c > 0 ? c : median) / max) ** PRIOR_WEIGHT);
+    }
+    return this.priors.get(top) ?? 1;
+  }
+
+  /** Id of an ODP path known to the taxonomy (the rules only name paths that exist). */
+  private idOf(path: string): number {
+    return this.kb.taxonomy.id(path) ?? this.kb.taxonomy.id(path.slice(0, path.lastIndexOf("/")))!;
+  }
+
+  /** True when the word is English as far as the knowledge base can tell. */
+  private english(word: string): boolean {
+    if (isStopword(word) || this.kb.spelling.knows(word)) return true;
+    const f = wordFacts(this.kb, word);
+    return f.ids !== undefined;
+  }
+
+  /**
+   * Query-level conventions that one unit cannot show (see rules.ts): another language → World; explicit
+   * vocabulary → Adult; `.edu` / `.gov` hosts; a place followed by a newspaper title word (News) or a team
+   * nickname (Sports).
+   */
+  private queryRule(query: string, tokens: readonly Token[]): { id: number; unit: string } | undefined {
+    const all0 = tokens.map((t) => t.text);
+    const words = all0.filter((w) => /^[a-zà-ÿ']+$/.test(w));
+    // World: function words of another language, with the content words mostly not English.
+    let strong = 0;
+    let weak = 0;
+    let unknown = 0;
+    let known = 0;
+    for (const w of words) {
+      if (FOREIGN_FUNCTION_WORDS.has(w)) strong++;
+      else if (WEAK_FOREIGN_WORDS.has(w)) weak++;
+      else if (isStopword(w)) continue;
+      else if (this.english(w)) known++;
+      else unknown++;
+    }
+    if (
+      (strong >= 1 && unknown >= known && words.length >= 2) ||
+      strong >= 2 ||
+      (weak >= 1 && unknown >= 2 && unknown > known)
+    )
+      return { id: this.idOf("Top/World"), unit: words.join(" ") };
+    for (let i = 0; i < words.length; i++) {
+      const w = words[i]!;
+      if (EXPLICIT_WORDS.has(w) && !(w === "sex" && SEX_TOPICS.has(words[i + 1] ?? "")))
+        return { id: this.idOf("Top/Adult"), unit: w };
+      const pair = `${w} ${words[i + 1]}`;
+      if (EXPLICIT_PAIRS.has(pair)) return { id: this.idOf("Top/Adult"), unit: pair };
+    }
+    const site = findSite(query);
+    // `match.com`, `dictionary . com`: a site listed under its full address (the bare name may mean something else).
+    const named =
+      site !== undefined ? { name: site.labels.slice(0, -1).join(" "), tld: site.tld } : spacedSite(query);
+    if (named !== undefined) {
+      const ws = named.name.split(/[\s.-]+/).filter((w) => w !== "");
+      const ids = this.kb.lookupStems([...ws.map((w) => wordFacts(this.kb, w).stem), named.tld]);
+      if (ids !== undefined && ids.length > 0) return { id: ids[0]!, unit: `${named.name} ${named.tld}` };
+    }
+    if (site !== undefined) {
+      const path = siteCategory(site);
+      if (path !== undefined) return { id: this.idOf(path), unit: site.labels.join(".") };
+      const name = site.labels[0]!;
+      if (FOREIGN_CCTLDS.has(site.tld) && !this.siteIsEnglish(name))
+        return { id: this.idOf("Top/World"), unit: site.labels.join(".") };
+    }
+    const text = ` ${all0.join(" ")} `;
+    if (
+      (text.includes(" for sale ") || text.includes(" for rent ") || text.includes(" to rent ")) &&
+      all0.some((w) => PROPERTY_WORDS.has(w))
+    )
+      return { id: this.idOf("Top/Business/Real_Estate"), unit: all0.find((w) => PROPERTY_WORDS.has(w))! };
+    if (all0.some((w) => COMPANY_WORDS.has(w)))
+      return { id: this.idOf("Top/Business"), unit: words.join(" ") };
+    if (text.includes(" things to do "))
+      return { id: this.idOf("Top/Recreation/Travel"), unit: "things to do" };
+    if (text.startsWith(" listen to ") && words.length > 2)
+      return { id: this.idOf("Top/Arts/Music"), unit: words.slice(2).join(" ") };
+    for (const w of words) {
+      const path = DECISIVE_WORDS.get(w);
+      if (path !== undefined && words.length > 1) return { id: this.idOf(path), unit: w };
+    }
+    const all = tokens.map((t) => t.text);
+    for (let i = 1; i < all.length; i++) {
+      const w = all[i]!;
+      const news = NEWSPAPER_WORDS.has(w);
+      if (!news && !TEAM_NICKNAMES.has(w)) continue;
+      const place = this.placeBefore(all, i);
+      if (place !== undefined)
+        return { id: this.idOf(news ? "Top/News/Newspapers" : "Top/Sports"), unit: `${place} ${w}` };
+    }
+    return undefined;
+  }
+
+  /** A site name is English when one of its hyphen-separated parts is an English word or splits into them. */
+  private siteIsEnglish(name: string): boolean {
+    return name
+      .split("-")
+      .filter((w) => w !== "")
+      .some((w) => this.english(w) || (this.kb.spelling.split(w)?.every((p) => this.english(p)) ?? false));
+  }
+
+  /** The place named by the one to three words just before `words[i]`, if they name one. */
+  private placeBefore(words: readonly string[], i: number): string | undefined {
+    const tax = this.kb.taxonomy;
+    for (let n = Math.min(3, i); n >= 1; n--) {
+      const phrase = words.slice(i - n, i);
+      const facts = phrase.map((w) => wordFacts(this.kb, w));
+      const stems = facts.map((f) => f.stem);
+      const ids = n === 1 ? facts[0]!.ids : this.kb.lookupStems(stems);
+      if (ids === undefined || ids.length === 0) continue;
+      if (tax.ancestorAt(ids[0]!, 1) === this.regional && this.kb.isWeak(stems)) return phrase.join(" ");
+    }
+    return undefined;
   }
 
   /**
@@ -171,6 +392,39 @@ export class Classifier {
     for (const { w, f } of ranked) {
       const ids = f.ids;
       if (ids !== undefined && ids.length > 0) return { id: ids[0]!, unit: w };
+    }
+    // Last resorts for words the knowledge base does not know: several words run together (`fishingreels`,
+    // even when common enough on the web never to be "misspelt"), then the word-formation suffixes of
+    // medicine (`…mycin`, `…itis`).
+    for (const w of content) {
+      const parts = wordFacts(this.kb, w).ids === undefined ? this.kb.spelling.split(w) : undefined;
+      if (parts === undefined) continue;
+      const inner = this.fallbackWords(parts);
+      if (inner !== undefined) return inner;
+    }
+    for (const w of content) {
+      if (wordFacts(this.kb, w).ids === undefined && MEDICAL_SUFFIX.test(w))
+        return { id: this.idOf("Top/Health"), unit: w };
+    }
+    return undefined;
+  }
+
+  /** The pieces of a split word: the whole as a phrase, then single pieces by increasing references. */
+  private fallbackWords(parts: readonly string[]): { id: number; unit: string } | undefined {
+    const content = parts.filter((w) => !isStopword(w));
+    if (content.length === 0) return undefined;
+    const facts = content.map((w) => wordFacts(this.kb, w));
+    const whole = this.lookupUnit(
+      facts.map((f) => f.stem),
+      facts,
+    );
+    if (whole !== undefined) return { id: whole.ids[0]!, unit: content.join(" ") };
+    const n = this.kb.termStats.documents;
+    const ranked = content
+      .map((w, i) => ({ w, f: facts[i]!, refs: phraseRefs([facts[i]!], n) }))
+      .sort((a, b) => a.refs - b.refs);
+    for (const { w, f } of ranked) {
+      if (f.ids !== undefined && f.ids.length > 0 && !isFacet(w)) return { id: f.ids[0]!, unit: w };
     }
     return undefined;
   }

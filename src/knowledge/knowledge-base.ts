@@ -4,8 +4,9 @@
  * Built once into a compact snapshot (see build.ts / snapshot.ts); this interface is what the rest of
  * querymask depends on.
  */
+import { existsSync } from "node:fs";
 import { stem } from "../text/stem.ts";
-import { buildSnapshot, SNAPSHOT_VERSION } from "./build.ts";
+import { buildFingerprint, buildSnapshot, SNAPSHOT_VERSION } from "./build.ts";
 import {
   DEFAULT_SNAPSHOT,
   eachCountRow,
@@ -34,6 +35,11 @@ export interface KnowledgeBase {
    * "exciting water sports" → "water sports").
    */
   lookup(phrase: string): readonly number[];
+  /**
+   * Optional: the categories of a word as written when they differ from its Porter stem's (a named individual
+   * sharing its stem with a common word: `billings` / `bill`); undefined = use the stem.
+   */
+  lookupWord?(word: string): { ids: readonly number[]; weak: boolean } | undefined;
   /** Exact look-up of a phrase already split into Porter stems (no shortening). */
   lookupStems(stems: readonly string[]): readonly number[] | undefined;
   /**
@@ -124,6 +130,12 @@ export class SnapshotKnowledgeBase implements KnowledgeBase {
     return this.weak.has(stems.join(" "));
   }
 
+  lookupWord(word: string): { ids: readonly number[]; weak: boolean } | undefined {
+    const key = `=${word}`;
+    const ids = this.phrases.get(key);
+    return ids === undefined ? undefined : { ids, weak: this.weak.has(key) };
+  }
+
   startsPhrase(stem: string): boolean {
     return this.multiFirst.has(stem) || stem.includes(" ");
   }
@@ -134,12 +146,14 @@ export class SnapshotKnowledgeBase implements KnowledgeBase {
   }
 
   lookup(phrase: string): readonly number[] {
-    const stems = phrase
+    const words = phrase
       .toLowerCase()
       .split(/[^a-z0-9']+/)
-      .filter((w) => w !== "")
-      .map(stem);
+      .filter((w) => w !== "");
+    const stems = words.map(stem);
     for (let i = 0; i < stems.length; i++) {
+      const own = i === stems.length - 1 ? this.lookupWord(words[i]!) : undefined;
+      if (own !== undefined) return own.ids;
       const hit = this.phrases.get(stems.slice(i).join(" "));
       if (hit !== undefined) return hit;
     }
@@ -154,6 +168,19 @@ export function buildKnowledgeBase(path = DEFAULT_SNAPSHOT, opts: { termstats?: 
   return snapshot;
 }
 
+/**
+ * A snapshot is stale when its layout version or its inputs' fingerprint (build code, bundled tables, package
+ * versions) differ from the current ones.
+ */
+export function isStale(snap: KbSnapshot): boolean {
+  if (snap.version !== SNAPSHOT_VERSION) return true;
+  const termstats = snap.termstatsFile;
+  return (
+    snap.fingerprint !==
+    buildFingerprint(termstats !== undefined && existsSync(termstats) ? termstats : undefined)
+  );
+}
+
 const loaded = new Map<string, Promise<KnowledgeBase>>();
 
 /**
@@ -165,7 +192,13 @@ export function loadKnowledgeBase(path = DEFAULT_SNAPSHOT): Promise<KnowledgeBas
   if (p === undefined) {
     p = (async () => {
       let snap = readSnapshot(path);
-      if (snap === undefined || snap.version !== SNAPSHOT_VERSION) snap = buildKnowledgeBase(path);
+      if (snap === undefined || isStale(snap)) {
+        const termstats = snap?.termstatsFile;
+        snap = buildKnowledgeBase(
+          path,
+          termstats !== undefined && existsSync(termstats) ? { termstats } : {},
+        );
+      }
       return new SnapshotKnowledgeBase(snap);
     })();
     loaded.set(path, p);

@@ -22,6 +22,13 @@ export interface SnapshotInput {
  */
 export interface KbSnapshot {
   readonly version: number;
+  /**
+   * Hash of the build inputs (build code, anchors, bundled tables, package versions; see
+   * `buildFingerprint`): a snapshot whose fingerprint differs from the current inputs is stale and rebuilt.
+   */
+  readonly fingerprint?: string;
+  /** The term-specificity file the snapshot was built from (a rebuild reuses it). */
+  readonly termstatsFile?: string;
   readonly inputs: readonly SnapshotInput[];
   /** ODP paths referenced by `phrases` (by index). */
   readonly categories: readonly string[];
@@ -90,13 +97,18 @@ export function toTable(rows: Iterable<readonly [string, string | number]>): str
   return out.join("\n");
 }
 
-/** Default snapshot location: `<project>/.cache/kb/knowledge-base.json.gz`. */
-export const DEFAULT_SNAPSHOT = join(
-  dirname(fileURLToPath(new URL("../../package.json", import.meta.url))),
-  ".cache",
-  "kb",
-  "knowledge-base.json",
-);
+/**
+ * Default snapshot location: `<project>/.cache/kb/knowledge-base.json`, or the file named by the environment
+ * variable `QUERYMASK_KB` (e.g. to try build changes without touching the shared snapshot).
+ */
+export const DEFAULT_SNAPSHOT =
+  process.env.QUERYMASK_KB ??
+  join(
+    dirname(fileURLToPath(new URL("../../package.json", import.meta.url))),
+    ".cache",
+    "kb",
+    "knowledge-base.json",
+  );
 
 /** Write atomically (temp file + rename). */
 export function saveSnapshot(snapshot: KbSnapshot, path = DEFAULT_SNAPSHOT): void {

@@ -80,6 +80,11 @@ export interface WordNet {
   readonly adjectives: ReadonlyMap<string, readonly string[]>;
   /** Lemmas that exist only as verbs or adverbs (used to tell nouns from function words). */
   readonly verbs: ReadonlySet<string>;
+  /**
+   * Sense tag counts from `index.sense` (how often the sense was tagged in WordNet's semantic concordance), keyed
+   * `lemma|synset key`; absent = 0. A frequency estimate of each sense of a word.
+   */
+  readonly tagCounts: ReadonlyMap<string, number>;
   readonly version: string;
   readonly dir: string;
 }
@@ -143,6 +148,22 @@ function parseIndex(text: string, pos: "n" | "a"): Map<string, string[]> {
   return out;
 }
 
+/** `lemma|n:offset` → tag count, for nouns and adjectives (satellites filed as `a:`), from index.sense. */
+function readTagCounts(dir: string): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const line of readFileSync(join(dir, "index.sense"), "utf8").split("\n")) {
+    const f = line.split(" ");
+    if (f.length < 4 || f[3] === "0") continue;
+    const key = f[0]!;
+    const pct = key.indexOf("%");
+    const type = key.charAt(pct + 1);
+    const pos = type === "1" ? "n" : type === "3" || type === "5" ? "a" : undefined;
+    if (pos === undefined) continue;
+    out.set(`${clean(key.slice(0, pct))}|${pos}:${f[1]}`, Number(f[3]));
+  }
+  return out;
+}
+
 /** Read the noun and adjective databases (about 1 s, ~100 MB transient). */
 export function readWordNet(dir = wordnetDir().dir, version = wordnetDir().version): WordNet {
   const synsets = new Map<string, Synset>();
@@ -156,5 +177,5 @@ export function readWordNet(dir = wordnetDir().dir, version = wordnetDir().versi
       if (!nouns.has(lemma) && !adjectives.has(lemma)) verbs.add(lemma);
     }
   }
-  return { synsets, nouns, adjectives, verbs, version, dir };
+  return { synsets, nouns, adjectives, verbs, tagCounts: readTagCounts(dir), version, dir };
 }

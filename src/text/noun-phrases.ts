@@ -20,6 +20,9 @@ function isContent(tokens: readonly Token[], i: number): boolean {
   // A gerund before a noun modifies it ("coloring pages"); before a preposition or at the end it names an
   // activity ("windsurfing in the mediterranean").
   const nextFree = next === undefined || next.pos === "ADP" || next.pos === "CCONJ";
+  // "map of ohio", "list of presidents": a word tagged as a verb right before "of" heads a noun phrase (verbs
+  // take no "of" object in query language).
+  if (next?.text === "of") return true;
   return (prevContent && /s$/.test(t.text)) || ((nextNoun || nextFree) && /ing$/.test(t.text));
 }
 

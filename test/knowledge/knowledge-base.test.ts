@@ -50,3 +50,36 @@ test("startsPhrase is false only when no phrase of two or more stems starts with
   assert.equal(kb.lookupStems(["xqzvbnm", "sport"]), undefined);
   assert.equal(kb.isWeak(["xqzvbnm", "sport"]), false);
 });
+
+test("a word's senses are weighed with the search prior: the common web sense leads", () => {
+  // battery: WordNet's most-tagged sense is artillery, but the electric cell is what people search for.
+  assert.equal(top(kb.lookup("battery")), "Top/Shopping");
+  // An ODP label in another branch than the word's sense is a homonym: the swimming pool is no cue sport.
+  assert.ok(!kb.taxonomy.path(kb.lookup("pool")[0]!).startsWith("Top/Sports/Cue_Sports"));
+});
+
+test("named places keep their own entry when their stem is a common word's; towns come from GeoNames", () => {
+  assert.equal(top(kb.lookup("billings")), "Top/Regional"); // stem "bill", as the bills to pay
+  assert.equal(kb.lookupWord?.("billings")?.weak, true);
+  assert.equal(kb.lookupWord?.("soccer"), undefined); // ordinary words use their stem
+  assert.equal(top(kb.lookup("scottsdale")), "Top/Regional"); // not in WordNet
+  assert.ok(kb.isWeak(["scottsdal"]));
+  assert.equal(top(kb.lookup("pa")), "Top/Regional"); // state code before `pas` (a dance step)
+});
+
+test("irregular plurals reach their singular", () => {
+  assert.equal(kb.lookup("children")[0], kb.lookup("child")[0]);
+  assert.equal(top(kb.lookup("teeth")), top(kb.lookup("tooth")));
+});
+
+test("brands and sites map to the branch that lists them", () => {
+  assert.equal(top(kb.lookup("toyota")), "Top/Recreation");
+  assert.equal(top(kb.lookup("walgreens")), "Top/Health");
+  assert.equal(top(kb.lookup("american airlines")), "Top/Recreation");
+});
+
+test("anchors whose stems collide keep their own entries", () => {
+  // `animal` and `animation` share the Porter stem `anim`.
+  assert.equal(top(kb.lookup("animation")), "Top/Arts");
+  assert.equal(top(kb.lookup("animal")), "Top/Recreation");
+});

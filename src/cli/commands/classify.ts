@@ -21,6 +21,7 @@ interface ClassifyFlags extends InputFlags {
   out: string;
   scrub: ScrubMode;
   cacheSize: number;
+  mainUnit: "vote" | "paper";
   outFormat?: "aol" | "ndjson";
   json?: boolean;
 }
@@ -39,6 +40,14 @@ export function register(program: Command): void {
     .option("--cache-size <n>", "LRU cache entries for repeated queries (0 = off)", intArg(0), 100_000)
     .addOption(
       new Option(
+        "--main-unit <rule>",
+        "main-unit rule: vote (units vote by specificity) or paper (Algorithm 1: least-referenced unit)",
+      )
+        .choices(["vote", "paper"])
+        .default("vote"),
+    )
+    .addOption(
+      new Option(
         "--out-format <format>",
         "output layout (default: the input's; Excite input is written as aol)",
       ).choices(["aol", "ndjson"]),
@@ -52,7 +61,11 @@ export function register(program: Command): void {
     const opts = readOptions(flags, flags.out);
     const log = await loadLog(inputs, opts);
     reportRejects(log.rejected, opts.rejectsPath);
-    const classifier = await Classifier.create({ cacheSize: flags.cacheSize, scrub: flags.scrub });
+    const classifier = await Classifier.create({
+      cacheSize: flags.cacheSize,
+      scrub: flags.scrub,
+      mainUnit: flags.mainUnit,
+    });
     const { log: out, counts } = classifier.classifyLog(log, opts.progress);
     // The Excite layout has no category columns: its classified form is the AOL layout.
     const format = flags.outFormat ?? (out.format === "excite" ? "aol" : out.format);

@@ -1,0 +1,117 @@
+// Query-level rules and main-unit options of the classifier (src/classify/rules.ts, classifier.ts). Queries
+// are written for these tests, never taken from a query log or the labelled dev set.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { Classifier } from "../../src/classify/classifier.ts";
+import { findSite, siteCategory, spacedSite } from "../../src/classify/rules.ts";
+
+const classifier = await Classifier.create({ cacheSize: 0 });
+const tax = classifier.kb.taxonomy;
+const top = (q: string) => {
+  const c = classifier.classify(q);
+  return c.categoryId < 0 ? "" : tax.label(tax.ancestorAt(c.categoryId, 1));
+};
+
+test("a query in another language is World; English with a foreign name is not", () => {
+  assert.equal(top("recetas de cocina para niños"), "World");
+  assert.equal(top("wie kocht man kartoffeln und karotten"), "World");
+  assert.notEqual(top("robert de niro movies"), "World");
+  assert.notEqual(top("la quinta hotel rooms"), "World");
+  assert.equal(top("www.tagesschau.de"), "World"); // country domain, no English word in the name
+});
+
+test("explicit vocabulary makes a query Adult, but not social or medical uses of 'sex'", () => {
+  assert.equal(top("free porn videos"), "Adult");
+  assert.equal(top("amateur blow job clips"), "Adult");
+  assert.notEqual(top("sex offender registry"), "Adult");
+  assert.notEqual(top("breast cancer treatment"), "Adult");
+});
+
+test("web addresses: .edu is education, .gov is government or the state it names", () => {
+  assert.equal(classifier.classify("www.example-college.edu").category, "Top/Reference/Education");
+  assert.equal(classifier.classify("www.fda.gov").category, "Top/Society/Government");
+  assert.equal(classifier.classify("www.ohio.gov").category, "Top/Regional");
+  assert.deepEqual(findSite("go to http://www.state.nj.us/health"), {
+    labels: ["state", "nj", "us"],
+    tld: "us",
+  });
+  assert.equal(siteCategory({ labels: ["state", "nj", "us"], tld: "us" }), "Top/Regional");
+  assert.equal(findSite("no site here"), undefined);
+  assert.deepEqual(spacedSite("dictionary . com"), { name: "dictionary", tld: "com" });
+});
+
+test("a site listed under its full address wins over the bare name's dictionary sense", () => {
+  assert.equal(top("match.com"), "Society");
+  assert.equal(classifier.classify("dictionary . com").category, "Top/Reference/Dictionaries");
+});
+
+test("place + newspaper title word is News; place + team nickname is Sports", () => {
+  assert.equal(classifier.classify("springfield herald").category, "Top/News/Newspapers");
+  assert.equal(top("denver broncos tickets"), "Sports");
+  assert.notEqual(top("herald angels"), "News"); // no place before the title word
+});
+
+test("a buying word moves a product query to Shopping, but not travel or services", () => {
+  assert.equal(top("buy a guitar"), "Shopping");
+  assert.equal(top("cheap flights to paris"), "Recreation");
+  assert.equal(top("guitar"), "Arts");
+});
+
+test("'X of Y' heads on X even when the tagger calls X a verb", () => {
+  const c = classifier.classify("map of ohio");
+  assert.equal(c.unit, "map");
+  assert.equal(top("map of ohio"), "Reference");
+});
+
+test("page-kind words (pictures, review) give way to the subject", () => {
+  const c = classifier.classify("lasagna recipe pictures");
+  assert.equal(top("lasagna recipe pictures"), "Home");
+  assert.notEqual(c.unit, "pictures");
+});
+
+test("unknown words: run-together site names are split, medical suffixes are Health", () => {
+  assert.equal(top("www.bakingrecipes.com"), "Home");
+  assert.equal(top("xylophomycin"), "Health");
+  assert.equal(top("qzxvbnmtrk"), "");
+});
+
+test("main-unit rules: 'paper' is Algorithm 1's least-referenced unit, 'vote' the default", async () => {
+  const paper = await Classifier.create({ kb: classifier.kb, cacheSize: 0, mainUnit: "paper" });
+  for (const c of [paper, classifier]) {
+    const r = c.classify("european soccer barcelona players");
+    assert.equal(r.unit, "european soccer");
+    assert.equal(tax.label(tax.ancestorAt(r.categoryId, 1)), "Sports");
+  }
+  // "guitar" is referenced less than "lessons": the paper's rule takes it whatever the other unit says.
+  assert.equal(paper.classify("guitar lessons").unit, "guitar");
+});
+
+test("words that name the kind of site decide the query", () => {
+  assert.equal(classifier.classify("love story lyrics").category, "Top/Arts/Music");
+  assert.equal(classifier.classify("grilled salmon recipe").category, "Top/Home/Cooking");
+  assert.equal(top("flu symptoms"), "Health");
+  assert.equal(top("things to do in boston"), "Recreation");
+  assert.notEqual(top("lyrics"), ""); // alone it is an ordinary unit
+});
+
+test("company forms are Business; property for sale or rent is real estate", () => {
+  assert.equal(top("acme widgets inc"), "Business");
+  assert.equal(classifier.classify("homes for sale in springfield").category, "Top/Business/Real_Estate");
+  assert.equal(classifier.classify("cabins for rent").category, "Top/Business/Real_Estate");
+  assert.notEqual(classifier.classify("boats for sale").category, "Top/Business/Real_Estate");
+});
+
+test("a misspelt plural is corrected to the plural", () => {
+  assert.equal(classifier.classify("blanckets").corrected, "blankets");
+});
+
+test("a generic artifact gives way to a telling unit", () => {
+  // A bucket is only "some artifact" (Shopping through the general anchor `container`): weak.
+  assert.equal(classifier.kb.taxonomy.path(classifier.kb.lookup("bucket")[0]!), "Top/Shopping");
+  assert.ok(classifier.kb.isWeak(["bucket"]));
+  assert.ok(!classifier.kb.isWeak(["guitar"]));
+});
+
+test("'listen to …' is music", () => {
+  assert.equal(classifier.classify("listen to some band name").category, "Top/Arts/Music");
+});

@@ -1,0 +1,41 @@
+import assert from "node:assert/strict";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { test } from "node:test";
+import { buildFingerprint, SNAPSHOT_VERSION } from "../../src/knowledge/build.ts";
+import { isStale } from "../../src/knowledge/knowledge-base.ts";
+import type { KbSnapshot } from "../../src/knowledge/snapshot.ts";
+
+const empty = { inputs: [], categories: [], phrases: "", spelling: "", misspellings: "" };
+const snap = (version: number, fingerprint?: string, termstatsFile?: string): KbSnapshot => ({
+  ...empty,
+  version,
+  termstats: { source: "", documents: 1, entries: "" },
+  ...(fingerprint !== undefined ? { fingerprint } : {}),
+  ...(termstatsFile !== undefined ? { termstatsFile } : {}),
+});
+
+test("the fingerprint is stable and follows the content of the build inputs", () => {
+  const dir = mkdtempSync(join(tmpdir(), "qm-fp-"));
+  const a = join(dir, "a.tsv");
+  writeFileSync(a, "10\nsoccer\t3\n");
+  const fa = buildFingerprint(a);
+  assert.equal(buildFingerprint(a), fa);
+  writeFileSync(a, "10\nsoccer\t4\n");
+  assert.notEqual(buildFingerprint(a), fa);
+  assert.notEqual(buildFingerprint(), fa);
+});
+
+test("a snapshot is stale when its version or its inputs' fingerprint differ", () => {
+  assert.equal(isStale(snap(SNAPSHOT_VERSION, buildFingerprint())), false);
+  assert.equal(isStale(snap(SNAPSHOT_VERSION - 1, buildFingerprint())), true);
+  assert.equal(isStale(snap(SNAPSHOT_VERSION, "0".repeat(32))), true);
+  assert.equal(isStale(snap(SNAPSHOT_VERSION)), true); // written before fingerprints existed
+  // Built from a user's term table: judged against that table.
+  const dir = mkdtempSync(join(tmpdir(), "qm-fp-"));
+  const t = join(dir, "hits.tsv");
+  writeFileSync(t, "5\nsoccer\t2\n");
+  assert.equal(isStale(snap(SNAPSHOT_VERSION, buildFingerprint(t), t)), false);
+  assert.equal(isStale(snap(SNAPSHOT_VERSION, buildFingerprint(), t)), true);
+});
