@@ -2,7 +2,7 @@
  * (k,m)-anonymity by term suppression (paper 003): speed of the method and of the independent checker.
  *
  * 1. The AOL subset (../shared/data/aol-top1000, read in place, skipped when absent): m ∈ {2, 3} × k over a grid
- *    (default 2, 5, 10, 20, 50, 100; `--ks 2..100` for every k), target "users"; then every target at m = 2,
+ *    (default 2, 3, 5, 10, 20, 30, 50, 75, 100; `--ks 2..100` for every k), target "users"; then every target at m = 2,
  *    k = 10 (bid and revenue with a synthetic bid table: no real one ships). Target: each run ≤ 60 s.
  * 2. A synthetic log of 1,000,000 users shaped like the paper's Altavista log (≈ 5 queries and ≈ 15 term
  *    occurrences per user, Zipf(1.05) terms over a 1M-term vocabulary), m = 2, k = 10, through the whole method
@@ -20,6 +20,7 @@
  */
 import { existsSync } from "node:fs";
 import { loadavg } from "node:os";
+import { pathToFileURL } from "node:url";
 import { loadLog } from "../src/log/read.ts";
 import type { LogRecord, QueryLog } from "../src/log/record.ts";
 import { checkKm, km } from "../src/methods/km/index.ts";
@@ -139,7 +140,7 @@ async function syntheticBids(log: QueryLog): Promise<string> {
 }
 
 /** Altavista-shaped synthetic records: geometric(mean 5) queries per user, 1–4 Zipf(1.05) terms each. */
-function synthesize(users: number, seed: number): LogRecord[] {
+export function synthesize(users: number, seed: number): LogRecord[] {
   const V = 1_000_000;
   const cum = new Float64Array(V);
   let s = 0;
@@ -194,7 +195,8 @@ async function main(): Promise<void> {
     } else {
       const log = await loadLog([AOL], { keepSource: false });
       for (const m of list("ms", [2, 3])) {
-        for (const k of list("ks", [2, 5, 10, 20, 50, 100])) await runOne("aol-top1000", log, m, k, "users");
+        for (const k of list("ks", [2, 3, 5, 10, 20, 30, 50, 75, 100]))
+          await runOne("aol-top1000", log, m, k, "users");
       }
       if (!process.argv.includes("--no-targets")) {
         const bid = await syntheticBids(log);
@@ -222,4 +224,5 @@ async function main(): Promise<void> {
   save();
 }
 
-await main();
+// Run only when executed (scripts/eval-km.ts imports synthesize).
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await main();

@@ -6,7 +6,7 @@ import type { QueryLog } from "../../src/log/record.ts";
 import { budget } from "../../src/methods/dp/budget.ts";
 import { dp } from "../../src/methods/dp/index.ts";
 import { laplaceNoise } from "../../src/methods/dp/laplace.ts";
-import { limitAndCount } from "../../src/methods/dp/release.ts";
+import { limitAndCount, noisyRelease } from "../../src/methods/dp/release.ts";
 import { silentProgress } from "../../src/util/progress.ts";
 import { Rng } from "../../src/util/random.ts";
 import { event, log, logArb } from "../graph/fixtures.ts";
@@ -75,7 +75,7 @@ test("seeded determinism: same seed, same table; another seed, other noise", asy
     ),
   ).flat();
   const input: QueryLog = { records: recs, format: "aol" };
-  const params = dp.parse({ epsilon: 4, delta: 0.1, d: 3 });
+  const params = dp.parse({ epsilon: 4, delta: 0.1, d: 3, noise: "seeded" });
   const a = await dp.anonymize(input, params, ctx(7));
   const b = await dp.anonymize(input, params, ctx(7));
   const c = await dp.anonymize(input, params, ctx(8));
@@ -91,7 +91,7 @@ test("on random logs: only limited-log queries above K, clicks only for released
   await fc.assert(
     fc.asyncProperty(logArb(60), fc.integer({ min: 1, max: 4 }), fc.integer(), async (records, d, seed) => {
       const input: QueryLog = { records, format: "aol" };
-      const params = dp.parse({ epsilon: 8, delta: 0.5, d });
+      const params = dp.parse({ epsilon: 8, delta: 0.5, d, noise: "seeded" });
       const r = await dp.anonymize(input, params, ctx(seed));
       const limited = limitAndCount(records, groupEvents(records), d);
       const K = budget(8, 0.5, d).K;
@@ -122,6 +122,34 @@ test("with a huge ε the noisy counts are the limited counts", async () => {
   assert.ok(Math.abs(r.table!.clicks[0]!.count - 12) < 1e-3);
 });
 
+test("the default noise is cryptographic: the same seed gives different tables", async () => {
+  const recs = Array.from({ length: 40 }, (_, u) => event(`u${u}`, "q", u, ["http://x.com"])).flat();
+  const input: QueryLog = { records: recs, format: "aol" };
+  const params = dp.parse({ epsilon: 1, delta: 0.1, d: 1 });
+  assert.equal(params.noise, "crypto");
+  const a = await dp.anonymize(input, params, ctx(7));
+  const b = await dp.anonymize(input, params, ctx(7));
+  assert.equal(a.counts["cryptographic noise"], 1);
+  assert.notDeepEqual(a.table, b.table);
+});
+
+test("--clicks false releases queries only, with the paper's b = d/ε and K = d(1 − ln(2δ/d)/ε)", async () => {
+  const recs = Array.from({ length: 30 }, (_, u) => event(`u${u}`, "q", u, ["http://x.com"])).flat();
+  const input: QueryLog = { records: recs, format: "aol" };
+  const r = await dp.anonymize(
+    input,
+    dp.parse({ epsilon: 2, delta: 0.1, d: 5, clicks: "false", noise: "seeded" }),
+    ctx(1),
+  );
+  assert.equal(r.counts["noise scale b"], 2.5);
+  assert.ok(Math.abs(r.counts["threshold K"]! - 13.047189562170502) < 1e-9);
+  assert.deepEqual(
+    r.table!.queries.map((q) => q.query),
+    ["q"],
+  );
+  assert.deepEqual(r.table!.clicks, []);
+});
+
 test("the first noise draw is Laplace-distributed across seeds (small seeds are re-mixed)", () => {
   // P(|x| > 4b) = e^-4 ≈ 1.8%: over 300 seeds expect ~5; the raw xoroshiro first draw would give ~all of them.
   let far = 0;
@@ -142,4 +170,36 @@ test("crypto noise is not reproducible and has the right scale", () => {
   let abs = 0;
   for (let i = 0; i < 20_000; i++) abs += Math.abs(a());
   assert.ok(Math.abs(abs / 20_000 - 2) < 0.1, `mean |x| ${abs / 20_000}`);
+});
+
+test("δ holds empirically: a user's d one-off queries leak with probability ≤ δ (and would not with ½·e^((d−K)/b))", () => {
+  // Queries only, ε = 1, δ = 0.1, d = 5: b = 5, K = 5·(1 − ln(0.04)) ≈ 21.09. A user whose 5 kept queries are
+  // all their own (count 1 each) is exposed when any of them passes K: ≈ 2.5·e^(−4.02) ≈ 0.045 ≤ δ.
+  // The form without the factor d, K = d·(1 − ln(2δ)/ε) ≈ 13.05, would expose them with probability ≈ 0.20 > δ.
+  const d = 5;
+  const delta = 0.1;
+  const plan = budget(1, delta, d, false);
+  const counts = {
+    queries: new Map(Array.from({ length: d }, (_, i) => [`own ${i}`, 1] as [string, number])),
+    clicks: new Map(),
+    users: 1,
+    eventsKept: d,
+    eventsDropped: 0,
+    clicksKept: 0,
+    clicksDropped: 0,
+  };
+  const noise = laplaceNoise(Rng.fromSeed(11), plan.b, "seeded");
+  const trials = 20_000;
+  const exposed = (K: number): number => {
+    let n = 0;
+    for (let t = 0; t < trials; t++) {
+      if (noisyRelease(counts, { ...plan, K }, noise).queries.length > 0) n++;
+    }
+    return n / trials;
+  };
+  const ours = exposed(plan.K);
+  assert.ok(ours <= delta, `exposure ${ours} > δ`);
+  assert.ok(Math.abs(ours - 0.045) < 0.01, `exposure ${ours}, expected ≈ 0.045`);
+  const halfForm = exposed(d * (1 - Math.log(2 * delta) / 1));
+  assert.ok(halfForm > delta, `½-form exposure ${halfForm}`);
 });

@@ -1,41 +1,58 @@
 /**
  * Noise scale and threshold for the Korolova et al. (WWW 2009) release, from (ε, δ, d). See docs/dp.md.
  *
- * A user contributes at most d query events and d clicks after limiting, so one user changes the vector of
- * query counts and the vector of (query, URL) click counts by at most d each in L1 norm.
- * - Counts: Lap(b) on query counts costs d/b, on click counts another d/b; ε = 2d/b, so b = 2d/ε.
- * - Threshold: a query (or pair) present only because of one user has count ≤ d and is released with
- *   probability ½·exp(−(K − d)/b) when K ≥ d; at most d of them, so the failure probability is at most
- *   (d/2)·exp((d − K)/b) — the paper's δ bound. Half of δ goes to queries, half to click pairs:
- *   (d/2)·exp((d − K)/b) ≤ δ/2  ⇔  K ≥ d − b·ln(δ/d).
+ * The paper's theorem for the query release (keep each user's first d queries, release q when
+ * M(q) + Lap(b) > K): it is (ε, δ)-probabilistically differentially private when
+ *
+ *     ε ≥ d/b   and   δ ≥ (d/2)·exp((d − K)/b),
+ *
+ * so for given (ε, δ, d) the smallest noise and threshold are b = d/ε and K = d·(1 − ln(2δ/d)/ε). Why d/2: a user
+ * whose d queries are all distinct and seen nowhere else makes d queries that exist only because of them, each
+ * released with probability ½·exp((c − K)/b) for its count c ≤ d; the union bound over at most d of them gives
+ * (d/2)·exp((d − K)/b). (½·exp((d − K)/b) alone bounds only the case of one query repeated d times.)
+ *
+ * With clicks (the default), the released noisy click counts of (query, URL) pairs cost another d/b (a user has
+ * at most d clicks after limiting), and since a log has no public top-10 result list, each pair must also pass
+ * the threshold K, a second δ event. One noise scale and one threshold serve both:
+ *
+ *     b = 2d/ε,   K = d − b·ln(δ/d) = d·(1 − 2·ln(δ/d)/ε)   ((d/2)·exp((d − K)/b) = δ/2 for each kind).
+ *
+ * Without clicks (`--clicks false`) the parameters are exactly the paper's: b = d/ε, K = d·(1 − ln(2δ/d)/ε).
  */
 
 export interface DpBudget {
   readonly epsilon: number;
   readonly delta: number;
   readonly d: number;
-  /** Laplace scale for both query and click counts. */
+  /** Whether click counts are released too (ε and δ split in two). */
+  readonly clicks: boolean;
+  /** Laplace scale for query (and click) counts. */
   readonly b: number;
-  /** Release threshold for noisy query counts and noisy click counts. */
+  /** Release threshold for noisy query counts (and noisy click counts). */
   readonly K: number;
 }
 
-/** Noise scale b = 2d/ε. */
-export function noiseScale(epsilon: number, d: number): number {
-  return (2 * d) / epsilon;
+/** Noise scale: b = d/ε for queries only, 2d/ε with clicks. */
+export function noiseScale(epsilon: number, d: number, clicks = true): number {
+  return ((clicks ? 2 : 1) * d) / epsilon;
 }
 
-/** Threshold K = max(d, d − b·ln(δ/d)): each of queries and click pairs gets δ/2. */
-export function releaseThreshold(delta: number, d: number, b: number): number {
-  return Math.max(d, d - b * Math.log(delta / d));
+/**
+ * Threshold K solving (d/2)·exp((d − K)/b) = δ/parts (parts = 2 with clicks, 1 without):
+ * K = d − b·ln(2δ/(parts·d)), and never below d (the bound ½·exp((c − K)/b) on releasing a count c needs
+ * K ≥ c; only a meaningless δ ≥ d/2 would ask for less).
+ */
+export function releaseThreshold(delta: number, d: number, b: number, clicks = true): number {
+  const parts = clicks ? 2 : 1;
+  return Math.max(d, d - b * Math.log((2 * delta) / (parts * d)));
 }
 
-/** The probability bound the threshold achieves for one kind (queries or pairs): (d/2)·exp((d − K)/b). */
+/** The paper's δ bound for one kind (queries, or click pairs) at scale b and threshold K: (d/2)·exp((d − K)/b). */
 export function thresholdFailure(d: number, b: number, K: number): number {
   return (d / 2) * Math.exp((d - K) / b);
 }
 
-export function budget(epsilon: number, delta: number, d: number): DpBudget {
-  const b = noiseScale(epsilon, d);
-  return { epsilon, delta, d, b, K: releaseThreshold(delta, d, b) };
+export function budget(epsilon: number, delta: number, d: number, clicks = true): DpBudget {
+  const b = noiseScale(epsilon, d, clicks);
+  return { epsilon, delta, d, clicks, b, K: releaseThreshold(delta, d, b, clicks) };
 }

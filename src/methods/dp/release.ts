@@ -2,9 +2,9 @@
  * The release algorithm of Korolova, Kenthapadi, Mishra, Ntoulas (WWW 2009), on query events:
  * 1. keep each user's first d query events (by time) and, among their rows, the user's first d clicks;
  * 2. for each query q, noisy count M(q) + Lap(b); release q with that noisy count when it exceeds K;
- * 3. for each released q and each URL u clicked for it, noisy count c(q, u) + Lap(b); release the pair when it
- *    exceeds K (the paper draws URLs from the engine's public top-10 for q; a log has none, so the pair's
- *    existence is itself protected by the threshold — see docs/dp.md).
+ * 3. (unless clicks are off) for each released q and each URL u clicked for it, noisy count c(q, u) + Lap(b);
+ *    release the pair when it exceeds K (the paper draws URLs from the engine's public top-10 for q; a log has
+ *    none, so the pair's existence is itself protected by the threshold — see docs/dp.md).
  * Queries and pairs are visited in sorted order, so the output depends only on the log's content and the seed.
  */
 import type { QueryEvent } from "../../log/events.ts";
@@ -94,7 +94,7 @@ export function noisyRelease(counts: LimitedCounts, budget: DpBudget, noise: Noi
       released.push(query);
     }
   }
-  for (const query of released) {
+  for (const query of budget.clicks ? released : []) {
     const urls = counts.clicks.get(query);
     if (!urls) continue;
     for (const url of [...urls.keys()].sort(byText)) {
