@@ -2,11 +2,14 @@
  * Swap anonymizer and profiler throughput (paper 000 Tables 2–3; saps-qls: 1.68 µs/log in Go).
  *
  * Input: a generated 10M-row log (100,000 users, categories drawn from the bundled ODP skeleton by prior, 30% of
- * events with a second click row), made batch by batch *outside* the timed region; classification is excluded,
- * as in the brief. Timed: `SwapStage.push` + `flush` only. Memory: heap after a forced GC at 1M, 5M and 10M
- * rows, and the most events ever held, to show state is O(k × categories) and flat in the log size.
- * Profiler: released records into a SQLite file, one transaction per batch.
+ * events with a second click row), streamed from the generator straight into the stage batch by batch (no file,
+ * nothing kept), the generation *outside* the timed region; classification is excluded, as in the issue. Timed:
+ * `SwapStage.push` + `flush` only, wall and CPU (`process.cpuUsage`). Memory: heap (after a forced GC) and RSS
+ * at 1M, 5M and 10M rows of the same run, and the most events ever held, to show the state is O(k × categories)
+ * and flat in the log size. Profiler: the released records of a k = 3 run into a SQLite file (the profiler's own
+ * transaction batching), timed alone.
  *
+ *   npm run bench -- swap                                    # 10M rows, swap at 4 settings + profiler
  *   node --expose-gc --import tsx bench/swap.bench.ts [rows] [swap|profiler]
  */
 import { mkdtempSync, rmSync } from "node:fs";
@@ -32,6 +35,7 @@ const heapMiB = () => {
   gc();
   return process.memoryUsage().heapUsed / 2 ** 20;
 };
+const rssMiB = () => process.memoryUsage().rss / 2 ** 20;
 
 /** Category paths and a cumulative prior, for drawing realistic categories. */
 function categoryPool(): { paths: string[]; cum: Float64Array } {
@@ -101,11 +105,13 @@ interface SwapFigure {
   maxHeldEvents: number;
   finalKMean: number;
   heapMiB: Record<string, number>;
+  rssMiB: Record<string, number>;
 }
 
 function benchSwap(k: number, depth: number, rows: number, keep?: (out: LogRecord[]) => void): SwapFigure {
   const stage = new SwapStage(parseSwapParams({ k, depth }), Rng.fromSeed(42));
   const heap: Record<string, number> = { start: heapMiB() };
+  const rss: Record<string, number> = { start: rssMiB() };
   const checkpoints = new Set([1_000_000, 5_000_000, 10_000_000]);
   let ns = 0n;
   let cpu = 0;
@@ -120,7 +126,12 @@ function benchSwap(k: number, depth: number, rows: number, keep?: (out: LogRecor
     keep?.(out);
     const before = done;
     done += batch.length;
-    for (const c of checkpoints) if (before < c && done >= c) heap[`${c / 1e6}M`] = heapMiB();
+    for (const c of checkpoints) {
+      if (before < c && done >= c) {
+        heap[`${c / 1e6}M`] = heapMiB();
+        rss[`${c / 1e6}M`] = rssMiB();
+      }
+    }
   }
   const c0 = process.cpuUsage();
   const t0 = process.hrtime.bigint();
@@ -145,6 +156,7 @@ function benchSwap(k: number, depth: number, rows: number, keep?: (out: LogRecor
     maxHeldEvents: c["max held events"]!,
     finalKMean: c["final k mean"]!,
     heapMiB: heap,
+    rssMiB: rss,
   };
 }
 
@@ -188,6 +200,8 @@ function benchProfiler(rows: number): {
   };
 }
 
+const load0 = loadavg();
+const cpu0 = process.cpuUsage();
 const swapRuns: SwapFigure[] = [];
 const configs: (readonly [number, number])[] =
   ONLY === "profiler"
@@ -208,24 +222,26 @@ for (const [k, depth] of configs) {
 const profiler =
   ONLY === "swap"
     ? { rows: 0, seconds: 0, cpuSeconds: 0, recordsPerSecond: 0, recordsPerCpuSecond: 0 }
-    : benchProfiler(Math.min(ROWS, 2_000_000));
+    : benchProfiler(ROWS);
 
 const fmt = (n: number) => Math.round(n).toLocaleString("en");
+const at = (m: Record<string, number>) => ["1M", "5M", "10M"].map((c) => m[c]?.toFixed(1) ?? "-").join(" / ");
+const cpu = process.cpuUsage(cpu0);
 const lines = [
   `Swap anonymizer, ${fmt(ROWS)} generated rows, one core (classification excluded)`,
   "",
-  "| k | depth | records/s (CPU) | µs/record (CPU) | records/s (wall) | max held events | final k (mean) | heap MiB at 1M / 5M / 10M |",
-  "|---|---|---|---|---|---|---|---|",
+  "| k | depth | records/s (CPU) | µs/record (CPU) | records/s (wall) | max held events | final k (mean) | heap MiB at 1M / 5M / 10M | RSS MiB at 1M / 5M / 10M |",
+  "|---|---|---|---|---|---|---|---|---|",
   ...swapRuns.map(
     (r) =>
-      `| ${r.k} | ${r.depth} | ${fmt(r.recordsPerCpuSecond)} | ${r.cpuUsPerRecord.toFixed(3)} | ${fmt(r.recordsPerSecond)} | ${fmt(r.maxHeldEvents)} | ${r.finalKMean.toFixed(2)} | ${["1M", "5M", "10M"].map((c) => r.heapMiB[c]?.toFixed(1) ?? "-").join(" / ")} |`,
+      `| ${r.k} | ${r.depth} | ${fmt(r.recordsPerCpuSecond)} | ${r.cpuUsPerRecord.toFixed(3)} | ${fmt(r.recordsPerSecond)} | ${fmt(r.maxHeldEvents)} | ${r.finalKMean.toFixed(2)} | ${at(r.heapMiB)} | ${at(r.rssMiB)} |`,
   ),
   "",
   `Profiler into SQLite: ${fmt(profiler.recordsPerCpuSecond)} records/s CPU, ${fmt(profiler.recordsPerSecond)} records/s wall (${fmt(profiler.rows)} released rows)`,
-  `Load average at the end: ${loadavg()
+  `Load average at the start: ${load0.map((x) => x.toFixed(1)).join(" ")}; at the end: ${loadavg()
     .map((x) => x.toFixed(1))
     .join(" ")} on ${cpus().length} cores (wall figures suffer when it is high)`,
-  `Peak RSS of the process: ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB`,
+  `Peak RSS of the process: ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB; process CPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s (generation included)`,
 ];
 process.stdout.write(`${lines.join("\n")}\n`);
 writeResults(ONLY ? `swap-${ONLY}` : "swap", {
@@ -233,4 +249,7 @@ writeResults(ONLY ? `swap-${ONLY}` : "swap", {
   swap: swapRuns,
   profiler,
   peakRssMiB: process.resourceUsage().maxRSS / 1024,
+  loadStart: load0,
+  loadEnd: loadavg(),
+  processCpuSeconds: (cpu.user + cpu.system) / 1e6,
 });

@@ -42,6 +42,8 @@ export interface CoreSnapshot {
   readonly buckets: [string, { k: number; entries: Entry[]; slots: string[] }][];
   readonly chooser: ChooserSnapshot;
   readonly counts: Record<string, number>;
+  /** User, time and query of the last released event (absent in snapshots of older versions). */
+  readonly last?: [string, number | null, string];
 }
 
 export class SwapCore {
@@ -54,6 +56,10 @@ export class SwapCore {
   /** A lower bound on the earliest time + maxDelay of a held event (exact right after a scan). */
   private nextDeadline = Number.POSITIVE_INFINITY;
   private held = 0;
+  /** User, time and query of the last released event: the next release must not look like the same event. */
+  private lastUser = "";
+  private lastTime = Number.NaN;
+  private lastQuery = "";
   readonly c = {
     inEvents: 0,
     inRows: 0,
@@ -144,20 +150,50 @@ export class SwapCore {
     return ok.length === 0 ? -1 : ok[this.rng.int(ok.length)]!;
   }
 
-  /** Index of a random event whose author is not `user`; -1 if none. */
-  private otherEntry(b: Bucket, user: string): number {
-    const ok: number[] = [];
+  /**
+   * Index of a random event whose author is not `user`; -1 if none. With `avoidQuery`, events with another
+   * query text are preferred (see {@link release}: an event must not read back merged with the previous one).
+   */
+  private otherEntry(b: Bucket, user: string, avoidQuery?: string): number {
+    let ok: number[] = [];
     for (let i = 0; i < b.entries.length; i++) if (b.entries[i]!.user !== user) ok.push(i);
+    if (avoidQuery !== undefined && ok.length > 1) {
+      const better = ok.filter((i) => b.entries[i]!.rows[0]!.query !== avoidQuery);
+      if (better.length > 0) ok = better;
+    }
     return ok.length === 0 ? -1 : ok[this.rng.int(ok.length)]!;
   }
 
-  private release(b: Bucket, i: number, j: number): void {
+  /**
+   * Release entry i under slot j's user. Rows with equal user, query and time are one event in the log format
+   * (the click rows of one search), so an event released right after an event with the same query, at the same
+   * time, under the same user would merge with it when the log is read back (and the released profile would
+   * lose a query). When `flexible`, such a release goes to another slot user who is not the author, if the
+   * bucket holds one.
+   */
+  private release(b: Bucket, i: number, j: number, flexible = !this.p.ownAuthor): void {
     const e = b.entries[i]!;
-    const user = b.slots[j]!;
+    const time = this.p.time === "release" ? this.now : e.time;
+    const query = e.rows[0]!.query;
+    let user = b.slots[j]!;
+    if (flexible && user === this.lastUser && time === this.lastTime && query === this.lastQuery) {
+      const ok: number[] = [];
+      for (let s = 0; s < b.slots.length; s++) {
+        const u = b.slots[s]!;
+        if (u !== user && u !== e.user) ok.push(s);
+      }
+      if (ok.length > 0) {
+        j = ok[this.rng.int(ok.length)]!;
+        user = b.slots[j]!;
+      }
+    }
     this.removeAt(b, i, j);
     this.c.outEvents++;
     this.c.outRows += e.rows.length;
-    this.emit(e, user, this.p.time === "release" ? this.now : e.time);
+    this.lastUser = user;
+    this.lastTime = time;
+    this.lastQuery = query;
+    this.emit(e, user, time);
   }
 
   /** Drop entry i and one slot of its own author (all slots left name that user when this is needed). */
@@ -205,9 +241,11 @@ export class SwapCore {
       }
       // x's events cannot be placed (or x has none): place another user's event under one of x's slots.
       const xs = b.slots.indexOf(x);
-      const i = xs >= 0 ? this.otherEntry(b, x) : -1;
+      // Under x's slot at the current time, an event with the last release's query would merge with it.
+      const avoid = x === this.lastUser && this.now === this.lastTime ? this.lastQuery : undefined;
+      const i = xs >= 0 ? this.otherEntry(b, x, avoid) : -1;
       if (i < 0) return; // everything left belongs to x alone
-      this.release(b, i, xs);
+      this.release(b, i, xs, false); // x's slot must go now (the pairing argument), whatever the merge risk
     }
   }
 
@@ -242,6 +280,11 @@ export class SwapCore {
     return [...this.buckets.values()].map((b) => b.k);
   }
 
+  /** Each bucket's key and current k, in creation order (for diagnostics: which buckets grew). */
+  bucketKs(): [string, number][] {
+    return [...this.buckets.entries()].map(([key, b]) => [key, b.k]);
+  }
+
   heldEvents(): number {
     return this.held;
   }
@@ -258,6 +301,7 @@ export class SwapCore {
       ]),
       chooser: this.chooser.snapshot(),
       counts: { ...this.c },
+      last: [this.lastUser, Number.isNaN(this.lastTime) ? null : this.lastTime, this.lastQuery],
     };
   }
 
@@ -271,5 +315,10 @@ export class SwapCore {
       this.held += b.entries.length;
     }
     Object.assign(this.c, s.counts);
+    if (s.last) {
+      this.lastUser = s.last[0];
+      this.lastTime = s.last[1] ?? Number.NaN;
+      this.lastQuery = s.last[2];
+    }
   }
 }

@@ -22,7 +22,13 @@ export function swapRecords(
   params: SwapParams,
   rng: import("../../util/random.ts").Rng,
   progress?: { tick(n?: number): void },
-): { records: LogRecord[]; origin: Int32Array; counts: Record<string, number> } {
+): {
+  records: LogRecord[];
+  origin: Int32Array;
+  counts: Record<string, number>;
+  /** Each bucket's key and final k. */
+  buckets: [string, number][];
+} {
   const events = groupEvents(input);
   const order = new Uint32Array(events.length);
   for (let i = 0; i < order.length; i++) order[i] = i;
@@ -43,7 +49,12 @@ export function swapRecords(
     if (progress && ++n % 65536 === 0) progress.tick(65536);
   }
   core.flushAll();
-  return { records, origin: Int32Array.from(originList), counts: swapCounts(core) };
+  return {
+    records,
+    origin: Int32Array.from(originList),
+    counts: swapCounts(core),
+    buckets: core.bucketKs(),
+  };
 }
 
 export const swap: Method<SwapParams> = {
