@@ -5,7 +5,13 @@
  * Calinski–Harabasz index on the original data — and L = 100 × the López de Mántaras distance between them.
  *
  * Users are those of the original log; a user absent from the release counts as a user with no category.
- * The original's clustering is cached per (log, mapper), so measuring many releases of one log clusters it once.
+ * The original's clustering is cached per (log, mapper, sample), so measuring many releases of one log clusters
+ * it once.
+ *
+ * Cost: the Ds matrix and average linkage are O(n²) time and 8n² bytes (two Float32 n×n matrices). Measured on
+ * generated users (docs/mdav.md): about 1 CPU-s at 2,000 users, 8 at 5,000, 40 at 10,000 (0.8 GB). Larger logs
+ * take `sample`: L is then computed on that many users drawn at random (seeded) from the original, the same
+ * users in both logs — an estimate of L, not L.
  */
 import type { QueryLog } from "../log/record.ts";
 import type { ConceptMapper } from "../methods/mdav/concept-mapper.ts";
@@ -13,6 +19,7 @@ import { EMPTY_PROFILE, type Profile } from "../methods/mdav/profile.ts";
 import { mapLogs } from "../methods/mdav/profiles.ts";
 import { semanticDistanceMatrix } from "../methods/mdav/semantic-distance.ts";
 import { userLogs } from "../methods/mdav/user-logs.ts";
+import { Rng } from "../util/random.ts";
 import {
   averageLinkage,
   bestByCalinskiHarabasz,
@@ -33,6 +40,10 @@ export interface InformationLossOptions {
    */
   readonly minClusters?: number;
   readonly maxClusters?: number;
+  /** Compute L on this many users drawn at random from the original (all users when ≥ their number). */
+  readonly sample?: number;
+  /** Seed of the user sample (default 1). */
+  readonly sampleSeed?: number;
 }
 
 export interface InformationLossResult {
@@ -49,8 +60,34 @@ interface Clustered {
   readonly tree: Dendrogram;
 }
 
-const cache = new WeakMap<QueryLog, WeakMap<ConceptMapper, Clustered>>();
-const releasedCache = new WeakMap<QueryLog, WeakMap<ConceptMapper, Dendrogram>>();
+const cache = new WeakMap<QueryLog, WeakMap<ConceptMapper, Map<string, Clustered>>>();
+const releasedCache = new WeakMap<QueryLog, WeakMap<ConceptMapper, Map<string, Dendrogram>>>();
+
+/** Two-level weak cache with a string key last. */
+function memo<T>(
+  store: WeakMap<QueryLog, WeakMap<ConceptMapper, Map<string, T>>>,
+  log: QueryLog,
+  mapper: ConceptMapper,
+  key: string,
+  make: () => T,
+): T {
+  let byMapper = store.get(log);
+  if (!byMapper) {
+    byMapper = new WeakMap();
+    store.set(log, byMapper);
+  }
+  let byKey = byMapper.get(mapper);
+  if (!byKey) {
+    byKey = new Map();
+    byMapper.set(mapper, byKey);
+  }
+  let hit = byKey.get(key);
+  if (hit === undefined) {
+    hit = make();
+    byKey.set(key, hit);
+  }
+  return hit;
+}
 
 /** Category profiles of `users` in `log` (empty for users absent from it). */
 export function profilesOf(
@@ -67,35 +104,43 @@ export function profilesOf(
 
 /** Average-linkage dendrogram of users by Ds. */
 export function semanticClustering(mapper: ConceptMapper, profiles: readonly Profile[]): Dendrogram {
-  return averageLinkage(profiles.length, semanticDistanceMatrix(mapper.space, profiles));
+  return averageLinkage(profiles.length, semanticDistanceMatrix(mapper.space, profiles), { overwrite: true });
 }
 
-function clusterOriginal(original: QueryLog, mapper: ConceptMapper): Clustered {
-  let byMapper = cache.get(original);
-  if (!byMapper) {
-    byMapper = new WeakMap();
-    cache.set(original, byMapper);
-  }
-  const hit = byMapper.get(mapper);
-  if (hit) return hit;
-  const { users, profiles } = profilesOf(original, mapper);
-  const out = { users, tree: semanticClustering(mapper, profiles) };
-  byMapper.set(mapper, out);
-  return out;
+/** `m` of the indices 0…n−1 drawn without replacement (seeded), in increasing order; all when m ≥ n. */
+export function sampleIndices(n: number, m: number, seed: number): number[] {
+  const all = Array.from({ length: n }, (_, i) => i);
+  if (m >= n) return all;
+  return Rng.fromSeed(seed)
+    .shuffle(all)
+    .slice(0, m)
+    .sort((a, b) => a - b);
 }
 
-function clusterReleased(released: QueryLog, mapper: ConceptMapper, users: readonly string[]): Dendrogram {
-  let byMapper = releasedCache.get(released);
-  if (!byMapper) {
-    byMapper = new WeakMap();
-    releasedCache.set(released, byMapper);
-  }
-  let tree = byMapper.get(mapper);
-  if (!tree) {
-    tree = semanticClustering(mapper, profilesOf(released, mapper, users).profiles);
-    byMapper.set(mapper, tree);
-  }
-  return tree;
+function clusterOriginal(original: QueryLog, mapper: ConceptMapper, sample: number, seed: number): Clustered {
+  return memo(cache, original, mapper, `${sample}:${seed}`, () => {
+    const all = profilesOf(original, mapper);
+    const keep = sampleIndices(all.users.length, sample, seed);
+    const users = keep.map((i) => all.users[i]!);
+    return {
+      users,
+      tree: semanticClustering(
+        mapper,
+        keep.map((i) => all.profiles[i]!),
+      ),
+    };
+  });
+}
+
+function clusterReleased(
+  released: QueryLog,
+  mapper: ConceptMapper,
+  users: readonly string[],
+  key: string,
+): Dendrogram {
+  return memo(releasedCache, released, mapper, key, () =>
+    semanticClustering(mapper, profilesOf(released, mapper, users).profiles),
+  );
 }
 
 export function informationLoss(
@@ -103,7 +148,9 @@ export function informationLoss(
   released: QueryLog,
   opts: InformationLossOptions,
 ): InformationLossResult {
-  const orig = clusterOriginal(original, opts.mapper);
+  const sample = opts.sample ?? Number.POSITIVE_INFINITY;
+  const seed = opts.sampleSeed ?? 1;
+  const orig = clusterOriginal(original, opts.mapper, sample, seed);
   const n = orig.users.length;
   const K =
     opts.clusters !== undefined
@@ -113,7 +160,7 @@ export function informationLoss(
           opts.maxClusters ?? Math.max(2, Math.floor(n / 10)),
           Math.min(opts.minClusters ?? 10, Math.max(2, Math.floor(n / 10))),
         );
-  const relTree = clusterReleased(released, opts.mapper, orig.users);
+  const relTree = clusterReleased(released, opts.mapper, orig.users, `${n}:${sample}:${seed}`);
   const d = partitionDistance(cutTree(orig.tree, K), cutTree(relTree, K));
   return {
     loss: 100 * d,

@@ -28,16 +28,24 @@ export interface MdavParams {
   readonly workers: number;
 }
 
-/** Anonymize `input` with semantic MDAV, mapping queries with `mapper` (injectable for tests). */
+/** The steps of {@link semanticMicroaggregation}, reported in this order to its `onPhase` hook (benchmarks). */
+export type MdavPhase = "profiles" | "partition" | "representatives" | "release";
+
+/**
+ * Anonymize `input` with semantic MDAV, mapping queries with `mapper` (injectable for tests). `onPhase` is called
+ * as each step ends (the benchmark's per-phase timings).
+ */
 export async function semanticMicroaggregation(
   input: QueryLog,
   params: MdavParams,
   mapper: ConceptMapper,
   rng: Rng,
   progress: Progress = silentProgress,
+  onPhase?: (phase: MdavPhase) => void,
 ): Promise<Release> {
   const logs = userLogs(input.records);
   const { profiles, pool, unmapped } = mapLogs(logs, mapper);
+  onPhase?.("profiles");
   const clusters = await semanticPartition(mapper.space, profiles, {
     k: params.k,
     variant: params.variant,
@@ -45,6 +53,7 @@ export async function semanticMicroaggregation(
     workers: params.workers,
     progress,
   });
+  onPhase?.("partition");
   const synthetic = clusters.map((members, c) => {
     const cats = representativeCategories(
       mapper.space,
@@ -52,7 +61,17 @@ export async function semanticMicroaggregation(
     );
     return pickQueries(cats, pool, rng.fork(c));
   });
-  return buildRelease(input, logs, clusters, synthetic, { "queries not mapped to ODP": unmapped }, params.k);
+  onPhase?.("representatives");
+  const release = buildRelease(
+    input,
+    logs,
+    clusters,
+    synthetic,
+    { "queries not mapped to ODP": unmapped },
+    params.k,
+  );
+  onPhase?.("release");
+  return release;
 }
 
 /**

@@ -24,23 +24,34 @@ export function buildRelease(
   clusters.forEach((members, c) => {
     for (let i = 0; i < members.length; i++) clusterOf[members[i]!] = c;
   });
-  const sorted = synthetic.map((events) =>
-    [...events].sort((a, b) => logs.events[a]!.time - logs.events[b]!.time || a - b),
-  );
+  // Each cluster's rows, stripped of their source position, once (its k… members then only copy them).
+  const rowsOf: { rows: Omit<LogRecord, "source">[]; origin: number[] }[] = synthetic.map((events) => {
+    const rows: Omit<LogRecord, "source">[] = [];
+    const from: number[] = [];
+    const sorted = [...events].sort((a, b) => logs.events[a]!.time - logs.events[b]!.time || a - b);
+    for (const e of sorted) {
+      const ev = logs.events[e]!;
+      for (let r = ev.first; r < ev.first + ev.rows; r++) {
+        const { source: _source, ...row } = input.records[r]!;
+        rows.push(row);
+        from.push(r);
+      }
+    }
+    return { rows, origin: from };
+  });
   const records: LogRecord[] = [];
   const origin: number[] = [];
   let empty = 0;
   logs.users.forEach((user, u) => {
     const c = clusterOf[u]!;
-    const events = c >= 0 ? sorted[c]! : [];
-    if (events.length === 0) empty++;
-    for (const e of events) {
-      const ev = logs.events[e]!;
-      for (let r = ev.first; r < ev.first + ev.rows; r++) {
-        const { source: _source, ...row } = input.records[r]!;
-        records.push({ ...row, user });
-        origin.push(r);
-      }
+    const own = c >= 0 ? rowsOf[c]! : undefined;
+    if (!own || own.rows.length === 0) {
+      empty++;
+      return;
+    }
+    for (let i = 0; i < own.rows.length; i++) {
+      records.push({ ...own.rows[i]!, user });
+      origin.push(own.origin[i]!);
     }
   });
   const sizes = synthetic.map((s) => s.length);
