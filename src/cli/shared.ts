@@ -60,11 +60,20 @@ export function intArg(min: number): (value: string) => number {
   };
 }
 
+/**
+ * A number for a person: thousands separators, at most 3 decimals — but small non-zero values (a DP δ of
+ * 0.00001) keep 3 significant digits instead of printing as 0.
+ */
+export function formatNumber(v: number): string {
+  if (v !== 0 && Math.abs(v) < 0.001) return v.toPrecision(3).replace(/\.?0+(e|$)/, "$1");
+  return v.toLocaleString("en");
+}
+
 /** Print a two-column table of label → value to stdout. */
 export function printTable(rows: [string, string | number][]): void {
   const width = Math.max(...rows.map(([k]) => k.length));
   for (const [k, v] of rows) {
-    const text = typeof v === "number" ? v.toLocaleString("en") : v;
+    const text = typeof v === "number" ? formatNumber(v) : v;
     process.stdout.write(`${k.padEnd(width)}  ${text}\n`);
   }
 }
