@@ -4,7 +4,8 @@
  *
  * - **World**: a query written in another language (labelling guide: World = not English). Detected from
  *   function words of the major European languages that are not English words, together with content words
- *   the English vocabulary does not know; or a country-code domain whose name holds no English word.
+ *   the English vocabulary does not know; or a country-code domain whose name holds no English word. (The
+ *   classifier also takes two content words of one foreign dictionary, `KnowledgeBase.foreignLanguages`.)
  * - **Adult**: sexually explicit vocabulary decides the query whatever else it holds ("… pictures", "free …").
  * - **Web addresses**: `.edu` sites are schools (Reference/Education); `.gov` sites are government, Regional
  *   when the host names a US state (`ohio.gov`, `state.nj.us`).

@@ -52,6 +52,11 @@ export interface KnowledgeBase {
    * `isWeak` of any such phrase are undefined / false. Callers treat a missing method as "may start".
    */
   startsPhrase?(stem: string): boolean;
+  /**
+   * Optional: the languages other than English in whose dictionaries the word (as written, lower case) is, as a
+   * bit mask over `FOREIGN_LEXICONS` (0 = none, or an English word).
+   */
+  foreignLanguages?(word: string): number;
 }
 
 const EMPTY: readonly number[] = Object.freeze([]);
@@ -66,6 +71,7 @@ export class SnapshotKnowledgeBase implements KnowledgeBase {
   private readonly weak = new Set<string>();
   /** First stems of the phrases of two or more words: most words start none, so their n-grams need no key. */
   private readonly multiFirst = new Set<string>();
+  private readonly foreign = new Map<string, number>();
 
   constructor(snapshot: KbSnapshot, taxonomy = Taxonomy.bundled()) {
     this.taxonomy = taxonomy;
@@ -112,6 +118,14 @@ export class SnapshotKnowledgeBase implements KnowledgeBase {
       misspellings.set(k, v);
     });
     this.spelling = new SpellingCorrector({ words, counts: freqs, misspellings });
+    if (snapshot.foreign !== undefined)
+      eachCountRow(snapshot.foreign, (k, v) => {
+        this.foreign.set(k, v);
+      });
+  }
+
+  foreignLanguages(word: string): number {
+    return this.foreign.get(word) ?? 0;
   }
 
   get phraseCount(): number {

@@ -47,6 +47,11 @@ export interface KbSnapshot {
   readonly spelling: string;
   /** Lines `misspelling TAB correction`. */
   readonly misspellings: string;
+  /**
+   * Lines `word TAB mask`: forms of other languages that are no English word; bit i of the mask is the i-th
+   * language of `FOREIGN_LEXICONS` (lexicons.ts).
+   */
+  readonly foreign?: string;
 }
 
 /**

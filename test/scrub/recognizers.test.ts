@@ -49,7 +49,7 @@ const LOOK_ALIKES = [
   "john denver songs",
   "dr pepper",
   "mr clean",
-  "mrs fields cookies", "winston salem journal", "kansas city chiefs", "fort wayne", "will power",
+  "mrs fields cookies", "tulsa world newspaper", "kansas city chiefs", "fort wayne", "will power",
 ]; // biome-ignore format: a list of queries reads better packed
 
 describe("recognizers: each kind in both modes", () => {

@@ -1,5 +1,5 @@
 /**
- * Names of private persons: "john smith", "richard d l fulton", "gloria cinelli gannon", "deb davis".
+ * Names of private persons: "john smith", "mary ann l smith", "anna maria ortiz lopez".
  *
  * A candidate is a first name from the census lists, optional initials or one middle name, then a surname
  * (census list, or an unknown word that is shaped like a surname), optionally a second surname and a
@@ -154,7 +154,7 @@ function candidateAt(
     const l = lastScore(lex, sur.text);
     if (l === 0) return;
     let to = at;
-    // a second surname ("gloria cinelli gannon"), then jr/sr/ii
+    // a second surname ("anna maria ortiz lopez"), then jr/sr/ii
     const next = t[to + 1];
     if (next && !covered[to + 1] && lex.last.has(next.text) && lastScore(lex, next.text) >= 1) to++;
     if (t[to + 1] && GENERATIONAL.has(t[to + 1]!.text)) to++;

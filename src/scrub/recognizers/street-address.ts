@@ -1,6 +1,6 @@
 /**
  * Street addresses: a house number, an optional direction, one to four street-name words and a street suffix,
- * then an optional unit ("1234 n oak st apt 5", "1011 mt. shasta blvd", "77 e 42nd street"), and post-office
+ * then an optional unit ("1234 n oak st apt 5", "250 mt. hood blvd", "77 e 42nd street"), and post-office
  * boxes ("po box 1234"). Rural routes and numbered highways need a house number too ("12345 hwy 64").
  *
  * Look-alikes are left alone because they lack a house number or a suffix ("route 66", "i 95", "101
@@ -81,7 +81,7 @@ function address(q: Query, from: number, to: number, score: number): Finding {
   return finding(q, "street_address", start, end, score);
 }
 
-/** A house number; a recent year ("2006 triumph motorcycle road test") is far more often a year. */
+/** A house number; a recent year ("2005 honda scooter review") is far more often a year. */
 function houseNumber(t: Token): boolean {
   if (!/^\d{1,6}[a-z]?$/.test(t.text) || t.text === "0") return false;
   return !(t.digits && t.text.length === 4 && t.text >= "1980" && t.text <= "2029");
