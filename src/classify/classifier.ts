@@ -399,31 +399,20 @@ export class Classifier {
     return undefined;
   }
 
-  /** The whole query as one phrase, then its single words by increasing references. */
+  /** The whole query as one phrase, then its single words by increasing references, then last resorts. */
   private fallback(words: readonly string[]): { id: number; unit: string } | undefined {
     const content = words.filter((w) => /[a-z]/.test(w) && !isStopword(w));
     if (content.length === 0) return undefined;
-    const facts = content.map((w) => wordFacts(this.kb, w));
-    const whole = this.lookupUnit(
-      facts.map((f) => f.stem),
-      facts,
-    );
-    if (whole !== undefined) return { id: whole.ids[0]!, unit: content.join(" ") };
-    const n = this.kb.termStats.documents;
-    const ranked = content
-      .map((w, i) => ({ w, f: facts[i]!, refs: phraseRefs([facts[i]!], n) }))
-      .sort((a, b) => a.refs - b.refs);
-    for (const { w, f } of ranked) {
-      const ids = f.ids;
-      if (ids !== undefined && ids.length > 0) return { id: ids[0]!, unit: w };
-    }
+    const found = this.phraseThenWords(content, false);
+    if (found !== undefined) return found;
     // Last resorts for words the knowledge base does not know: several words run together (`fishingreels`,
     // even when common enough on the web never to be "misspelt"), then the word-formation suffixes of
     // medicine (`…mycin`, `…itis`).
     for (const w of content) {
       const parts = wordFacts(this.kb, w).ids === undefined ? this.kb.spelling.split(w) : undefined;
       if (parts === undefined) continue;
-      const inner = this.fallbackWords(parts);
+      const pieces = parts.filter((p) => !isStopword(p));
+      const inner = pieces.length === 0 ? undefined : this.phraseThenWords(pieces, true);
       if (inner !== undefined) return inner;
     }
     for (const w of content) {
@@ -433,10 +422,14 @@ export class Classifier {
     return undefined;
   }
 
-  /** The pieces of a split word: the whole as a phrase, then single pieces by increasing references. */
-  private fallbackWords(parts: readonly string[]): { id: number; unit: string } | undefined {
-    const content = parts.filter((w) => !isStopword(w));
-    if (content.length === 0) return undefined;
+  /**
+   * The words as one phrase, then single words by increasing references (the pieces of a split word skip
+   * facet labels such as `players`).
+   */
+  private phraseThenWords(
+    content: readonly string[],
+    skipFacets: boolean,
+  ): { id: number; unit: string } | undefined {
     const facts = content.map((w) => wordFacts(this.kb, w));
     const whole = this.lookupUnit(
       facts.map((f) => f.stem),
@@ -448,7 +441,8 @@ export class Classifier {
       .map((w, i) => ({ w, f: facts[i]!, refs: phraseRefs([facts[i]!], n) }))
       .sort((a, b) => a.refs - b.refs);
     for (const { w, f } of ranked) {
-      if (f.ids !== undefined && f.ids.length > 0 && !isFacet(w)) return { id: f.ids[0]!, unit: w };
+      if (f.ids !== undefined && f.ids.length > 0 && !(skipFacets && isFacet(w)))
+        return { id: f.ids[0]!, unit: w };
     }
     return undefined;
   }
