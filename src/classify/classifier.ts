@@ -14,29 +14,10 @@ import { type KnowledgeBase, loadKnowledgeBase } from "../knowledge/knowledge-ba
 import type { LogRecord, QueryLog } from "../log/record.ts";
 import { createScrubber, type Scrubber } from "../scrub/scrubber.ts";
 import type { PiiSpan, ScrubMode } from "../scrub/types.ts";
-import type { Token } from "../text/nlp.ts";
 import { isStopword } from "../text/stopwords.ts";
 import { type Progress, silentProgress } from "../util/progress.ts";
-import {
-  COMPANY_WORDS,
-  DECISIVE_WORDS,
-  EXPLICIT_PAIRS,
-  EXPLICIT_WORDS,
-  FACET_WORDS,
-  FOREIGN_CCTLDS,
-  FOREIGN_FUNCTION_WORDS,
-  findSite,
-  MEDICAL_SUFFIX,
-  NEWSPAPER_WORDS,
-  PROPERTY_WORDS,
-  SEX_TOPICS,
-  SHOPPING_WORDS,
-  shoppingApplies,
-  siteCategory,
-  spacedSite,
-  TEAM_NICKNAMES,
-  WEAK_FOREIGN_WORDS,
-} from "./rules.ts";
+import { idOf, QueryRules } from "./query-rules.ts";
+import { FACET_WORDS, MEDICAL_SUFFIX, SHOPPING_WORDS, shoppingApplies } from "./rules.ts";
 import { phraseRefs, semanticUnits, type Unit, type WordFacts, wordFacts } from "./units.ts";
 
 export interface Classification {
@@ -78,14 +59,6 @@ const PRIOR_WEIGHT = 0.5;
  */
 const isFacet = (w: string) => FACET_WORDS.has(w) || SHOPPING_WORDS.has(w);
 
-/**
- * A query with at least this many distinct words of one foreign dictionary (words that are no English word),
- * more of them than English words, is World. (Requiring twice as many as English words was measured: it cut
- * the false positives on new AOL World queries from ~15 to ~3 but lost ~50 Spanish, Italian and Portuguese
- * queries with one English word — `gratis`, a country name.)
- */
-const FOREIGN_WORDS_MIN = 2;
-
 /** Key of the unclassified bucket in the counts of `classifyLog`. */
 export const UNCLASSIFIED = "unclassified";
 
@@ -93,6 +66,7 @@ export class Classifier {
   private readonly cache: LRUCache<string, Classification> | undefined;
   private readonly scrubber: Scrubber;
   private readonly regional: number;
+  private readonly rules: QueryRules;
 
   private constructor(
     readonly kb: KnowledgeBase,
@@ -103,6 +77,7 @@ export class Classifier {
     this.cache = cacheSize > 0 ? new LRUCache({ max: cacheSize }) : undefined;
     this.scrubber = createScrubber({ mode: scrub });
     this.regional = kb.taxonomy.id("Top/Regional")!;
+    this.rules = new QueryRules(kb);
   }
 
   static async create(opts: ClassifierOptions = {}): Promise<Classifier> {
@@ -153,13 +128,13 @@ export class Classifier {
       return r;
     });
     const corrected = changed ? tokens.map((t) => t.text).join(" ") : undefined;
-    let found = this.queryRule(query, tokens);
+    let found = this.rules.match(query, tokens);
     if (found === undefined) {
       found =
         this.mainUnit(units) ?? this.fallback(tokens.map((t) => t.text)) ?? this.identifierFallback(spans);
       if (found !== undefined && tokens.some((t) => SHOPPING_WORDS.has(t.text))) {
         if (shoppingApplies(this.kb.taxonomy.path(found.id)))
-          found = { ...found, id: this.idOf("Top/Shopping") };
+          found = { ...found, id: idOf(this.kb.taxonomy, "Top/Shopping") };
       }
     }
     const base = { scrubbed, spans, ...(corrected !== undefined ? { corrected } : {}) };
@@ -259,133 +234,6 @@ export class Classifier {
     return this.priors.get(top) ?? 1;
   }
 
-  /** Id of an ODP path known to the taxonomy (the rules only name paths that exist). */
-  private idOf(path: string): number {
-    return this.kb.taxonomy.id(path) ?? this.kb.taxonomy.id(path.slice(0, path.lastIndexOf("/")))!;
-  }
-
-  /** True when the word is English as far as the knowledge base can tell. */
-  private english(word: string): boolean {
-    if (isStopword(word) || this.kb.spelling.knows(word)) return true;
-    const f = wordFacts(this.kb, word);
-    return f.ids !== undefined;
-  }
-
-  /**
-   * Query-level conventions that one unit cannot show (see rules.ts): another language → World; explicit
-   * vocabulary → Adult; `.edu` / `.gov` hosts; a place followed by a newspaper title word (News) or a team
-   * nickname (Sports).
-   */
-  private queryRule(query: string, tokens: readonly Token[]): { id: number; unit: string } | undefined {
-    const all0 = tokens.map((t) => t.text);
-    const words = all0.filter((w) => /^[a-zà-ÿ']+$/.test(w));
-    // World: function words of another language, with the content words mostly not English.
-    let strong = 0;
-    let weak = 0;
-    let unknown = 0;
-    let known = 0;
-    // Content words in each foreign dictionary (bit i = FOREIGN_LEXICONS[i]) that are no English word.
-    let langs: number[] | undefined;
-    for (let i = 0; i < words.length; i++) {
-      const w = words[i]!;
-      if (words.indexOf(w) < i) continue; // each word once (`treo 650 to treo 700`)
-      if (FOREIGN_FUNCTION_WORDS.has(w)) strong++;
-      else if (WEAK_FOREIGN_WORDS.has(w)) weak++;
-      else if (isStopword(w)) continue;
-      else if (this.english(w)) known++;
-      else {
-        unknown++;
-        const mask = this.kb.foreignLanguages?.(w) ?? 0;
-        for (let b = 0; mask >> b !== 0; b++) {
-          if ((mask >> b) & 1) {
-            langs ??= [];
-            langs[b] = (langs[b] ?? 0) + 1;
-          }
-        }
-      }
-    }
-    let inOneLanguage = 0;
-    for (const n of langs ?? []) if (n !== undefined && n > inOneLanguage) inOneLanguage = n;
-    if (
-      (strong >= 1 && unknown >= known && words.length >= 2) ||
-      strong >= 2 ||
-      (weak >= 1 && unknown >= 2 && unknown > known) ||
-      (inOneLanguage >= FOREIGN_WORDS_MIN && inOneLanguage > known)
-    )
-      return { id: this.idOf("Top/World"), unit: words.join(" ") };
-    for (let i = 0; i < words.length; i++) {
-      const w = words[i]!;
-      if (EXPLICIT_WORDS.has(w) && !(w === "sex" && SEX_TOPICS.has(words[i + 1] ?? "")))
-        return { id: this.idOf("Top/Adult"), unit: w };
-      const pair = `${w} ${words[i + 1]}`;
-      if (EXPLICIT_PAIRS.has(pair)) return { id: this.idOf("Top/Adult"), unit: pair };
-    }
-    const site = findSite(query);
-    // `match.com`, `dictionary . com`: a site listed under its full address (the bare name may mean something else).
-    const named =
-      site !== undefined ? { name: site.labels.slice(0, -1).join(" "), tld: site.tld } : spacedSite(query);
-    if (named !== undefined) {
-      const ws = named.name.split(/[\s.-]+/).filter((w) => w !== "");
-      const ids = this.kb.lookupStems([...ws.map((w) => wordFacts(this.kb, w).stem), named.tld]);
-      if (ids !== undefined && ids.length > 0) return { id: ids[0]!, unit: `${named.name} ${named.tld}` };
-    }
-    if (site !== undefined) {
-      const path = siteCategory(site);
-      if (path !== undefined) return { id: this.idOf(path), unit: site.labels.join(".") };
-      const name = site.labels[0]!;
-      if (FOREIGN_CCTLDS.has(site.tld) && !this.siteIsEnglish(name))
-        return { id: this.idOf("Top/World"), unit: site.labels.join(".") };
-    }
-    const text = ` ${all0.join(" ")} `;
-    if (
-      (text.includes(" for sale ") || text.includes(" for rent ") || text.includes(" to rent ")) &&
-      all0.some((w) => PROPERTY_WORDS.has(w))
-    )
-      return { id: this.idOf("Top/Business/Real_Estate"), unit: all0.find((w) => PROPERTY_WORDS.has(w))! };
-    if (all0.some((w) => COMPANY_WORDS.has(w)))
-      return { id: this.idOf("Top/Business"), unit: words.join(" ") };
-    if (text.includes(" things to do "))
-      return { id: this.idOf("Top/Recreation/Travel"), unit: "things to do" };
-    if (text.startsWith(" listen to ") && words.length > 2)
-      return { id: this.idOf("Top/Arts/Music"), unit: words.slice(2).join(" ") };
-    for (const w of words) {
-      const path = DECISIVE_WORDS.get(w);
-      if (path !== undefined && words.length > 1) return { id: this.idOf(path), unit: w };
-    }
-    const all = tokens.map((t) => t.text);
-    for (let i = 1; i < all.length; i++) {
-      const w = all[i]!;
-      const news = NEWSPAPER_WORDS.has(w);
-      if (!news && !TEAM_NICKNAMES.has(w)) continue;
-      const place = this.placeBefore(all, i);
-      if (place !== undefined)
-        return { id: this.idOf(news ? "Top/News/Newspapers" : "Top/Sports"), unit: `${place} ${w}` };
-    }
-    return undefined;
-  }
-
-  /** A site name is English when one of its hyphen-separated parts is an English word or splits into them. */
-  private siteIsEnglish(name: string): boolean {
-    return name
-      .split("-")
-      .filter((w) => w !== "")
-      .some((w) => this.english(w) || (this.kb.spelling.split(w)?.every((p) => this.english(p)) ?? false));
-  }
-
-  /** The place named by the one to three words just before `words[i]`, if they name one. */
-  private placeBefore(words: readonly string[], i: number): string | undefined {
-    const tax = this.kb.taxonomy;
-    for (let n = Math.min(3, i); n >= 1; n--) {
-      const phrase = words.slice(i - n, i);
-      const facts = phrase.map((w) => wordFacts(this.kb, w));
-      const stems = facts.map((f) => f.stem);
-      const ids = n === 1 ? facts[0]!.ids : this.kb.lookupStems(stems);
-      if (ids === undefined || ids.length === 0) continue;
-      if (tax.ancestorAt(ids[0]!, 1) === this.regional && this.kb.isWeak(stems)) return phrase.join(" ");
-    }
-    return undefined;
-  }
-
   /**
    * Nothing left to place, but the scrubber removed identifiers: a query made of a private person's name is a
    * people search (Society/People); one made of an address is about that place (Regional).
@@ -417,7 +265,7 @@ export class Classifier {
     }
     for (const w of content) {
       if (wordFacts(this.kb, w).ids === undefined && MEDICAL_SUFFIX.test(w))
-        return { id: this.idOf("Top/Health"), unit: w };
+        return { id: idOf(this.kb.taxonomy, "Top/Health"), unit: w };
     }
     return undefined;
   }
