@@ -17,6 +17,8 @@ import {
   FOREIGN_CCTLDS,
   FOREIGN_FUNCTION_WORDS,
   findSite,
+  LOCAL_PAIRS,
+  LOCAL_WORDS,
   NEWSPAPER_WORDS,
   PROPERTY_WORDS,
   SEX_TOPICS,
@@ -149,6 +151,31 @@ export class QueryRules {
           unit: `${place} ${w}`,
         };
     }
+    const local = this.localSearch(all);
+    if (local !== undefined) return { id: this.regional, unit: local };
+    return undefined;
+  }
+
+  /**
+   * A local service or office (LOCAL_WORDS, LOCAL_PAIRS) and a place elsewhere in the query: the place, as
+   * ODP files local businesses and local government under Regional.
+   */
+  private localSearch(words: readonly string[]): string | undefined {
+    let at = -1;
+    let len = 1;
+    for (let i = 0; i < words.length && at < 0; i++) {
+      if (LOCAL_WORDS.has(words[i]!)) at = i;
+      else if (i + 1 < words.length && LOCAL_PAIRS.has(`${words[i]} ${words[i + 1]}`)) {
+        at = i;
+        len = 2;
+      }
+    }
+    if (at < 0) return undefined;
+    for (let end = words.length; end > 0; end--) {
+      if (end > at && end - 1 < at + len) continue;
+      const place = this.placeBefore(words, end);
+      if (place !== undefined) return place;
+    }
     return undefined;
   }
 
@@ -165,6 +192,7 @@ export class QueryRules {
     const tax = this.kb.taxonomy;
     for (let n = Math.min(3, i); n >= 1; n--) {
       const phrase = words.slice(i - n, i);
+      if (isStopword(phrase[0]!) || isStopword(phrase[n - 1]!)) continue;
       const facts = phrase.map((w) => wordFacts(this.kb, w));
       const stems = facts.map((f) => f.stem);
       const ids = n === 1 ? facts[0]!.ids : this.kb.lookupStems(stems);

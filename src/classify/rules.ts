@@ -154,6 +154,27 @@ export const PROPERTY_WORDS: ReadonlySet<string> = new Set(
   ),
 );
 
+/**
+ * Local services and offices: with a place in the query they make a local search, which ODP files under the
+ * place (labelling guide: Regional covers local government and local businesses identified mainly by place;
+ * lodging stays Recreation/Travel).
+ */
+export const LOCAL_WORDS: ReadonlySet<string> = new Set(
+  (
+    "restaurant restaurants bakery bakeries diner diners pizzeria caterer caterers florist florists dentist " +
+    "dentists plumber plumbers court courts courthouse sheriff police assessor clerk " +
+    "treasurer municipal township dmv"
+  ).split(" "),
+);
+
+/** Local offices of two words (see LOCAL_WORDS). */
+export const LOCAL_PAIRS: ReadonlySet<string> = new Set([
+  "attorney general",
+  "city hall",
+  "county clerk",
+  "secretary of",
+]);
+
 /** Newspaper title words (US and Commonwealth naming conventions: "<place> Tribune", "<place> Herald"). */
 export const NEWSPAPER_WORDS: ReadonlySet<string> = new Set(
   (

@@ -51,6 +51,14 @@ test("place + newspaper title word is News; place + team nickname is Sports", ()
   assert.notEqual(top("herald angels"), "News"); // no place before the title word
 });
 
+test("a local service or office with a place is a local search (Regional); without a place it is not", () => {
+  assert.equal(top("seafood restaurants in portland maine"), "Regional");
+  assert.equal(top("springfield county courthouse hours"), "Regional");
+  assert.equal(top("ohio attorney general"), "Regional");
+  assert.notEqual(top("restaurant management jobs"), "Regional"); // no place
+  assert.notEqual(top("hotels in chicago"), "Regional"); // lodging is travel
+});
+
 test("a buying word moves a product query to Shopping, but not travel or services", () => {
   assert.equal(top("buy a guitar"), "Shopping");
   assert.equal(top("cheap flights to paris"), "Recreation");
