@@ -78,10 +78,11 @@ export const WEAK_FOREIGN_WORDS: ReadonlySet<string> = new Set(
 
 /**
  * Words of buying intent (labelling guide: Shopping = buying products, retailers, online stores; "cheap new
- * cars" when the intent is to buy). With one of them, a query about a product is a Shopping query.
+ * cars" when the intent is to buy), and of marketplaces (for sale, trader, auction, wholesale, classifieds). With
+ * one of them, a query about a product is a Shopping query.
  */
 export const SHOPPING_WORDS: ReadonlySet<string> = new Set(
-  "buy buying purchase cheap cheapest discount discounted store stores shop shops outlet outlets dealer dealers dealership dealerships gift gifts coupon coupons price prices catalog catalogs retailer retailers clearance".split(
+  "buy buying purchase cheap cheapest discount discounted store stores shop shops outlet outlets dealer dealers dealership dealerships gift gifts coupon coupons price prices catalog catalogs retailer retailers clearance trader traders sale sales auction auctions classifieds wholesale salvage deals".split(
     " ",
   ),
 );

@@ -63,6 +63,9 @@ test("a buying word moves a product query to Shopping, but not travel or service
   assert.equal(top("buy a guitar"), "Shopping");
   assert.equal(top("cheap flights to paris"), "Recreation");
   assert.equal(top("guitar"), "Arts");
+  assert.equal(top("sailboats for sale"), "Shopping"); // marketplace words: sale, trader, auction, wholesale
+  assert.equal(top("canoe trader"), "Shopping");
+  assert.equal(top("canoe"), "Recreation");
 });
 
 test("'X of Y' heads on X even when the tagger calls X a verb", () => {
