@@ -17,7 +17,7 @@ import type { PiiSpan, ScrubMode } from "../scrub/types.ts";
 import { isStopword } from "../text/stopwords.ts";
 import { type Progress, silentProgress } from "../util/progress.ts";
 import { idOf, QueryRules } from "./query-rules.ts";
-import { FACET_WORDS, MEDICAL_SUFFIX, SHOPPING_WORDS, shoppingApplies } from "./rules.ts";
+import { FACET_WORDS, isUsState, MEDICAL_SUFFIX, SHOPPING_WORDS, shoppingApplies } from "./rules.ts";
 import { phraseRefs, semanticUnits, type Unit, type WordFacts, wordFacts } from "./units.ts";
 
 export interface Classification {
@@ -182,10 +182,17 @@ export class Classifier {
     const n = this.kb.termStats.documents;
     const tax = this.kb.taxonomy;
     const placed: { id: number; unit: string; w: number }[] = [];
+    // A unit right before a US state that ends the query names a place when it can ("buffalo ny").
+    const last = units[units.length - 1];
+    const stateAt = last !== undefined && isUsState(last.words) ? last.at : -1;
     for (const u of units) {
       const hit = this.lookupUnit(u.stems, u.facts);
       if (hit === undefined) continue;
-      const id = hit.ids[0]!;
+      let id = hit.ids[0]!;
+      if (u.at + u.words.length === stateAt && tax.ancestorAt(id, 1) !== this.regional) {
+        const place = hit.ids.find((c) => tax.ancestorAt(c, 1) === this.regional);
+        if (place !== undefined) id = place;
+      }
       const refs = Math.max(1, phraseRefs(u.facts, n));
       let w = Math.log(n / refs) + 1;
       if (hit.weak || tax.ancestorAt(id, 1) === this.regional || u.words.every(isFacet)) w *= 0.1;

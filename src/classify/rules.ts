@@ -211,6 +211,11 @@ const US_STATES =
   "alabama alaska arizona arkansas california colorado connecticut delaware florida georgia hawaii idaho illinois indiana iowa kansas kentucky louisiana maine maryland massachusetts michigan minnesota mississippi missouri montana nebraska nevada newhampshire newjersey newmexico newyork northcarolina northdakota ohio oklahoma oregon pennsylvania rhodeisland southcarolina southdakota tennessee texas utah vermont virginia washington westvirginia wisconsin wyoming al ak az ar ca co ct de fl ga hi id il in ia ks ky la me md ma mi mn ms mo mt ne nv nh nj nm ny nc nd oh ok or pa ri sc sd tn tx ut vt va wa wv wi wy dc";
 const STATE_SET: ReadonlySet<string> = new Set(US_STATES.split(" "));
 
+/** True when the words (lower case) name a US state or its postal code: `ohio`, `new york`, `ny`. */
+export function isUsState(words: readonly string[]): boolean {
+  return words.length <= 2 && STATE_SET.has(words.join(""));
+}
+
 /** A web address in a query: the host's labels (`www` dropped) and its top-level domain. */
 export interface Site {
   /** Host labels without `www`, e.g. `["state", "nj", "us"]`. */

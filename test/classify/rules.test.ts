@@ -59,6 +59,13 @@ test("a local service or office with a place is a local search (Regional); witho
   assert.notEqual(top("hotels in chicago"), "Regional"); // lodging is travel
 });
 
+test("a word that can name a town names one right before a US state ending the query", () => {
+  assert.equal(top("buffalo ny"), "Regional");
+  assert.equal(top("boulder co"), "Regional");
+  assert.notEqual(top("buffalo"), "Regional");
+  assert.notEqual(top("apple pie ny"), "Regional"); // no town sense
+});
+
 test("a buying word moves a product query to Shopping, but not travel or services", () => {
   assert.equal(top("buy a guitar"), "Shopping");
   assert.equal(top("cheap flights to paris"), "Recreation");
