@@ -17,7 +17,14 @@ import type { PiiSpan, ScrubMode } from "../scrub/types.ts";
 import { isStopword } from "../text/stopwords.ts";
 import { type Progress, silentProgress } from "../util/progress.ts";
 import { idOf, QueryRules } from "./query-rules.ts";
-import { FACET_WORDS, isUsState, MEDICAL_SUFFIX, SHOPPING_WORDS, shoppingApplies } from "./rules.ts";
+import {
+  FACET_WORDS,
+  isPastYear,
+  isUsState,
+  MEDICAL_SUFFIX,
+  SHOPPING_WORDS,
+  shoppingApplies,
+} from "./rules.ts";
 import { phraseRefs, semanticUnits, type Unit, type WordFacts, wordFacts } from "./units.ts";
 
 export interface Classification {
@@ -135,7 +142,12 @@ export class Classifier {
       if (found !== undefined && tokens.some((t) => SHOPPING_WORDS.has(t.text))) {
         if (shoppingApplies(this.kb.taxonomy.path(found.id)))
           found = { ...found, id: idOf(this.kb.taxonomy, "Top/Shopping") };
-      }
+      } else if (
+        found !== undefined &&
+        this.kb.taxonomy.ancestorAt(found.id, 1) === this.regional &&
+        tokens.some((t) => isPastYear(t.text))
+      )
+        found = { ...found, id: idOf(this.kb.taxonomy, "Top/Society/History") };
     }
     const base = { scrubbed, spans, ...(corrected !== undefined ? { corrected } : {}) };
     if (found === undefined) return { category: "", categoryId: -1, unit: "", ...base };

@@ -211,6 +211,17 @@ const US_STATES =
   "alabama alaska arizona arkansas california colorado connecticut delaware florida georgia hawaii idaho illinois indiana iowa kansas kentucky louisiana maine maryland massachusetts michigan minnesota mississippi missouri montana nebraska nevada newhampshire newjersey newmexico newyork northcarolina northdakota ohio oklahoma oregon pennsylvania rhodeisland southcarolina southdakota tennessee texas utah vermont virginia washington westvirginia wisconsin wyoming al ak az ar ca co ct de fl ga hi id il in ia ks ky la me md ma mi mn ms mo mt ne nv nh nj nm ny nc nd oh ok or pa ri sc sd tn tx ut vt va wa wv wi wy dc";
 const STATE_SET: ReadonlySet<string> = new Set(US_STATES.split(" "));
 
+/**
+ * A year of the past written out (1000–1979): with a place and nothing else placed, the query asks about the
+ * place's history (Society/History), not the place today. Later years are as often model years or recent
+ * events.
+ */
+export function isPastYear(word: string): boolean {
+  if (word.length !== 4) return false;
+  const y = Number(word);
+  return Number.isInteger(y) && y >= 1000 && y < 1980;
+}
+
 /** True when the words (lower case) name a US state or its postal code: `ohio`, `new york`, `ny`. */
 export function isUsState(words: readonly string[]): boolean {
   return words.length <= 2 && STATE_SET.has(words.join(""));

@@ -66,6 +66,12 @@ test("a word that can name a town names one right before a US state ending the q
   assert.notEqual(top("apple pie ny"), "Regional"); // no town sense
 });
 
+test("a place with a year of the past is about its history", () => {
+  assert.equal(classifier.classify("vienna 1910").category, "Top/Society/History");
+  assert.equal(top("vienna"), "Regional");
+  assert.equal(top("vienna 2005"), "Regional");
+});
+
 test("a buying word moves a product query to Shopping, but not travel or services", () => {
   assert.equal(top("buy a guitar"), "Shopping");
   assert.equal(top("cheap flights to paris"), "Recreation");
