@@ -24,7 +24,6 @@ const GROUPS: Record<string, string> = {
   "Arts/Animation": "animation|anime|animated cartoon",
   "Arts/Comics": "comic strip|comic book|comics|cartoonist",
   "Arts/Architecture": "architecture|architect",
-  "Arts/Costumes": "costume",
   // Business: companies, industries, jobs, real estate, finance.
   Business: "company|business|industry|corporation|firm|enterprise|manufacturer|commerce|trade|businessman",
   "Business/Employment":
@@ -78,7 +77,8 @@ const GROUPS: Record<string, string> = {
   "Home/Home_Improvement":
     "home improvement|furniture|flooring|floor|kitchen|bathroom|roof|carpet|paint|wallpaper|window|door|room|decoration|fireplace",
   "Home/Family": "family|parent|child|baby|parenting|mother|father|wedding|marriage|kid|infant|toddler",
-  "Home/Personal_Finance": "mortgage|budget|personal finance|debt|savings|retirement plan|calculator",
+  "Home/Personal_Finance":
+    "mortgage|budget|personal finance|debt|savings|retirement plan|calculator|personal loan|interest rate|credit rating|refinancing",
   "Home/Homemaking": "cleaning|housework|laundry|housekeeping",
   "Home/Consumer_Information": "consumer|warranty|product recall",
   // Kids_and_Teens.
@@ -132,7 +132,7 @@ const GROUPS: Record<string, string> = {
   Shopping:
     "shop|store|shopping|retailer|mall|outlet|sale|coupon|catalog|discount|price|merchandise|product|commodity|consumer goods|brand|device|equipment|tool|machine|implement|container|instrumentality|covering|furnishing",
   "Shopping/Clothing":
-    "clothing|garment|apparel|shoe|footwear|dress|shirt|jeans|boot|hat|handbag|bag|swimsuit|lingerie|uniform|jacket|coat|wear|sneaker|costume jewelry|fashion|accessory",
+    "clothing|garment|apparel|shoe|footwear|dress|shirt|jeans|boot|hat|handbag|bag|swimsuit|lingerie|uniform|jacket|coat|wear|sneaker|costume jewelry|fashion|accessory|costume",
   "Shopping/Jewelry": "jewelry|jewellery|ring|necklace|bracelet|earring|gem|gemstone|diamond|watch",
   "Shopping/Home_and_Garden": "appliance|home appliance|mattress|bedding|lamp|rug|curtain|cookware|grill",
   "Shopping/Consumer_Electronics":

@@ -72,6 +72,11 @@ test("a place with a year of the past is about its history", () => {
   assert.equal(top("vienna 2005"), "Regional");
 });
 
+test("costumes are bought (Shopping); a consumer's loans and rates are personal finance (Home)", () => {
+  assert.equal(top("pirate costumes"), "Shopping");
+  assert.equal(classifier.classify("personal loans").category, "Top/Home/Personal_Finance");
+});
+
 test("a buying word moves a product query to Shopping, but not travel or services", () => {
   assert.equal(top("buy a guitar"), "Shopping");
   assert.equal(top("cheap flights to paris"), "Recreation");
