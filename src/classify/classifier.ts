@@ -19,6 +19,7 @@ import { type Progress, silentProgress } from "../util/progress.ts";
 import { idOf, QueryRules } from "./query-rules.ts";
 import {
   FACET_WORDS,
+  FINANCE_SUFFIX,
   isPastYear,
   isUsState,
   MEDICAL_SUFFIX,
@@ -274,7 +275,7 @@ export class Classifier {
     if (found !== undefined) return found;
     // Last resorts for words the knowledge base does not know: several words run together (`fishingreels`,
     // even when common enough on the web never to be "misspelt"), then the word-formation suffixes of
-    // medicine (`…mycin`, `…itis`).
+    // medicine (`…mycin`, `…itis`) and the endings of bank names (`…bank`, `…fcu`).
     for (const w of content) {
       const parts = wordFacts(this.kb, w).ids === undefined ? this.kb.spelling.split(w) : undefined;
       if (parts === undefined) continue;
@@ -283,8 +284,10 @@ export class Classifier {
       if (inner !== undefined) return inner;
     }
     for (const w of content) {
-      if (wordFacts(this.kb, w).ids === undefined && MEDICAL_SUFFIX.test(w))
-        return { id: idOf(this.kb.taxonomy, "Top/Health"), unit: w };
+      if (wordFacts(this.kb, w).ids !== undefined) continue;
+      if (MEDICAL_SUFFIX.test(w)) return { id: idOf(this.kb.taxonomy, "Top/Health"), unit: w };
+      if (FINANCE_SUFFIX.test(w))
+        return { id: idOf(this.kb.taxonomy, "Top/Business/Financial_Services"), unit: w };
     }
     return undefined;
   }

@@ -125,6 +125,12 @@ export const MEDICAL_SUFFIX =
   /(?:mycin|micin|cillin|cycline|floxacin|azole|prazole|pril|sartan|olol|dipine|statin|triptan|tidine|azepam|barbital|profen|vudine|ciclovir|navir|itis|osis|emia|ectomy|otomy|ostomy|oplasty|oscopy|algia|opathy|plegia|trophy)$/;
 
 /**
+ * Endings of bank and lender names written as one word (`…bank`, `…fcu` = federal credit union, `…lending`):
+ * an unknown word ending in one names a financial firm (Business).
+ */
+export const FINANCE_SUFFIX = /(?:bank|fcu|creditunion|lending|mortgage|financial)$/;
+
+/**
  * Words that say what kind of site is wanted whatever the rest of the query names ("<song> lyrics",
  * "<dish> recipe", "<game> cheats", "<illness> symptoms"): the ODP lists such pages under one branch.
  */

@@ -77,6 +77,11 @@ test("costumes are bought (Shopping); a consumer's loans and rates are personal 
   assert.equal(classifier.classify("personal loans").category, "Top/Home/Personal_Finance");
 });
 
+test("an unknown one-word bank or credit-union name is a financial firm", () => {
+  assert.equal(classifier.classify("zorvexbank").category, "Top/Business/Financial_Services");
+  assert.equal(classifier.classify("qwzfcu").category, "Top/Business/Financial_Services");
+});
+
 test("a buying word moves a product query to Shopping, but not travel or services", () => {
   assert.equal(top("buy a guitar"), "Shopping");
   assert.equal(top("cheap flights to paris"), "Recreation");
