@@ -122,7 +122,7 @@ export class Classifier {
     if (isStopword(word)) return undefined;
     const listed = sp.listed(word);
     if (listed !== undefined) return listed;
-    if (word.length < 4 || !/^[a-z]+$/.test(word) || sp.knows(word)) return undefined;
+    if (word.length < 4 || !/^[a-z]+$/.test(word) || facts.known) return undefined;
     if (facts.count !== undefined || facts.ids !== undefined) return undefined;
     return sp.split(word)?.join(" ") ?? sp.nearest(word);
   }

@@ -37,6 +37,9 @@ import { wordFacts } from "./units.ts";
  */
 const FOREIGN_WORDS_MIN = 2;
 
+/** First words of the listed explicit pairs. */
+const EXPLICIT_PAIR_FIRST: ReadonlySet<string> = new Set([...EXPLICIT_PAIRS].map((p) => p.split(" ")[0]!));
+
 /** Id of an ODP path known to the taxonomy (the rules only name paths that exist), else of its parent. */
 export function idOf(tax: Taxonomy, path: string): number {
   return tax.id(path) ?? tax.id(path.slice(0, path.lastIndexOf("/")))!;
@@ -51,9 +54,9 @@ export class QueryRules {
 
   /** True when the word is English as far as the knowledge base can tell. */
   private english(word: string): boolean {
-    if (isStopword(word) || this.kb.spelling.knows(word)) return true;
+    if (isStopword(word)) return true;
     const f = wordFacts(this.kb, word);
-    return f.ids !== undefined;
+    return f.known || f.ids !== undefined;
   }
 
   /**
@@ -102,6 +105,7 @@ export class QueryRules {
       const w = words[i]!;
       if (EXPLICIT_WORDS.has(w) && !(w === "sex" && SEX_TOPICS.has(words[i + 1] ?? "")))
         return { id: idOf(this.kb.taxonomy, "Top/Adult"), unit: w };
+      if (!EXPLICIT_PAIR_FIRST.has(w)) continue; // build the pair only when it can be listed
       const pair = `${w} ${words[i + 1]}`;
       if (EXPLICIT_PAIRS.has(pair)) return { id: idOf(this.kb.taxonomy, "Top/Adult"), unit: pair };
     }

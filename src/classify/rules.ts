@@ -245,6 +245,7 @@ const SPACED_SITE = /^(?:www\s*\.\s*)?([a-z0-9][a-z0-9 -]*?)\s*\.\s*(com|net|org
 
 /** A site name written with spaces before its domain, `dictionary . com` → `["dictionary", "com"]`. */
 export function spacedSite(query: string): { name: string; tld: string } | undefined {
+  if (!query.includes(".")) return undefined; // the pattern needs a dot; most queries have none
   const m = SPACED_SITE.exec(query.toLowerCase().trim());
   return m === null ? undefined : { name: m[1]!.trim(), tld: m[2]! };
 }
@@ -253,6 +254,7 @@ const HOST = /^(?:https?:\/\/)?((?:[a-z0-9-]+\.)+[a-z]{2,6})(?:[/:]\S*)?$/;
 
 /** The first word of the (lower-case) query that is a host name with a dot, e.g. `www.in.gov`. */
 export function findSite(query: string): Site | undefined {
+  if (!query.includes(".")) return undefined; // every host has a dot; most queries have none
   for (const w of query.toLowerCase().split(/\s+/)) {
     if (!w.includes(".")) continue;
     const m = HOST.exec(w);

@@ -29,6 +29,10 @@ export interface WordFacts {
   readonly weak: boolean;
   /** False when no phrase of two or more stems starts with `stem` (see `KnowledgeBase.startsPhrase`). */
   readonly starts: boolean;
+  /** Most stems of a phrase starting with `stem` (see `KnowledgeBase.longestPhrase`): longer n-grams need no key. */
+  readonly longest: number;
+  /** `kb.spelling.knows(word)`: a vocabulary word (the query rules and the speller both ask). */
+  readonly known: boolean;
   /**
    * The classifier's spelling recommendation for the word, filled on first use: "" = keep the word, undefined
    * = not computed yet (kept here so that a word costs one look-up, see `Classifier.recommend`).
@@ -58,6 +62,8 @@ export function wordFacts(kb: KnowledgeBase, word: string): WordFacts {
       ids: own?.ids ?? kb.lookupStems(one),
       weak: own?.weak ?? kb.isWeak(one),
       starts: kb.startsPhrase?.(s) ?? true,
+      longest: kb.longestPhrase?.(s) ?? Number.POSITIVE_INFINITY,
+      known: kb.spelling.knows(word),
       recommendation: undefined,
     };
     if (memo.size >= FACTS_LIMIT) memo.clear();
@@ -148,7 +154,7 @@ function segment(chunk: readonly Token[], offset: number, kb: KnowledgeBase, out
   while (i < words.length) {
     let to = i + 1;
     // no phrase starts with this word: its n-grams cannot match
-    const longest = facts[i]!.starts ? Math.min(LONGEST, words.length - i) : 1;
+    const longest = facts[i]!.starts ? Math.min(LONGEST, words.length - i, facts[i]!.longest) : 1;
     for (let n = longest; n >= 2; n--) {
       if (kb.lookupStems(stems.slice(i, i + n)) !== undefined) {
         to = i + n;

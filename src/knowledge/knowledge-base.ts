@@ -53,6 +53,11 @@ export interface KnowledgeBase {
    */
   startsPhrase?(stem: string): boolean;
   /**
+   * Optional: the most stems of any phrase of two or more stems that starts with `stem` (1 when none does), so
+   * that longer n-grams need no key. Callers treat a missing method as "no bound".
+   */
+  longestPhrase?(stem: string): number;
+  /**
    * Optional: the languages other than English in whose dictionaries the word (as written, lower case) is, as a
    * bit mask over `FOREIGN_LEXICONS` (0 = none, or an English word).
    */
@@ -69,8 +74,11 @@ export class SnapshotKnowledgeBase implements KnowledgeBase {
   readonly inputs: readonly SnapshotInput[];
   private readonly phrases = new Map<string, readonly number[]>();
   private readonly weak = new Set<string>();
-  /** First stems of the phrases of two or more words: most words start none, so their n-grams need no key. */
-  private readonly multiFirst = new Set<string>();
+  /**
+   * First stems of the phrases of two or more words, with the most words of such a phrase: most words start
+   * none, so their n-grams need no key, and the others start none longer than this.
+   */
+  private readonly multiFirst = new Map<string, number>();
   private readonly foreign = new Map<string, number>();
 
   constructor(snapshot: KbSnapshot, taxonomy = Taxonomy.bundled()) {
@@ -100,7 +108,12 @@ export class SnapshotKnowledgeBase implements KnowledgeBase {
       } else list = Object.freeze(refs.split(",").map((r) => ids[Number(r)]!));
       this.phrases.set(key, list);
       const space = key.indexOf(" ");
-      if (space >= 0) this.multiFirst.add(key.slice(0, space));
+      if (space >= 0) {
+        const first = key.slice(0, space);
+        let n = 2;
+        for (let at = key.indexOf(" ", space + 1); at >= 0; at = key.indexOf(" ", at + 1)) n++;
+        if (n > (this.multiFirst.get(first) ?? 0)) this.multiFirst.set(first, n);
+      }
     });
     const counts = new Map<string, number>();
     eachCountRow(snapshot.termstats.entries, (k, v) => {
@@ -152,6 +165,12 @@ export class SnapshotKnowledgeBase implements KnowledgeBase {
 
   startsPhrase(stem: string): boolean {
     return this.multiFirst.has(stem) || stem.includes(" ");
+  }
+
+  longestPhrase(stem: string): number {
+    // A stem holding a space could be the start of any key: no bound.
+    if (stem.includes(" ")) return Number.POSITIVE_INFINITY;
+    return this.multiFirst.get(stem) ?? 1;
   }
 
   /** False when no key of two or more words can equal `stems.join(" ")` (a cheap test before building it). */
