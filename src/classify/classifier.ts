@@ -194,7 +194,8 @@ export class Classifier {
   private voteUnit(units: readonly Unit[]): { id: number; unit: string } | undefined {
     const n = this.kb.termStats.documents;
     const tax = this.kb.taxonomy;
-    const placed: { id: number; unit: string; w: number }[] = [];
+    // The unit's text is joined only for the winner.
+    const placed: { id: number; u: Unit; w: number }[] = [];
     // A unit right before a US state that ends the query names a place when it can ("buffalo ny").
     const last = units[units.length - 1];
     const stateAt = last !== undefined && isUsState(last.words) ? last.at : -1;
@@ -209,7 +210,7 @@ export class Classifier {
       const refs = Math.max(1, phraseRefs(u.facts, n));
       let w = Math.log(n / refs) + 1;
       if (hit.weak || tax.ancestorAt(id, 1) === this.regional || u.words.every(isFacet)) w *= 0.1;
-      placed.push({ id, unit: u.words.join(" "), w });
+      placed.push({ id, u, w });
     }
     if (placed.length === 0) return undefined;
     const score = new Map<number, number>();
@@ -226,7 +227,7 @@ export class Classifier {
         bestScore = sc;
       }
     }
-    return { id: best.id, unit: best.unit };
+    return { id: best.id, unit: best.u.words.join(" ") };
   }
 
   private priors: Map<number, number> | undefined;

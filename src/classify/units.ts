@@ -42,14 +42,19 @@ export interface WordFacts {
 
 const FACTS_LIMIT = 200_000;
 const factsByKb = new WeakMap<KnowledgeBase, Map<string, WordFacts>>();
+let lastKb: KnowledgeBase | undefined;
+let lastMemo: Map<string, WordFacts> | undefined;
 
 /** The facts of one word (memoized per knowledge base). */
 export function wordFacts(kb: KnowledgeBase, word: string): WordFacts {
-  let memo = factsByKb.get(kb);
+  // A query asks for its words' facts a dozen times, nearly always of the same knowledge base as last time.
+  let memo = kb === lastKb ? lastMemo : factsByKb.get(kb);
   if (memo === undefined) {
     memo = new Map();
     factsByKb.set(kb, memo);
   }
+  lastKb = kb;
+  lastMemo = memo;
   let f = memo.get(word);
   if (f === undefined) {
     const s = stem(word);
@@ -97,12 +102,20 @@ const URL_PART =
 /** Type tags left by the scrubber in tag mode, e.g. `[PERSON]`. */
 const TAG = /\[[A-Z_]+\]/g;
 const LONGEST = 4;
+/** Whitespace that `split(/\s+/)`, `join(" ")` and `trim()` would change. */
+const UNEVEN_SPACE = /^\s|\s$|\s\s|[^\S ]/;
 
 /**
  * Normalize query text for analysis: drop scrubber tags, reduce web addresses to site names. `onSite` is told
  * each site-name word so produced.
  */
 export function normalizeQuery(text: string, onSite?: (word: string) => void): string {
+  // Fast path: without a tag or a dot nothing is rewritten, and text already in single spaces (as the
+  // scrubber releases it) comes out of the split-and-join below unchanged.
+  if (!text.includes("[") && !text.includes(".")) {
+    const lower = text.toLowerCase();
+    if (!UNEVEN_SPACE.test(lower)) return lower;
+  }
   return text
     .replace(TAG, " ")
     .toLowerCase()
@@ -145,6 +158,9 @@ function skipped(t: Token): boolean {
   return isNumber(t) || isStopword(t.text);
 }
 
+/** Scratch n-gram keys of `segment` (index = number of stems). */
+const keys: string[] = [];
+
 function segment(chunk: readonly Token[], offset: number, kb: KnowledgeBase, out: Unit[]): void {
   const words = chunk.filter((t) => !skipped(t));
   const facts = words.map((t) => wordFacts(kb, t.text));
@@ -155,10 +171,17 @@ function segment(chunk: readonly Token[], offset: number, kb: KnowledgeBase, out
     let to = i + 1;
     // no phrase starts with this word: its n-grams cannot match
     const longest = facts[i]!.starts ? Math.min(LONGEST, words.length - i, facts[i]!.longest) : 1;
-    for (let n = longest; n >= 2; n--) {
-      if (kb.lookupStems(stems.slice(i, i + n)) !== undefined) {
-        to = i + n;
-        break;
+    if (longest >= 2) {
+      // The keys of the n-grams starting here, built once from the left; the longest known one wins.
+      keys[1] = stems[i]!;
+      for (let n = 2; n <= longest; n++) keys[n] = `${keys[n - 1]} ${stems[i + n - 1]}`;
+      for (let n = longest; n >= 2; n--) {
+        const key = keys[n]!;
+        const ids = kb.lookupKey !== undefined ? kb.lookupKey(key) : kb.lookupStems(stems.slice(i, i + n));
+        if (ids !== undefined) {
+          to = i + n;
+          break;
+        }
       }
     }
     pieces.push({ from: i, to });

@@ -43,6 +43,11 @@ export interface KnowledgeBase {
   /** Exact look-up of a phrase already split into Porter stems (no shortening). */
   lookupStems(stems: readonly string[]): readonly number[] | undefined;
   /**
+   * Optional: `lookupStems(key.split(" "))` for a key already joined (stems with single spaces), so a caller
+   * that builds keys incrementally needs no array.
+   */
+  lookupKey?(key: string): readonly number[] | undefined;
+  /**
    * True when the phrase (as stems) names a place or a person — a qualifier more often than a query's topic,
    * so the classifier ranks it after other units.
    */
@@ -149,6 +154,10 @@ export class SnapshotKnowledgeBase implements KnowledgeBase {
     if (stems.length === 1) return this.phrases.get(stems[0]!);
     if (!this.mayStartPhrase(stems)) return undefined;
     return this.phrases.get(stems.join(" "));
+  }
+
+  lookupKey(key: string): readonly number[] | undefined {
+    return this.phrases.get(key);
   }
 
   isWeak(stems: readonly string[]): boolean {
