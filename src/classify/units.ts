@@ -61,13 +61,15 @@ export function wordFacts(kb: KnowledgeBase, word: string): WordFacts {
     const one = [s];
     // A named individual sharing its stem with a common word has its own entry (`billings` vs `bill`).
     const own = kb.lookupWord?.(word);
+    // One look-up answers both "does a phrase start here" and "how long can it be".
+    const longest = kb.longestPhrase?.(s);
     f = {
       stem: s,
       count: kb.termStats.count(s),
       ids: own?.ids ?? kb.lookupStems(one),
       weak: own?.weak ?? kb.isWeak(one),
-      starts: kb.startsPhrase?.(s) ?? true,
-      longest: kb.longestPhrase?.(s) ?? Number.POSITIVE_INFINITY,
+      starts: longest !== undefined ? longest >= 2 : (kb.startsPhrase?.(s) ?? true),
+      longest: longest ?? Number.POSITIVE_INFINITY,
       known: kb.spelling.knows(word),
       recommendation: undefined,
     };

@@ -173,7 +173,7 @@ export class SnapshotKnowledgeBase implements KnowledgeBase {
   }
 
   startsPhrase(stem: string): boolean {
-    return this.multiFirst.has(stem) || stem.includes(" ");
+    return this.longestPhrase(stem) >= 2;
   }
 
   longestPhrase(stem: string): number {
