@@ -228,10 +228,58 @@ export function semanticUnits(
   }
   const tokens = analyze(normalized);
   const units: Unit[] = [];
-  let offset = 0;
-  for (const chunk of chunkTokens(tokens)) {
-    segment(chunk, offset, kb, units);
+  let from = 0;
+  for (const span of bridgedPhrases(tokens, kb)) {
+    chunkRange(tokens, from, span.from, kb, units);
+    const words = tokens.slice(span.from, span.to).map((t) => t.text);
+    const facts = words.map((w) => wordFacts(kb, w));
+    units.push({ words, stems: facts.map((f) => f.stem), facts, at: span.from });
+    from = span.to;
+  }
+  chunkRange(tokens, from, tokens.length, kb, units);
+  return { units, tokens };
+}
+
+/** Noun-phrase units of `tokens[from, to)`; `at` counts chunk tokens from the start of the query. */
+function chunkRange(tokens: readonly Token[], from: number, to: number, kb: KnowledgeBase, out: Unit[]): void {
+  if (from >= to) return;
+  let offset = from;
+  for (const chunk of chunkTokens(from === 0 && to === tokens.length ? tokens : tokens.slice(from, to))) {
+    segment(chunk, offset, kb, out);
     offset += chunk.length;
   }
-  return { units, tokens };
+}
+
+/** Most tokens of a phrase bridged by "of" ("statue of liberty", "lord of the rings"). */
+const BRIDGED = 5;
+
+/**
+ * Phrases the knowledge base knows whole that hold "of" after their first word — "shortness of breath",
+ * "statute of limitations", "department of education". Noun-phrase chunks end at function words, so without
+ * this each would split into its content words, and "shortness" alone says nothing. A phrase starts and ends
+ * with a content word; the longest one starting at a word wins. Returns the spans in query order, not
+ * overlapping. Phrases joined by "and", "in", "a" are left to the chunks: in queries they mostly join two
+ * things ("dogs and cats"), and the knowledge base's whole phrases of that shape are often rare senses (a plant
+ * called "boys and girls", "rent a car" as renting).
+ */
+function bridgedPhrases(tokens: readonly Token[], kb: KnowledgeBase): { from: number; to: number }[] {
+  const spans: { from: number; to: number }[] = [];
+  for (let i = 0; i + 2 < tokens.length; i++) {
+    if (tokens[i + 1]!.text !== "of" || isStopword(tokens[i]!.text)) continue;
+    const first = wordFacts(kb, tokens[i]!.text);
+    if (!first.starts || first.longest < 3) continue;
+    const max = Math.min(BRIDGED, tokens.length - i, first.longest);
+    let key = first.stem;
+    let found = 0;
+    for (let n = 2; n <= max; n++) {
+      key = `${key} ${wordFacts(kb, tokens[i + n - 1]!.text).stem}`;
+      if (n >= 3 && !isStopword(tokens[i + n - 1]!.text) && kb.lookupStems(key.split(" ")) !== undefined)
+        found = n;
+    }
+    if (found > 0) {
+      spans.push({ from: i, to: i + found });
+      i += found - 1;
+    }
+  }
+  return spans;
 }

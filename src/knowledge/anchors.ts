@@ -158,6 +158,7 @@ const GROUPS: Record<string, string> = {
   "Society/Government":
     "government|politics|politician|president|senator|election|policy|governor|mayor|congress|department|agency|tax return",
   "Society/People": "person|people|man|woman|genealogy|ancestry|surname|family tree|name",
+  "Society/Genealogy/Heraldry": "heraldry|coat of arms|family crest",
   "Society/Relationships":
     "dating|relationship|love|romance|friendship|boyfriend|girlfriend|single|marriage proposal",
   "Society/History": "history|war|battle|historian|ancient|civilization|empire|revolution",

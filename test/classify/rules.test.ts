@@ -97,6 +97,17 @@ test("'X of Y' heads on X even when the tagger calls X a verb", () => {
   assert.equal(top("map of ohio"), "Reference");
 });
 
+test("a phrase the knowledge base knows whole across 'of' stays one unit", () => {
+  // Split at "of", "shortness" and "breath" alone would place nothing useful.
+  const c = classifier.classify("sudden shortness of breath at night");
+  assert.equal(c.unit, "shortness of breath");
+  assert.equal(tax.label(tax.ancestorAt(c.categoryId, 1)), "Health");
+  assert.equal(classifier.classify("smith family coat of arms").category, "Top/Society/Genealogy/Heraldry");
+  assert.equal(classifier.classify("ohio statute of limitations on debt").unit, "statute of limitations");
+  // Only "of" bridges: "and" mostly joins two things in a query.
+  assert.notEqual(classifier.classify("dogs and cats").unit, "dogs and cats");
+});
+
 test("page-kind words (pictures, review) give way to the subject", () => {
   const c = classifier.classify("lasagna recipe pictures");
   assert.equal(top("lasagna recipe pictures"), "Home");
