@@ -240,8 +240,14 @@ export function semanticUnits(
   return { units, tokens };
 }
 
-/** Noun-phrase units of `tokens[from, to)`; `at` counts chunk tokens from the start of the query. */
-function chunkRange(tokens: readonly Token[], from: number, to: number, kb: KnowledgeBase, out: Unit[]): void {
+/** Noun-phrase units of `tokens[from, to)`; their `at` counts chunk tokens on from `from`. */
+function chunkRange(
+  tokens: readonly Token[],
+  from: number,
+  to: number,
+  kb: KnowledgeBase,
+  out: Unit[],
+): void {
   if (from >= to) return;
   let offset = from;
   for (const chunk of chunkTokens(from === 0 && to === tokens.length ? tokens : tokens.slice(from, to))) {
