@@ -17,6 +17,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { analyze } from "../text/nlp.ts";
 import { stemKey } from "../text/stem.ts";
 import { anchors } from "./anchors.ts";
 import { COMPANIES, DOMAIN_LEXICONS, FOREIGN_LEXICONS, PEOPLE_NAMES, packageInfo } from "./lexicons.ts";
@@ -44,7 +45,7 @@ const BUILD_CODE = [
   "word-lists.ts",
 ]
   .map((f) => fileURLToPath(new URL(f, import.meta.url)))
-  .concat(fileURLToPath(new URL("../text/stem.ts", import.meta.url)));
+  .concat(["../text/stem.ts", "../text/nlp.ts"].map((f) => fileURLToPath(new URL(f, import.meta.url))));
 
 /**
  * Fingerprint of everything a build reads: the build code, the bundled tables (taxonomy, data/knowledge/*, the
@@ -59,6 +60,8 @@ export function buildFingerprint(termstats = BUNDLED_TERMSTATS): string {
   const cspellDir = dirname(require.resolve("@cspell/dict-en-common-misspellings"));
   h.update(readFileSync(join(cspellDir, "package.json")));
   h.update(`\0all-the-cities ${citiesVersion()}`);
+  for (const p of ["wink-nlp", "wink-eng-lite-web-model"])
+    h.update(`\0${p} ${(require(`${p}/package.json`) as { version: string }).version}`);
   for (const p of [...DOMAIN_LEXICONS, ...FOREIGN_LEXICONS, PEOPLE_NAMES, COMPANIES])
     h.update(`\0${p.name} ${packageInfo(p.name).version}`);
   const data = readdirSync(KNOWLEDGE_DATA)
@@ -72,7 +75,7 @@ export function buildFingerprint(termstats = BUNDLED_TERMSTATS): string {
 }
 
 /** Bump when the snapshot layout or the build rules change: stale cached snapshots are rebuilt. */
-export const SNAPSHOT_VERSION = 13;
+export const SNAPSHOT_VERSION = 14;
 
 /** ODP facet labels that name a kind of site, not a subject; never matched to words. */
 const FACET_LABELS = new Set(
@@ -137,6 +140,29 @@ const PLACE_LEXNAMES = new Set(["noun.location", "noun.object", "noun.group"]);
  * limit of 1 link also cut clear science queries (cell biology, chemical formulas).
  */
 const SCIENCE_MAX_CHAIN = 2;
+
+/**
+ * Gloss fallback (see `glossCategory`): the most hypernym / domain links through which a noun of a definition may
+ * reach its anchor to vote, and the votes the winning branch needs (it also needs twice any other branch's).
+ */
+const GLOSS_MAX_CHAIN = 2;
+/** One vote placed thousands of common words by one generic noun (greeting, advantage, grace): 219 of 40,000
+ * sampled AOL queries changed, mostly wrongly; two votes changed 39. */
+const GLOSS_MIN_VOTES = 2;
+/** Lexicographer files of nouns too general to tell a definition's topic (`property`, `part`, `amount`). */
+/** Nouns definitions use for what a thing is, not what it is about (`the act of …`, `a form of …`). */
+const GLOSS_STOP = new Set(
+  "act|action|form|property|use|lack|order|result|effect|word|term|body|condition|state|base|ground|extent|fact|structure|consequence|experience|class|division|stimulus|meaning|information|head|face|order|member|kind|type|sort|part|piece|way|manner|means|process|activity|event|matter|object|thing|set|group|series|system|person|people|man|woman|one|source|situation|quality|purpose|practice|method|instance|example|case|point|cause|relation|position|level|degree|number|amount|quantity|unit|line|end|side|name|expression|phrase|work|product|substance|material|device|instrument|character|feature|nature|study|field|subject|branch|area|region|place|time|period".split(
+    "|",
+  ),
+);
+const GLOSS_SKIP_LEXNAMES = new Set([
+  "noun.Tops",
+  "noun.attribute",
+  "noun.relation",
+  "noun.quantity",
+  "noun.shape",
+]);
 
 /** Noun senses considered per lemma (WordNet sense order). */
 const NOUN_SENSES = 4;
@@ -311,6 +337,66 @@ export function buildSnapshot(opts: BuildOptions = {}): KbSnapshot {
     return fb;
   };
 
+  // A sense nothing else places can still be told by its definition: "an animal sterol … synthesized by the liver
+  // …", "having no symptoms of illness or disease". Each distinct noun of the gloss (wink-nlp tag; the longest
+  // WordNet noun, its first sense) that reaches an anchor itself or within GLOSS_MAX_CHAIN links votes for that
+  // anchor's top-level branch; lexicographer guesses, labels, general nouns (attributes, relations, quantities)
+  // and weak places, people or generic artifacts do not vote. A branch wins only with twice any other's votes.
+  const glossMemo = new Map<string, number>();
+  const glossCategory = (s: Synset): number => {
+    const memo = glossMemo.get(s.key);
+    if (memo !== undefined) return memo;
+    const toks = analyze(s.gloss);
+    const seen = new Set<string>();
+    const votes = new Map<number, Map<number, number>>();
+    for (let i = 0; i < toks.length; i++) {
+      let lemma: string | undefined;
+      for (let n = Math.min(3, toks.length - i); n >= 2 && lemma === undefined; n--) {
+        if (toks[i + n - 1]!.pos !== "NOUN") continue;
+        const phrase = toks
+          .slice(i, i + n)
+          .map((t, j) => (j === n - 1 ? t.lemma : t.text))
+          .join(" ");
+        if (wn.nouns.has(phrase)) {
+          lemma = phrase;
+          i += n - 1;
+        }
+      }
+      const t = toks[i]!;
+      if (lemma === undefined && t.pos === "NOUN")
+        lemma = wn.nouns.has(t.lemma) ? t.lemma : wn.nouns.has(t.text) ? t.text : undefined;
+      if (lemma === undefined || lemma.length <= 2 || GLOSS_STOP.has(lemma)) continue;
+      if (seen.has(lemma) || s.lemmas.includes(lemma)) continue;
+      seen.add(lemma);
+      const ns = wn.synsets.get(wn.nouns.get(lemma)![0]!);
+      if (ns === undefined || GLOSS_SKIP_LEXNAMES.has(ns.lexname)) continue;
+      let c = anchorOf(ns, false);
+      if (c < 0) {
+        c = walk(ns.key, 0);
+        const limit = top(c) === scienceTop ? Math.min(SCIENCE_MAX_CHAIN, GLOSS_MAX_CHAIN) : GLOSS_MAX_CHAIN;
+        if (c >= 0 && (walkDist.get(ns.key) ?? 0) > limit) c = -1;
+      }
+      if (c < 0 || isWeak(ns, c) || c === shoppingTop) continue;
+      const byCat = votes.get(top(c)) ?? new Map<number, number>();
+      byCat.set(c, (byCat.get(c) ?? 0) + 1);
+      votes.set(top(c), byCat);
+    }
+    const totals = [...votes.values()]
+      .map((m) => ({ m, n: [...m.values()].reduce((a, b) => a + b, 0) }))
+      .sort((a, b) => b.n - a.n);
+    let found = -1;
+    const [best, second] = totals;
+    if (best !== undefined && best.n >= GLOSS_MIN_VOTES && best.n >= 2 * (second?.n ?? 0))
+      found = [...best.m].sort((a, b) => b[1] - a[1])[0]![0]; // the branch's most voted category
+    glossMemo.set(s.key, found);
+    return found;
+  };
+  // Words placed only through glosses: entered last, weak, where nothing else placed their key.
+  const glossed = new Map<string, { c: number; w: number; weak: boolean }[]>();
+  const addGlossed = (key: string, senses: { c: number; w: number; weak: boolean }[]) => {
+    if (senses.length > 0) glossed.set(key, [...(glossed.get(key) ?? []), ...senses]);
+  };
+
   // Web-search prior of each top-level branch: AOL queries in its subtree (the skeleton's counts); branches
   // the skeleton lacks get the median. Used to weigh a word's senses towards what people search for.
   const topPrior = new Map<number, number>();
@@ -379,6 +465,14 @@ export function buildSnapshot(opts: BuildOptions = {}): KbSnapshot {
       const c = synsetCategory(s, lemma);
       if (c >= 0) senses.push({ c, w: senseWeight(lemma, k, rank), weak: isWeak(s, c) || isGeneric(s, c) });
     });
+    if (senses.length === 0) {
+      const g: { c: number; w: number; weak: boolean }[] = [];
+      keys.slice(0, NOUN_SENSES).forEach((k, rank) => {
+        const c = glossCategory(wn.synsets.get(k)!);
+        if (c >= 0) g.push({ c, w: senseWeight(lemma, k, rank), weak: true });
+      });
+      addGlossed(stemKey(words(lemma)), g);
+    }
     const { ids, weak: w } = rankSenses(senses);
     const firstSense = wn.synsets.get(keys[0]!);
     if (ids.length > 0 && !lemma.includes(" ") && firstSense?.instance) named.set(lemma, { ids, weak: w });
@@ -397,6 +491,15 @@ export function buildSnapshot(opts: BuildOptions = {}): KbSnapshot {
         if (c >= 0) senses.push({ c, w: senseWeight(lemma, k, rank), weak: isWeak(ns!, c) });
       }
     });
+    if (senses.length === 0) {
+      // No pertainym that places it: the adjective's own gloss may (weak).
+      const g: { c: number; w: number; weak: boolean }[] = [];
+      keys.slice(0, 3).forEach((k, rank) => {
+        const c = glossCategory(wn.synsets.get(k)!);
+        if (c >= 0) g.push({ c, w: senseWeight(lemma, k, rank), weak: true });
+      });
+      addGlossed(stemKey(words(lemma)), g);
+    }
     const { ids, weak: w } = rankSenses(senses);
     const key = stemKey(words(lemma));
     if (ids.length > 0 && !phrases.has(key) && w) weak.add(key);
@@ -447,6 +550,12 @@ export function buildSnapshot(opts: BuildOptions = {}): KbSnapshot {
   const english = englishWords(wn, cities, sites);
   const domain = domainWords(taxonomy, termStats, (k) => phrases.has(k), resolve, english.common);
   for (const [key, id] of domain.keys) phrases.set(key, [id]);
+  // One-word keys only: a compound's head word already places it when the classifier shortens it from the left.
+  for (const [key, senses] of glossed) {
+    if (phrases.has(key) || key.includes(" ")) continue;
+    addAll(key, rankSenses(senses).ids);
+    weak.add(key);
+  }
 
   // Irregular plurals (Porter leaves `children`, `women`, `teeth` apart from their singulars): the plural's key
   // leads with its singular's categories.

