@@ -149,13 +149,13 @@ const GLOSS_MAX_CHAIN = 2;
 /** One vote placed thousands of common words by one generic noun (greeting, advantage, grace): 219 of 40,000
  * sampled AOL queries changed, mostly wrongly; two votes changed 39. */
 const GLOSS_MIN_VOTES = 2;
-/** Lexicographer files of nouns too general to tell a definition's topic (`property`, `part`, `amount`). */
 /** Nouns definitions use for what a thing is, not what it is about (`the act of …`, `a form of …`). */
 const GLOSS_STOP = new Set(
   "act|action|form|property|use|lack|order|result|effect|word|term|body|condition|state|base|ground|extent|fact|structure|consequence|experience|class|division|stimulus|meaning|information|head|face|order|member|kind|type|sort|part|piece|way|manner|means|process|activity|event|matter|object|thing|set|group|series|system|person|people|man|woman|one|source|situation|quality|purpose|practice|method|instance|example|case|point|cause|relation|position|level|degree|number|amount|quantity|unit|line|end|side|name|expression|phrase|work|product|substance|material|device|instrument|character|feature|nature|study|field|subject|branch|area|region|place|time|period".split(
     "|",
   ),
 );
+/** Lexicographer files of nouns too general to tell a definition's topic (`property`, `part`, `amount`). */
 const GLOSS_SKIP_LEXNAMES = new Set([
   "noun.Tops",
   "noun.attribute",
