@@ -63,7 +63,8 @@ if (existsSync(aolPath)) {
 // Steady state of a running process: the JIT, the spelling index and the memos of common words warmed on
 // queries outside the measured sample (the last 2,000 distinct ones).
 const warm = await Classifier.create({ kb, cacheSize: 0 });
-for (let i = 0; i < 2000; i++) warm.classify(queries[(queries.length - 1 - i + queries.length) % queries.length]!);
+for (let i = 0; i < 2000; i++)
+  warm.classify(queries[(queries.length - 1 - i + queries.length) % queries.length]!);
 const sample = queries.slice(0, 30_000);
 const uncached = await Classifier.create({ kb, cacheSize: 0 });
 /** CPU seconds (user + system) since `from`: the machine is shared, so wall time alone misleads. */
