@@ -95,3 +95,12 @@ test("a word nothing else places takes its category from its WordNet gloss, as a
   // Placed words keep their own categories, not weak.
   assert.ok(!kb.isWeak(["pneumonia"]));
 });
+
+test("a thing reaches Science through its hypernyms only as an idea, phenomenon, process or animal", () => {
+  // cleanser (noun.artifact) → cleansing agent → compound: searched as a product, not as chemistry.
+  assert.notEqual(top(kb.lookup("cleanser")), "Top/Science");
+  // What sciences study keeps its chain: a branch of mathematics, a phenomenon, an insect.
+  assert.equal(top(kb.lookup("trigonometry")), "Top/Science");
+  assert.equal(top(kb.lookup("magnetism")), "Top/Science");
+  assert.equal(top(kb.lookup("cockroach")), "Top/Science");
+});
