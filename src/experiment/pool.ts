@@ -3,10 +3,11 @@
  * then one combination at a time; results come back in completion order. With one job (or one combination)
  * everything runs in this thread instead, which is also what tests and small runs use.
  *
- * Workers load the TypeScript sources through tsx's API themselves, so the pool works however the main
- * process was started (tsx CLI, `node --import tsx`, bin/querymask.js).
+ * Workers load the TypeScript sources through tsx's API themselves (`spawnModuleWorker`), so the pool works
+ * however the main process was started (tsx CLI, `node --import tsx`, bin/querymask.js).
  */
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
+import { spawnModuleWorker } from "../util/worker.ts";
 import type { Combination } from "./config.ts";
 import { type PreparedInput, type ResultRow, runCombination } from "./run-one.ts";
 import type { WorkerInit, WorkerTask } from "./worker.ts";
@@ -41,10 +42,8 @@ function runLocal(combo: Combination, key: string, opts: PoolOptions): Promise<R
 }
 
 function spawn(init: WorkerInit): Worker {
-  const tsx = import.meta.resolve("tsx/esm/api");
-  const entry = new URL("./worker.ts", import.meta.url).href;
-  const code = `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(entry)}); });`;
-  return new Worker(code, { eval: true, workerData: init, execArgv: [] });
+  const ext = import.meta.url.endsWith(".ts") ? "ts" : "js";
+  return spawnModuleWorker(new URL(`./worker.${ext}`, import.meta.url), { workerData: init, execArgv: [] });
 }
 
 /** One worker taking tasks from the shared queue until it is empty. */

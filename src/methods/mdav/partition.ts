@@ -6,8 +6,9 @@
  *   in `workers` worker threads (0 = in this thread). The partition is the same whatever the number of workers.
  */
 import { availableParallelism } from "node:os";
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
 import type { Progress } from "../../util/progress.ts";
+import { spawnModuleWorker } from "../../util/worker.ts";
 import type { BlockAnswer, BlockMessage, InitMessage } from "./block-worker.ts";
 import { blockUsers } from "./blocking.ts";
 import type { CategorySpace } from "./category-space.ts";
@@ -99,14 +100,8 @@ async function inWorkers(
   return results;
 }
 
-/**
- * A block worker. Under tsx (this module is `.ts`) worker threads do not inherit the loader, so the worker first
- * registers tsx and then imports the TypeScript worker module; compiled code loads `block-worker.js` directly.
- */
+/** A block worker (the `.ts` module under tsx, the compiled `.js` otherwise). */
 function spawnWorker(): Worker {
-  if (!import.meta.url.endsWith(".ts")) return new Worker(new URL("./block-worker.js", import.meta.url));
-  const tsx = import.meta.resolve("tsx/esm/api");
-  const worker = new URL("./block-worker.ts", import.meta.url).href;
-  const code = `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(worker)}); });`;
-  return new Worker(code, { eval: true });
+  const ext = import.meta.url.endsWith(".ts") ? "ts" : "js";
+  return spawnModuleWorker(new URL(`./block-worker.${ext}`, import.meta.url));
 }
