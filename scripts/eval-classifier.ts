@@ -15,6 +15,7 @@ import { cpus } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Classifier, UNCLASSIFIED } from "../src/classify/classifier.ts";
+import { classifyLog } from "../src/classify/classify-log.ts";
 import { loadLog } from "../src/log/read.ts";
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
@@ -87,7 +88,7 @@ if (devOnly) {
   const t0 = performance.now();
   const log = await loadLog([aolPath], { keepSource: false });
   const t1 = performance.now();
-  const { counts } = classifier.classifyLog(log);
+  const { counts } = classifyLog(classifier, log);
   const t2 = performance.now();
   const events = counts.events ?? 0;
   const coverage = 1 - (counts[UNCLASSIFIED] ?? 0) / events;

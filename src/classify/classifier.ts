@@ -11,11 +11,9 @@
  */
 import { LRUCache } from "lru-cache";
 import { type KnowledgeBase, loadKnowledgeBase } from "../knowledge/knowledge-base.ts";
-import type { LogRecord, QueryLog } from "../log/record.ts";
 import { createScrubber, type Scrubber } from "../scrub/scrubber.ts";
 import type { PiiSpan, ScrubMode } from "../scrub/types.ts";
 import { isStopword } from "../text/stopwords.ts";
-import { type Progress, silentProgress } from "../util/progress.ts";
 import { idOf, QueryRules } from "./query-rules.ts";
 import {
   FACET_WORDS,
@@ -338,41 +336,5 @@ export class Classifier {
       if (ids !== undefined && ids.length > 0) return { ids, weak: this.kb.isWeak(key) };
     }
     return undefined;
-  }
-
-  /**
-   * Classify every record of a log: each gets `category` and `unit`, and its query is replaced by the
-   * scrubbed text. Counts are per query event (consecutive rows with the same user, query and time) by
-   * top-level category, plus `unclassified`, `events` and `scrubbed` (events with an identifier removed).
-   */
-  classifyLog(
-    log: QueryLog,
-    progress: Progress = silentProgress,
-  ): { log: QueryLog; counts: Record<string, number> } {
-    const counts: Record<string, number> = { events: 0, [UNCLASSIFIED]: 0, scrubbed: 0 };
-    const records: LogRecord[] = new Array(log.records.length);
-    progress.start("classify", log.records.length);
-    let prev: LogRecord | undefined;
-    for (let i = 0; i < log.records.length; i++) {
-      const r = log.records[i]!;
-      const c = this.classify(r.query);
-      records[i] = { ...r, query: c.scrubbed, category: c.category, unit: c.unit };
-      const sameEvent =
-        prev !== undefined && prev.user === r.user && prev.time === r.time && prev.query === r.query;
-      if (!sameEvent) {
-        counts.events!++;
-        if (c.spans.length > 0) counts.scrubbed!++;
-        const top =
-          c.categoryId < 0
-            ? UNCLASSIFIED
-            : this.kb.taxonomy.label(this.kb.taxonomy.ancestorAt(c.categoryId, 1));
-        counts[top] = (counts[top] ?? 0) + 1;
-      }
-      prev = r;
-      if ((i & 1023) === 1023) progress.tick(1024);
-    }
-    progress.tick(log.records.length & 1023);
-    progress.stop();
-    return { log: { records, format: log.format, classified: true }, counts };
   }
 }

@@ -5,8 +5,9 @@
  */
 import { type Command, Option } from "commander";
 import { Classifier, UNCLASSIFIED } from "../../classify/classifier.ts";
-import { loadLog } from "../../log/read.ts";
-import { writeLog } from "../../log/write.ts";
+import { ClassifyTally, classifyBatches } from "../../classify/classify-log.ts";
+import { openLog } from "../../log/read.ts";
+import { writeBatches } from "../../log/write.ts";
 import type { ScrubMode } from "../../scrub/types.ts";
 import {
   addInputOptions,
@@ -59,33 +60,42 @@ export function register(program: Command): void {
     );
   addInputOptions(cmd).action(async (inputs: string[], flags: ClassifyFlags) => {
     const opts = readOptions(flags, flags.out);
-    const log = await loadLog(inputs, opts);
-    reportRejects(log.rejected, opts.rejectsPath);
+    const log = await openLog(inputs, opts);
     const classifier = await Classifier.create({
       cacheSize: flags.cacheSize,
       scrub: flags.scrub,
       mainUnit: flags.mainUnit,
     });
-    const { log: out, counts } = classifier.classifyLog(log, opts.progress);
     // The Excite layout has no category columns: its classified form is the AOL layout.
-    const format = flags.outFormat ?? (out.format === "excite" ? "aol" : out.format);
-    await writeLog(flags.out, out, format);
-    const events = counts.events ?? 0;
-    const unclassified = counts[UNCLASSIFIED] ?? 0;
-    const coverage = events === 0 ? 0 : 1 - unclassified / events;
+    const format = flags.outFormat ?? (log.format === "excite" ? "aol" : log.format);
+    const tally = new ClassifyTally(classifier);
+    opts.progress.start("classify");
+    let rows: number;
+    try {
+      rows = await writeBatches(flags.out, format, classifyBatches(classifier, log.batches(), tally), {
+        classified: true,
+      });
+    } finally {
+      opts.progress.stop();
+    }
+    await log.rejects.close();
+    reportRejects(log.rejects.count, opts.rejectsPath);
+    const { counts, coverage } = tally;
+    const events = counts.events!;
+    const unclassified = counts[UNCLASSIFIED]!;
     const perTop = Object.entries(counts)
       .filter(([k]) => k !== "events" && k !== "scrubbed")
       .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
     if (flags.json) {
-      const summary = { out: flags.out, rows: out.records.length, rejected: log.rejected, coverage, counts };
+      const summary = { out: flags.out, rows, rejected: log.rejects.count, coverage, counts };
       process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
       return;
     }
     printTable([
       ["written", flags.out],
-      ["rows", out.records.length],
+      ["rows", rows],
       ["query events", events],
-      ["events with identifiers scrubbed", counts.scrubbed ?? 0],
+      ["events with identifiers scrubbed", counts.scrubbed!],
       ["coverage", `${(100 * coverage).toFixed(2)}% (${unclassified.toLocaleString("en")} unclassified)`],
       ...perTop.map(([k, v]): [string, string] => [
         `  ${k}`,

@@ -1,0 +1,79 @@
+/**
+ * A whole log through the classifier, as a stream of record batches (memory stays flat however long the log)
+ * or in memory: each record gets `category` and `unit`, and its query is replaced by the scrubbed text. A
+ * {@link ClassifyTally} counts per query event (consecutive rows with the same user, query and time) by
+ * top-level category, plus `unclassified`, `events` and `scrubbed` (events with an identifier removed).
+ */
+import type { LogRecord, QueryLog } from "../log/record.ts";
+import { type Progress, silentProgress } from "../util/progress.ts";
+import { type Classification, type Classifier, UNCLASSIFIED } from "./classifier.ts";
+
+/** The counts of a classified log; it may be fed batch by batch (an event may straddle two batches). */
+export class ClassifyTally {
+  readonly counts: Record<string, number> = { events: 0, [UNCLASSIFIED]: 0, scrubbed: 0 };
+  private prev: LogRecord | undefined;
+
+  constructor(private readonly classifier: Classifier) {}
+
+  /** Count one input record (before scrubbing) with its classification. */
+  add(r: LogRecord, c: Classification): void {
+    const prev = this.prev;
+    this.prev = r;
+    if (prev !== undefined && prev.user === r.user && prev.time === r.time && prev.query === r.query) return;
+    this.counts.events!++;
+    if (c.spans.length > 0) this.counts.scrubbed!++;
+    const tax = this.classifier.kb.taxonomy;
+    const top = c.categoryId < 0 ? UNCLASSIFIED : tax.label(tax.ancestorAt(c.categoryId, 1));
+    this.counts[top] = (this.counts[top] ?? 0) + 1;
+  }
+
+  /** Share of query events with a category (0 for an empty log). */
+  get coverage(): number {
+    const events = this.counts.events!;
+    return events === 0 ? 0 : 1 - this.counts[UNCLASSIFIED]! / events;
+  }
+}
+
+/** Classified copies of `records`, counted in `tally`. */
+export function classifyRecords(
+  classifier: Classifier,
+  records: readonly LogRecord[],
+  tally: ClassifyTally,
+): LogRecord[] {
+  const out: LogRecord[] = new Array(records.length);
+  for (let i = 0; i < records.length; i++) {
+    const r = records[i]!;
+    const c = classifier.classify(r.query);
+    out[i] = { ...r, query: c.scrubbed, category: c.category, unit: c.unit };
+    tally.add(r, c);
+  }
+  return out;
+}
+
+/** Classify a stream of record batches (see `openLog`), counting in `tally`. */
+export async function* classifyBatches(
+  classifier: Classifier,
+  batches: AsyncIterable<readonly LogRecord[]>,
+  tally: ClassifyTally,
+): AsyncGenerator<LogRecord[]> {
+  for await (const batch of batches) yield classifyRecords(classifier, batch, tally);
+}
+
+/** Classify a log held in memory. */
+export function classifyLog(
+  classifier: Classifier,
+  log: QueryLog,
+  progress: Progress = silentProgress,
+): { log: QueryLog; counts: Record<string, number> } {
+  const tally = new ClassifyTally(classifier);
+  const records: LogRecord[] = [];
+  progress.start("classify", log.records.length);
+  const step = 8192;
+  for (let i = 0; i < log.records.length; i += step) {
+    const part = classifyRecords(classifier, log.records.slice(i, i + step), tally);
+    for (const r of part) records.push(r);
+    progress.tick(part.length);
+  }
+  progress.stop();
+  return { log: { records, format: log.format, classified: true }, counts: tally.counts };
+}

@@ -1,0 +1,77 @@
+/**
+ * `querymask classify`: streams the log through the classifier, writes every record (AOL layout with the
+ * Category and Unit columns), counts query events per top level, and sets bad lines aside in lenient mode.
+ */
+import assert from "node:assert/strict";
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, describe, test } from "node:test";
+import { fileURLToPath } from "node:url";
+
+const dir = mkdtempSync(join(tmpdir(), "querymask-classify-"));
+after(() => rmSync(dir, { recursive: true, force: true }));
+const cli = fileURLToPath(new URL("../../src/cli/main.ts", import.meta.url));
+const HEADER = "AnonID\tQuery\tQueryTime\tItemRank\tClickURL";
+
+const args = (rest: string[]) => ["--import", "tsx", cli, "classify", "-q", ...rest];
+
+describe("querymask classify", () => {
+  test("every record is written in order, classified, with events counted once (click rows included)", () => {
+    const input = join(dir, "in.tsv");
+    // 20,001 rows: more than one read batch (8,192 rows), and the lone first row makes the search and click rows
+    // of one event straddle each batch boundary: it must still count once.
+    const queries = ["european soccer barcelona players", "cheap flights", "xqzvbnw", "john baker genealogy"];
+    const rows = [HEADER, "9\tweather forecast\t2006-02-28 23:59:59\t\t"];
+    for (let i = 0; i < 10_000; i++) {
+      const q = queries[i % queries.length]!;
+      const t = `2006-03-01 ${String(Math.floor(i / 3600) % 24).padStart(2, "0")}:${String(Math.floor(i / 60) % 60).padStart(2, "0")}:${String(i % 60).padStart(2, "0")}`;
+      // Each query event is a search row and a click row with the same user, query and time.
+      rows.push(`${i % 7}\t${q}\t${t}\t\t`, `${i % 7}\t${q}\t${t}\t1\thttp://www.example.com`);
+    }
+    writeFileSync(input, `${rows.join("\n")}\n`);
+    const out = join(dir, "out.tsv");
+    const summary = JSON.parse(
+      execFileSync(process.execPath, args([input, "-o", out, "--json"]), { encoding: "utf8" }),
+    );
+    assert.equal(summary.rows, 20_001);
+    assert.equal(summary.counts.events, 10_001);
+    assert.equal(summary.counts.unclassified, 2_500);
+    assert.equal(summary.counts.Sports, 2_500);
+    assert.equal(summary.counts.scrubbed, 2_500);
+    assert.equal(summary.coverage, 1 - 2_500 / 10_001);
+    const lines = readFileSync(out, "utf8").trim().split("\n");
+    assert.equal(lines.length, 20_002);
+    assert.equal(lines[0], `${HEADER}\tCategory\tUnit`);
+    const first = lines[2]!.split("\t");
+    assert.deepEqual(
+      [first[1], first[5]!.split("/")[1], first[6]],
+      ["european soccer barcelona players", "Sports", "european soccer"],
+    );
+    // The scrubbed text is what is released: the private person's name is gone.
+    assert.equal(lines[8]!.split("\t")[1], "genealogy");
+    assert.deepEqual(
+      lines.slice(1).map((l) => l.split("\t")[0]),
+      rows.slice(1).map((l) => l.split("\t")[0]),
+    );
+  });
+
+  test("a bad line stops a strict run naming file and line; lenient mode sets it aside and counts it", () => {
+    const input = join(dir, "bad.tsv");
+    writeFileSync(
+      input,
+      `${HEADER}\n1\tcheap flights\t2006-03-01 07:33:28\t\t\n1\tno time here\tnot a time\t\t\n`,
+    );
+    const out = join(dir, "bad-out.tsv");
+    const strict = spawnSync(process.execPath, args([input, "-o", out]), { encoding: "utf8" });
+    assert.notEqual(strict.status, 0);
+    assert.match(strict.stderr, new RegExp(`${input.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:3`));
+    const lenient = JSON.parse(
+      execFileSync(process.execPath, args([input, "-o", out, "--lenient", "--json"]), { encoding: "utf8" }),
+    );
+    assert.equal(lenient.rows, 1);
+    assert.equal(lenient.rejected, 1);
+    assert.match(readFileSync(`${out}.rejects.tsv`, "utf8"), /no time here/);
+  });
+});
