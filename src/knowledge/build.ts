@@ -20,12 +20,19 @@ import { fileURLToPath } from "node:url";
 import { analyze } from "../text/nlp.ts";
 import { stemKey } from "../text/stem.ts";
 import { anchors } from "./anchors.ts";
-import { COMPANIES, DOMAIN_LEXICONS, FOREIGN_LEXICONS, PEOPLE_NAMES, packageInfo } from "./lexicons.ts";
+import {
+  COMPANIES,
+  DOMAIN_LEXICONS,
+  FOREIGN_LEXICONS,
+  NAME_LISTS,
+  PEOPLE_NAMES,
+  packageInfo,
+} from "./lexicons.ts";
 import { type KbSnapshot, type SnapshotInput, toTable } from "./snapshot.ts";
 import { parseMisspellings } from "./spelling.ts";
 import { BUNDLED_TAXONOMY, Taxonomy } from "./taxonomy.ts";
 import { BUNDLED_TERMSTATS, TermStats } from "./termstats.ts";
-import { domainWords, englishWords, foreignWords, pluralOf, words } from "./word-lists.ts";
+import { domainWords, englishWords, foreignWords, namePhrases, pluralOf, words } from "./word-lists.ts";
 import { readWordNet, type Synset, type WordNet, wordnetDir } from "./wordnet.ts";
 
 export const BUNDLED_SITES = fileURLToPath(new URL("../../data/knowledge/sites.tsv", import.meta.url));
@@ -62,7 +69,7 @@ export function buildFingerprint(termstats = BUNDLED_TERMSTATS): string {
   h.update(`\0all-the-cities ${citiesVersion()}`);
   for (const p of ["wink-nlp", "wink-eng-lite-web-model"])
     h.update(`\0${p} ${(require(`${p}/package.json`) as { version: string }).version}`);
-  for (const p of [...DOMAIN_LEXICONS, ...FOREIGN_LEXICONS, PEOPLE_NAMES, COMPANIES])
+  for (const p of [...DOMAIN_LEXICONS, ...NAME_LISTS, ...FOREIGN_LEXICONS, PEOPLE_NAMES, COMPANIES])
     h.update(`\0${p.name} ${packageInfo(p.name).version}`);
   const data = readdirSync(KNOWLEDGE_DATA)
     .sort()
@@ -75,7 +82,7 @@ export function buildFingerprint(termstats = BUNDLED_TERMSTATS): string {
 }
 
 /** Bump when the snapshot layout or the build rules change: stale cached snapshots are rebuilt. */
-export const SNAPSHOT_VERSION = 14;
+export const SNAPSHOT_VERSION = 15;
 
 /** ODP facet labels that name a kind of site, not a subject; never matched to words. */
 const FACET_LABELS = new Set(
@@ -573,6 +580,9 @@ export function buildSnapshot(opts: BuildOptions = {}): KbSnapshot {
   const english = englishWords(wn, cities, sites);
   const domain = domainWords(taxonomy, termStats, (k) => phrases.has(k), resolve, english.common);
   for (const [key, id] of domain.keys) phrases.set(key, [id]);
+  // Multi-word names (artists, albums) nothing above knows as a phrase.
+  const nameKeys = namePhrases(taxonomy, (k) => phrases.has(k), resolve, cities);
+  for (const [key, id] of nameKeys.keys) phrases.set(key, [id]);
   // One-word keys only: a compound's head word already places it when the classifier shortens it from the left.
   for (const [key, senses] of glossed) {
     if (phrases.has(key) || key.includes(" ")) continue;
@@ -683,7 +693,7 @@ export function buildSnapshot(opts: BuildOptions = {}): KbSnapshot {
       licence: "MIT code, GeoNames data CC BY 4.0",
       entries: cityCount,
     },
-    ...domain.entries.map((l) => ({
+    ...[...domain.entries, ...nameKeys.entries].map((l) => ({
       name: "domain words",
       source: `${l.name} ${l.version}`,
       licence: l.licence,

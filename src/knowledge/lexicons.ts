@@ -181,8 +181,13 @@ export interface CspellPackage {
 /** Directory and package.json (version, licence) of an installed package. */
 export function packageInfo(name: string): { dir: string; version: string; license: string } {
   const require = createRequire(import.meta.url);
-  // cspell packages export only their config, `cspell-ext.json`, at the package root.
-  const pj = join(dirname(require.resolve(name)), "package.json");
+  let pj: string;
+  try {
+    pj = require.resolve(`${name}/package.json`);
+  } catch {
+    // cspell packages export only their config, `cspell-ext.json`, at the package root.
+    pj = join(dirname(require.resolve(name)), "package.json");
+  }
   const meta = JSON.parse(readFileSync(pj, "utf8")) as { version: string; license?: string };
   return { dir: dirname(pj), version: meta.version, license: meta.license ?? "?" };
 }
@@ -197,7 +202,58 @@ export function readCspellPackage(pkg: CspellPackage): string[] {
 export interface DomainLexicon extends CspellPackage {
   readonly path: string;
   readonly licence: string;
+  /** Entries of a data package that is no cspell dictionary (`files` is then empty). */
+  readonly read?: () => readonly string[];
+  /** Which list of the package, for `kb info`. */
+  readonly list?: string;
 }
+
+/** The words of a domain lexicon: its own reader's, else its cspell files'. */
+export function readLexicon(lex: DomainLexicon): readonly string[] {
+  return lex.read?.() ?? readCspellPackage(lex);
+}
+
+/** The English locale's raw data of `@faker-js/faker` (name lists: music artists, books…). */
+function fakerData(): Record<string, Record<string, unknown>> {
+  const require = createRequire(import.meta.url);
+  const locale = require("@faker-js/faker/locale/en") as {
+    faker: { rawDefinitions: Record<string, Record<string, unknown>> };
+  };
+  return locale.faker.rawDefinitions;
+}
+
+/** One list of the faker English locale (`music`, `artist`), entries as strings (or their `name`). */
+function fakerList(module: string, key: string): () => readonly string[] {
+  return () => {
+    const list = fakerData()[module]?.[key];
+    if (!Array.isArray(list)) throw new Error(`@faker-js/faker: no list ${module}.${key}`);
+    return list.map((e: unknown) => (typeof e === "string" ? e : String((e as { name: string }).name)));
+  };
+}
+
+/**
+ * Name lists: proper names whose words alone say little (`rod stewart`, `foster the people`). A multi-word
+ * name is entered whole where the knowledge base has no such phrase; a one-word name goes through the same
+ * filters as a domain word (build.ts, word-lists.ts).
+ */
+export const NAME_LISTS: readonly DomainLexicon[] = [
+  {
+    name: "@faker-js/faker",
+    list: "music artists",
+    files: [],
+    read: fakerList("music", "artist"),
+    path: "Arts/Music",
+    licence: "MIT",
+  },
+  {
+    name: "@faker-js/faker",
+    list: "music albums",
+    files: [],
+    read: fakerList("music", "album"),
+    path: "Arts/Music",
+    licence: "MIT",
+  },
+];
 
 /**
  * The domain lexicons (a word listed by two lexicons of different branches is ambiguous and skipped). They are a

@@ -12,10 +12,12 @@ import {
   DOMAIN_LEXICONS,
   FOREIGN_LEXICONS,
   FOREIGN_MAX_LENGTH,
+  NAME_LISTS,
   PEOPLE_NAMES,
   packageInfo,
   readCspellFile,
   readCspellPackage,
+  readLexicon,
 } from "./lexicons.ts";
 import type { Taxonomy } from "./taxonomy.ts";
 import type { TermStats } from "./termstats.ts";
@@ -157,11 +159,11 @@ export function domainWords(
 ): { keys: Map<string, number>; entries: WordListEntry[] } {
   const chosen = new Map<string, number | null>();
   const entries: WordListEntry[] = [];
-  for (const lex of DOMAIN_LEXICONS) {
+  for (const lex of [...DOMAIN_LEXICONS, ...NAME_LISTS]) {
     const id = resolve(lex.path);
     let n = 0;
-    for (const raw of readCspellPackage(lex)) {
-      const w = raw.toLowerCase();
+    for (const raw of readLexicon(lex)) {
+      const w = lex.read === undefined ? raw.toLowerCase() : nameWords(raw).join(" ");
       if (w.length < 5 || !/^[a-z]+$/.test(w) || commonEnglish.has(w)) continue;
       const stemmed = stemKey([w]);
       if (placed(stemmed) || (termStats.count(stemmed) ?? 0) < DOMAIN_MIN_REFS) continue;
@@ -175,16 +177,18 @@ export function domainWords(
         chosen.set(key, null);
     }
     entries.push({
-      name: lex.name,
+      name: lex.list === undefined ? lex.name : `${lex.name} (${lex.list})`,
       licence: lex.licence,
       entries: n,
       version: packageInfo(lex.name).version,
     });
   }
   const keys = new Map<string, number>();
+  const names = new Set(NAME_LISTS.map((l) => resolve(l.path)));
   for (const [key, id] of chosen) {
     if (id === null) continue;
     keys.set(key, id);
+    if (names.has(id)) continue; // a name has no plural (`nickelbacks`)
     const plural = pluralOf(key.slice(1));
     if (chosen.has(`=${plural}`) || commonEnglish.has(plural) || placed(stemKey([plural]))) continue;
     keys.set(`=${plural}`, id);
@@ -223,4 +227,64 @@ export function foreignWords(
     entries.push({ name: lex.name, licence: lex.licence, entries: n, version });
   });
   return { foreign, entries };
+}
+
+/**
+ * The words of a name as a query would type them: lower case, accents and punctuation dropped (`Boney M.` →
+ * `boney m`, `AC/DC` → `acdc`), `&` as `and`, a leading `the` left out (the classifier's units never hold it).
+ */
+export function nameWords(name: string): string[] {
+  const ws = stripAccents(name.toLowerCase())
+    .replace(/&/g, " and ")
+    .replace(/[^a-z0-9\s-]/g, "")
+    .split(/[\s-]+/)
+    .filter((w) => w !== "");
+  return ws[0] === "the" ? ws.slice(1) : ws;
+}
+
+/**
+ * Multi-word names of the NAME_LISTS (`rod stewart`, `foster the people`): each name's stemmed key with its
+ * category, where the phrase table has no such key and the name holds a word of three letters or more. A name
+ * listed for two branches is left out. One-word names are domain words (`domainWords`).
+ */
+export function namePhrases(
+  taxonomy: Taxonomy,
+  placed: (stemKey: string) => boolean,
+  resolve: (path: string) => number,
+  towns: readonly string[],
+): { keys: Map<string, number>; entries: WordListEntry[] } {
+  // A name that is part of a longer town name (an album `San Lucas`, the town Cabo San Lucas) is left out.
+  const inTowns = new Set<string>();
+  for (const t of towns) {
+    const ws = nameWords(t);
+    for (let i = 0; i < ws.length; i++)
+      for (let j = i + 2; j <= ws.length; j++) inTowns.add(stemKey(ws.slice(i, j)));
+  }
+  const chosen = new Map<string, number | null>();
+  const entries: WordListEntry[] = [];
+  for (const lex of NAME_LISTS) {
+    const id = resolve(lex.path);
+    let n = 0;
+    for (const raw of readLexicon(lex)) {
+      const ws = nameWords(raw);
+      if (ws.length < 2 || !ws.some((w) => /^[a-z]{3,}$/.test(w))) continue;
+      const key = stemKey(ws);
+      if (placed(key) || inTowns.has(key)) continue;
+      const prev = chosen.get(key);
+      if (prev === undefined) {
+        chosen.set(key, id);
+        n++;
+      } else if (prev !== null && taxonomy.ancestorAt(prev, 1) !== taxonomy.ancestorAt(id, 1))
+        chosen.set(key, null);
+    }
+    entries.push({
+      name: `${lex.name} (${lex.list} phrases)`,
+      licence: lex.licence,
+      entries: n,
+      version: packageInfo(lex.name).version,
+    });
+  }
+  const keys = new Map<string, number>();
+  for (const [key, id] of chosen) if (id !== null) keys.set(key, id);
+  return { keys, entries };
 }

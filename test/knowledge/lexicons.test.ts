@@ -5,9 +5,11 @@ import {
   DOMAIN_LEXICONS,
   decodeTrieV3,
   FOREIGN_LEXICONS,
+  NAME_LISTS,
   packageInfo,
   parseWordList,
 } from "../../src/knowledge/lexicons.ts";
+import { nameWords } from "../../src/knowledge/word-lists.ts";
 
 test("TrieXv3: end of word, steps back, digit steps and references", () => {
   // c-a-t-s, `$` ends "cats" and steps back to "cat", `$` ends "cat" and steps back to "ca", `3` steps back two
@@ -33,7 +35,7 @@ test("plain cspell word lists: comments and markers dropped", () => {
 });
 
 test("every lexicon package is installed and names its licence", () => {
-  for (const p of [...DOMAIN_LEXICONS, ...FOREIGN_LEXICONS]) {
+  for (const p of [...DOMAIN_LEXICONS, ...NAME_LISTS, ...FOREIGN_LEXICONS]) {
     const info = packageInfo(p.name);
     assert.match(info.version, /^\d+\.\d+\.\d+/);
     assert.equal(info.license, p.licence, p.name);
@@ -49,6 +51,18 @@ const top = (phrase: string) => {
 test("domain lexicons place words WordNet lacks: software, games", () => {
   assert.equal(top("javascript"), "Computers");
   assert.equal(top("pikachu"), "Games");
+});
+
+test("name lists place performers' names, whole or as one word", () => {
+  assert.equal(top("martin garrix"), "Arts");
+  assert.equal(top("deftones"), "Arts");
+  // a name is entered whole only: its words keep their own categories
+  assert.equal(top("garrix"), "");
+});
+
+test("nameWords: lower case, no punctuation, no leading article", () => {
+  assert.deepEqual(nameWords("The Beach Walkers & Co."), ["beach", "walkers", "and", "co"]);
+  assert.deepEqual(nameWords("AC/DC"), ["acdc"]);
 });
 
 test("domain lexicons leave names, common words and misspellings alone", () => {
