@@ -232,7 +232,7 @@ function fakerList(module: string, key: string): () => readonly string[] {
 }
 
 /**
- * Name lists: proper names whose words alone say little (`rod stewart`, `foster the people`). A multi-word
+ * Name lists: proper names whose words alone say little (`rod stewart`, `foster the people`, `animal farm`). A multi-word
  * name is entered whole where the knowledge base has no such phrase; a one-word name goes through the same
  * filters as a domain word (build.ts, word-lists.ts).
  */
@@ -251,6 +251,22 @@ export const NAME_LISTS: readonly DomainLexicon[] = [
     files: [],
     read: fakerList("music", "album"),
     path: "Arts/Music",
+    licence: "MIT",
+  },
+  {
+    name: "@faker-js/faker",
+    list: "books",
+    files: [],
+    read: () => [...fakerList("book", "title")(), ...fakerList("book", "series")()],
+    path: "Arts/Literature",
+    licence: "MIT",
+  },
+  {
+    name: "@faker-js/faker",
+    list: "authors",
+    files: [],
+    read: fakerList("book", "author"),
+    path: "Arts/Literature",
     licence: "MIT",
   },
 ];

@@ -56,6 +56,7 @@ test("domain lexicons place words WordNet lacks: software, games", () => {
 test("name lists place performers' names, whole or as one word", () => {
   assert.equal(top("martin garrix"), "Arts");
   assert.equal(top("deftones"), "Arts");
+  assert.equal(top("discworld"), "Arts");
   // a name is entered whole only: its words keep their own categories
   assert.equal(top("garrix"), "");
 });
