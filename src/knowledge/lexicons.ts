@@ -269,6 +269,30 @@ export const NAME_LISTS: readonly DomainLexicon[] = [
     path: "Arts/Literature",
     licence: "MIT",
   },
+  {
+    name: "@faker-js/faker",
+    list: "dog breeds",
+    files: [],
+    read: fakerList("animal", "dog"),
+    path: "Recreation/Pets/Dogs",
+    licence: "MIT",
+  },
+  {
+    name: "@faker-js/faker",
+    list: "cat breeds",
+    files: [],
+    read: fakerList("animal", "cat"),
+    path: "Recreation/Pets/Cats",
+    licence: "MIT",
+  },
+  {
+    name: "@faker-js/faker",
+    list: "horse breeds",
+    files: [],
+    read: fakerList("animal", "horse"),
+    path: "Recreation/Horses",
+    licence: "MIT",
+  },
 ];
 
 /**
