@@ -13,6 +13,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { gunzipSync } from "node:zlib";
+import { fakerList } from "./faker.ts";
 
 interface TrieNode {
   f?: boolean;
@@ -213,24 +214,6 @@ export function readLexicon(lex: DomainLexicon): readonly string[] {
   return lex.read?.() ?? readCspellPackage(lex);
 }
 
-/** The English locale's raw data of `@faker-js/faker` (name lists: music artists, books…). */
-function fakerData(): Record<string, Record<string, unknown>> {
-  const require = createRequire(import.meta.url);
-  const locale = require("@faker-js/faker/locale/en") as {
-    faker: { rawDefinitions: Record<string, Record<string, unknown>> };
-  };
-  return locale.faker.rawDefinitions;
-}
-
-/** One list of the faker English locale (`music`, `artist`), entries as strings (or their `name`). */
-function fakerList(module: string, key: string): () => readonly string[] {
-  return () => {
-    const list = fakerData()[module]?.[key];
-    if (!Array.isArray(list)) throw new Error(`@faker-js/faker: no list ${module}.${key}`);
-    return list.map((e: unknown) => (typeof e === "string" ? e : String((e as { name: string }).name)));
-  };
-}
-
 /**
  * Name lists: proper names whose words alone say little (`rod stewart`, `foster the people`, `animal farm`). A multi-word
  * name is entered whole where the knowledge base has no such phrase; a one-word name goes through the same
@@ -241,7 +224,7 @@ export const NAME_LISTS: readonly DomainLexicon[] = [
     name: "@faker-js/faker",
     list: "music artists",
     files: [],
-    read: fakerList("music", "artist"),
+    read: () => fakerList("music", "artist"),
     path: "Arts/Music",
     licence: "MIT",
   },
@@ -249,7 +232,7 @@ export const NAME_LISTS: readonly DomainLexicon[] = [
     name: "@faker-js/faker",
     list: "music albums",
     files: [],
-    read: fakerList("music", "album"),
+    read: () => fakerList("music", "album"),
     path: "Arts/Music",
     licence: "MIT",
   },
@@ -257,7 +240,7 @@ export const NAME_LISTS: readonly DomainLexicon[] = [
     name: "@faker-js/faker",
     list: "books",
     files: [],
-    read: () => [...fakerList("book", "title")(), ...fakerList("book", "series")()],
+    read: () => [...fakerList("book", "title"), ...fakerList("book", "series")],
     path: "Arts/Literature",
     licence: "MIT",
   },
@@ -265,7 +248,7 @@ export const NAME_LISTS: readonly DomainLexicon[] = [
     name: "@faker-js/faker",
     list: "authors",
     files: [],
-    read: fakerList("book", "author"),
+    read: () => fakerList("book", "author"),
     path: "Arts/Literature",
     licence: "MIT",
   },
@@ -273,7 +256,7 @@ export const NAME_LISTS: readonly DomainLexicon[] = [
     name: "@faker-js/faker",
     list: "dog breeds",
     files: [],
-    read: fakerList("animal", "dog"),
+    read: () => fakerList("animal", "dog"),
     path: "Recreation/Pets/Dogs",
     licence: "MIT",
   },
@@ -281,7 +264,7 @@ export const NAME_LISTS: readonly DomainLexicon[] = [
     name: "@faker-js/faker",
     list: "cat breeds",
     files: [],
-    read: fakerList("animal", "cat"),
+    read: () => fakerList("animal", "cat"),
     path: "Recreation/Pets/Cats",
     licence: "MIT",
   },
@@ -289,7 +272,7 @@ export const NAME_LISTS: readonly DomainLexicon[] = [
     name: "@faker-js/faker",
     list: "horse breeds",
     files: [],
-    read: fakerList("animal", "horse"),
+    read: () => fakerList("animal", "horse"),
     path: "Recreation/Horses",
     licence: "MIT",
   },

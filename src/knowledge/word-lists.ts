@@ -6,6 +6,7 @@
  */
 import { createRequire } from "node:module";
 import { join } from "node:path";
+import { nameWords, stripAccents } from "../text/names.ts";
 import { stemKey } from "../text/stem.ts";
 import {
   COMPANIES,
@@ -96,13 +97,6 @@ function nearWord(w: string, vocab: ReadonlySet<string>): boolean {
 /** German umlauts and ß as typed on keyboards without them (`grüne` → `gruene`). */
 function transliterate(w: string): string {
   return w.replace(/ä/g, "ae").replace(/ö/g, "oe").replace(/ü/g, "ue").replace(/ß/g, "ss");
-}
-
-function stripAccents(w: string): string {
-  return w
-    .normalize("NFD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .replace(/œ/g, "oe");
 }
 
 /** What the build knows of English before it looks at the domain and foreign lists. */
@@ -227,19 +221,6 @@ export function foreignWords(
     entries.push({ name: lex.name, licence: lex.licence, entries: n, version });
   });
   return { foreign, entries };
-}
-
-/**
- * The words of a name as a query would type them: lower case, accents and punctuation dropped (`Boney M.` →
- * `boney m`, `AC/DC` → `acdc`), `&` as `and`, a leading `the` left out (the classifier's units never hold it).
- */
-export function nameWords(name: string): string[] {
-  const ws = stripAccents(name.toLowerCase())
-    .replace(/&/g, " and ")
-    .replace(/[^a-z0-9\s-]/g, "")
-    .split(/[\s-]+/)
-    .filter((w) => w !== "");
-  return ws[0] === "the" ? ws.slice(1) : ws;
 }
 
 /**

@@ -9,7 +9,6 @@ import {
   packageInfo,
   parseWordList,
 } from "../../src/knowledge/lexicons.ts";
-import { nameWords } from "../../src/knowledge/word-lists.ts";
 
 test("TrieXv3: end of word, steps back, digit steps and references", () => {
   // c-a-t-s, `$` ends "cats" and steps back to "cat", `$` ends "cat" and steps back to "ca", `3` steps back two
@@ -60,11 +59,6 @@ test("name lists place performers' names, whole or as one word", () => {
   assert.equal(top("cesky terrier"), "Recreation");
   // a name is entered whole only: its words keep their own categories
   assert.equal(top("garrix"), "");
-});
-
-test("nameWords: lower case, no punctuation, no leading article", () => {
-  assert.deepEqual(nameWords("The Beach Walkers & Co."), ["beach", "walkers", "and", "co"]);
-  assert.deepEqual(nameWords("AC/DC"), ["acdc"]);
 });
 
 test("domain lexicons leave names, common words and misspellings alone", () => {

@@ -50,6 +50,7 @@ const LOOK_ALIKES = [
   "dr pepper",
   "mr clean",
   "mrs fields cookies", "tulsa world newspaper", "kansas city chiefs", "fort wayne", "will power",
+  "etta james", "victor hugo", // faker's music artists and book authors
 ]; // biome-ignore format: a list of queries reads better packed
 
 describe("recognizers: each kind in both modes", () => {

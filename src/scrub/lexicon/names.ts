@@ -6,10 +6,13 @@
  *   whose copyright allows redistribution): level 10 = the most common words, 35 = common, 50+ = rarer. A name
  *   that is also a common word ("will", "rose", "king", "church") needs more evidence;
  * - a small curated list of famous people and of businesses named after people (data/scrub/famous-people.txt),
- *   whose names are public, not a private person's identifier.
+ *   whose names are public, not a private person's identifier, with the music artists and book authors of
+ *   `@faker-js/faker` (MIT).
  */
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { fakerList } from "../../knowledge/faker.ts";
+import { nameWords } from "../../text/names.ts";
 
 const require = createRequire(import.meta.url);
 
@@ -69,6 +72,11 @@ export function nameLexicon(): NameLexicon {
     }
   }
   const famousLines = readList(new URL("../../../data/scrub/famous-people.txt", import.meta.url));
+  // Plus the music artists and book authors of faker's name lists (the knowledge base files them under Arts).
+  for (const name of [...fakerList("music", "artist"), ...fakerList("book", "author")]) {
+    const ws = nameWords(name);
+    if (ws.length >= 2) famousLines.push(ws.join(" "));
+  }
   const famous = new Set(famousLines.map((l) => l.split(/\s+/).join(" ")));
   cached = {
     first: rankMap([census.first_male, census.first_female]),
