@@ -82,7 +82,7 @@ export function buildFingerprint(termstats = BUNDLED_TERMSTATS): string {
 }
 
 /** Bump when the snapshot layout or the build rules change: stale cached snapshots are rebuilt. */
-export const SNAPSHOT_VERSION = 16;
+export const SNAPSHOT_VERSION = 17;
 
 /** ODP facet labels that name a kind of site, not a subject; never matched to words. */
 const FACET_LABELS = new Set(

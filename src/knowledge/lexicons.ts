@@ -276,6 +276,23 @@ export const NAME_LISTS: readonly DomainLexicon[] = [
     path: "Recreation/Horses",
     licence: "MIT",
   },
+  {
+    name: "@faker-js/faker",
+    list: "airlines",
+    files: [],
+    read: () => [...fakerList("airline", "airline"), ...fakerList("airline", "airport")],
+    path: "Recreation/Travel",
+    licence: "MIT",
+  },
+
+  {
+    name: "@faker-js/faker",
+    list: "birds",
+    files: [],
+    read: () => fakerList("animal", "bird"),
+    path: "Recreation/Birding",
+    licence: "MIT",
+  },
 ];
 
 /**

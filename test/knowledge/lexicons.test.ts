@@ -57,6 +57,7 @@ test("name lists place performers' names, whole or as one word", () => {
   assert.equal(top("deftones"), "Arts");
   assert.equal(top("discworld"), "Arts");
   assert.equal(top("cesky terrier"), "Recreation");
+  assert.equal(top("allegiant air"), "Recreation");
   // a name is entered whole only: its words keep their own categories
   assert.equal(top("garrix"), "");
 });
