@@ -152,12 +152,15 @@ export function domainWords(
   commonEnglish: ReadonlySet<string>,
 ): { keys: Map<string, number>; entries: WordListEntry[] } {
   const chosen = new Map<string, number | null>();
+  // Keys first listed by a name list: a name has no plural (`nickelbacks`).
+  const names = new Set<string>();
   const entries: WordListEntry[] = [];
   for (const lex of [...DOMAIN_LEXICONS, ...NAME_LISTS]) {
     const id = resolve(lex.path);
+    const isName = NAME_LISTS.includes(lex);
     let n = 0;
     for (const raw of readLexicon(lex)) {
-      const w = lex.read === undefined ? raw.toLowerCase() : nameWords(raw).join(" ");
+      const w = isName ? nameWords(raw).join(" ") : raw.toLowerCase();
       if (w.length < 5 || !/^[a-z]+$/.test(w) || commonEnglish.has(w)) continue;
       const stemmed = stemKey([w]);
       if (placed(stemmed) || (termStats.count(stemmed) ?? 0) < DOMAIN_MIN_REFS) continue;
@@ -166,6 +169,7 @@ export function domainWords(
       const prev = chosen.get(key);
       if (prev === undefined) {
         chosen.set(key, id);
+        if (isName) names.add(key);
         n++;
       } else if (prev !== null && taxonomy.ancestorAt(prev, 1) !== taxonomy.ancestorAt(id, 1))
         chosen.set(key, null);
@@ -178,11 +182,10 @@ export function domainWords(
     });
   }
   const keys = new Map<string, number>();
-  const names = new Set(NAME_LISTS.map((l) => resolve(l.path)));
   for (const [key, id] of chosen) {
     if (id === null) continue;
     keys.set(key, id);
-    if (names.has(id)) continue; // a name has no plural (`nickelbacks`)
+    if (names.has(key)) continue;
     const plural = pluralOf(key.slice(1));
     if (chosen.has(`=${plural}`) || commonEnglish.has(plural) || placed(stemKey([plural]))) continue;
     keys.set(`=${plural}`, id);
