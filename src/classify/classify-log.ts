@@ -4,6 +4,7 @@
  * {@link ClassifyTally} counts per query event (consecutive rows with the same user, query and time) by
  * top-level category, plus `unclassified`, `events` and `scrubbed` (events with an identifier removed).
  */
+import { EventCursor } from "../log/events.ts";
 import type { LogRecord, QueryLog } from "../log/record.ts";
 import { type Progress, silentProgress } from "../util/progress.ts";
 import { type Classification, type Classifier, UNCLASSIFIED } from "./classifier.ts";
@@ -11,15 +12,13 @@ import { type Classification, type Classifier, UNCLASSIFIED } from "./classifier
 /** The counts of a classified log; it may be fed batch by batch (an event may straddle two batches). */
 export class ClassifyTally {
   readonly counts: Record<string, number> = { events: 0, [UNCLASSIFIED]: 0, scrubbed: 0 };
-  private prev: LogRecord | undefined;
+  private readonly events = new EventCursor();
 
   constructor(private readonly classifier: Classifier) {}
 
   /** Count one input record (before scrubbing) with its classification. */
   add(r: LogRecord, c: Classification): void {
-    const prev = this.prev;
-    this.prev = r;
-    if (prev !== undefined && prev.user === r.user && prev.time === r.time && prev.query === r.query) return;
+    if (this.events.next(r) === undefined) return; // a click row of the event already counted
     this.counts.events!++;
     if (c.spans.length > 0) this.counts.scrubbed!++;
     const tax = this.classifier.kb.taxonomy;
