@@ -6,7 +6,8 @@
  */
 import { existsSync } from "node:fs";
 import { stem } from "../text/stem.ts";
-import { buildFingerprint, buildSnapshot, SNAPSHOT_VERSION } from "./build.ts";
+import { buildSnapshot } from "./build.ts";
+import { buildFingerprint, SNAPSHOT_VERSION } from "./fingerprint.ts";
 import {
   DEFAULT_SNAPSHOT,
   eachCountRow,

@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
-import { buildFingerprint, SNAPSHOT_VERSION } from "../../src/knowledge/build.ts";
+import { buildFingerprint, SNAPSHOT_VERSION } from "../../src/knowledge/fingerprint.ts";
 import { isStale } from "../../src/knowledge/knowledge-base.ts";
 import type { KbSnapshot } from "../../src/knowledge/snapshot.ts";
 

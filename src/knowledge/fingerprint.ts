@@ -1,0 +1,62 @@
+/** Whether a knowledge-base snapshot is current: the fingerprint of everything its build reads. */
+import { createHash } from "node:crypto";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { citiesVersion } from "./cities.ts";
+import {
+  COMPANIES,
+  DOMAIN_LEXICONS,
+  FOREIGN_LEXICONS,
+  NAME_LISTS,
+  PEOPLE_NAMES,
+  packageInfo,
+} from "./lexicons.ts";
+import { BUNDLED_TAXONOMY } from "./taxonomy.ts";
+import { BUNDLED_TERMSTATS } from "./termstats.ts";
+import { wordnetDir } from "./wordnet.ts";
+
+/** Bump when the snapshot layout or the build rules change: stale cached snapshots are rebuilt. */
+export const SNAPSHOT_VERSION = 17;
+
+const KNOWLEDGE_DATA = fileURLToPath(new URL("../../data/knowledge/", import.meta.url));
+
+/**
+ * Source files whose code decides what the snapshot holds: every module of this folder but the loader, and the
+ * text modules the build calls (a new build module is covered without being listed).
+ */
+const BUILD_CODE = readdirSync(fileURLToPath(new URL(".", import.meta.url)))
+  .filter((f) => f.endsWith(".ts") && f !== "knowledge-base.ts")
+  .sort()
+  .map((f) => fileURLToPath(new URL(f, import.meta.url)))
+  .concat(
+    ["stem.ts", "nlp.ts", "names.ts"].map((f) => fileURLToPath(new URL(`../text/${f}`, import.meta.url))),
+  );
+
+/**
+ * Fingerprint of everything a build reads: the build code, the bundled tables (taxonomy, data/knowledge/*, the
+ * term-specificity file), and the versions of the npm packages it draws on. Stored in the snapshot; a snapshot
+ * whose fingerprint differs is rebuilt on load, so editing an anchor or a table (or pulling such an edit)
+ * never leaves a stale snapshot behind. Hashing the ~3 MB of inputs takes a few milliseconds.
+ */
+export function buildFingerprint(termstats = BUNDLED_TERMSTATS): string {
+  const h = createHash("sha256");
+  h.update(`v${SNAPSHOT_VERSION}\0${wordnetDir().version}\0`);
+  const require = createRequire(import.meta.url);
+  const cspellDir = dirname(require.resolve("@cspell/dict-en-common-misspellings"));
+  h.update(readFileSync(join(cspellDir, "package.json")));
+  h.update(`\0all-the-cities ${citiesVersion()}`);
+  for (const p of ["wink-nlp", "wink-eng-lite-web-model"])
+    h.update(`\0${p} ${(require(`${p}/package.json`) as { version: string }).version}`);
+  for (const p of [...DOMAIN_LEXICONS, ...NAME_LISTS, ...FOREIGN_LEXICONS, PEOPLE_NAMES, COMPANIES])
+    h.update(`\0${p.name} ${packageInfo(p.name).version}`);
+  const data = readdirSync(KNOWLEDGE_DATA)
+    .sort()
+    .map((f) => join(KNOWLEDGE_DATA, f));
+  for (const f of [...BUILD_CODE, BUNDLED_TAXONOMY, ...data, termstats]) {
+    h.update(`\0${f.slice(f.lastIndexOf("/") + 1)}\0`);
+    if (existsSync(f)) h.update(readFileSync(f));
+  }
+  return h.digest("hex").slice(0, 32);
+}
