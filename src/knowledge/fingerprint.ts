@@ -9,6 +9,7 @@ import {
   COMPANIES,
   DOMAIN_LEXICONS,
   FOREIGN_LEXICONS,
+  lexiconVersion,
   NAME_LISTS,
   PEOPLE_NAMES,
   packageInfo,
@@ -49,7 +50,8 @@ export function buildFingerprint(termstats = BUNDLED_TERMSTATS): string {
   h.update(`\0all-the-cities ${citiesVersion()}`);
   for (const p of ["wink-nlp", "wink-eng-lite-web-model"])
     h.update(`\0${p} ${(require(`${p}/package.json`) as { version: string }).version}`);
-  for (const p of [...DOMAIN_LEXICONS, ...NAME_LISTS, ...FOREIGN_LEXICONS, PEOPLE_NAMES, COMPANIES])
+  for (const p of [...DOMAIN_LEXICONS, ...NAME_LISTS]) h.update(`\0${p.name} ${lexiconVersion(p)}`);
+  for (const p of [...FOREIGN_LEXICONS, PEOPLE_NAMES, COMPANIES])
     h.update(`\0${p.name} ${packageInfo(p.name).version}`);
   const data = readdirSync(KNOWLEDGE_DATA)
     .sort()

