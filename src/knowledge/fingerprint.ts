@@ -14,14 +14,13 @@ import {
   PEOPLE_NAMES,
   packageInfo,
 } from "./lexicons.ts";
+import { KNOWLEDGE_DATA } from "./name-packages.ts";
 import { BUNDLED_TAXONOMY } from "./taxonomy.ts";
 import { BUNDLED_TERMSTATS } from "./termstats.ts";
 import { wordnetDir } from "./wordnet.ts";
 
 /** Bump when the snapshot layout or the build rules change: stale cached snapshots are rebuilt. */
 export const SNAPSHOT_VERSION = 17;
-
-const KNOWLEDGE_DATA = fileURLToPath(new URL("../../data/knowledge/", import.meta.url));
 
 /**
  * Source files whose code decides what the snapshot holds: every module of this folder but the loader, and the
