@@ -33,3 +33,33 @@ test("stopwords", () => {
   assert.ok(isStopword("their"));
   assert.ok(!isStopword("soccer"));
 });
+
+test("analyze gives what wink-nlp's public readDoc gives (it calls wink's pipeline steps directly)", async () => {
+  const { default: winkNLP } = await import("wink-nlp");
+  const { default: model } = await import("wink-eng-lite-web-model");
+  const nlp = winkNLP(model, ["pos"]);
+  const its = nlp.its;
+  const texts = [
+    "european soccer players",
+    "cheap hotels in chicago",
+    "don't stop believin' lyrics",
+    "can't find my ipod",
+    "www.example.com login",
+    "e-mail jane@example.org 555-1234",
+    "1,000 $20 3rd 1990s #tag :)",
+    "ünïcödé straße café",
+    "tab\tand\u00a0nbsp",
+    "",
+  ];
+  for (const text of texts) {
+    const tokens = nlp.readDoc(text.toLowerCase()).tokens();
+    const values = tokens.out(its.value) as string[];
+    const tags = tokens.out(its.pos) as string[];
+    const lemmas = tokens.out(its.lemma as never) as unknown as string[];
+    const expected = values
+      .map((v, i) => ({ text: v, pos: tags[i]!, lemma: lemmas[i]!.toLowerCase() }))
+      .filter((t) => t.pos !== "PUNCT" && t.pos !== "SPACE");
+    const got = analyze(text).map((t) => ({ text: t.text, pos: t.pos, lemma: t.lemma }));
+    assert.deepEqual(got, expected, text);
+  }
+});
