@@ -46,6 +46,22 @@ test("nearest: closest word, then the most referenced", () => {
   assert.equal(corrector.nearest("plyers"), "players"); // one edit beats two
 });
 
+test("nearest finds words through deletions inside runs of a letter and at either end", () => {
+  const c = new SpellingCorrector({
+    words: ["balloon", "coffee", "address", "banana"],
+    counts: [10, 10, 10, 10],
+    misspellings: new Map(),
+  });
+  assert.equal(c.nearest("baloon"), "balloon"); // the word's deletion inside "ll"
+  assert.equal(c.nearest("balloonn"), "balloon"); // the probe's deletion
+  assert.equal(c.nearest("cofee"), "coffee");
+  assert.equal(c.nearest("adress"), "address");
+  assert.equal(c.nearest("offee"), "coffee"); // first letter missing
+  assert.equal(c.nearest("banan"), "banana"); // last letter missing
+  assert.equal(c.nearest("adddresss"), "address"); // two edits, 7+ letters
+  assert.equal(c.nearest("bannnana"), "banana");
+});
+
 test("nearest leaves short, vowel-less and far words alone", () => {
   assert.equal(corrector.nearest("soc"), undefined);
   assert.equal(corrector.nearest("xqzvbnm"), undefined);
