@@ -138,6 +138,34 @@ interface Candidate {
   evidence: number;
 }
 
+/**
+ * The candidate from the first name at `i` to a surname at `at` (`weight`: how much the words between count),
+ * if it beats `best`; else `best`. (A function rather than a closure inside `candidateAt`: tsx names every
+ * closure it creates, a measurable cost on this path.)
+ */
+function tryAt(
+  lex: NameLexicon,
+  t: readonly Token[],
+  i: number,
+  covered: Uint8Array,
+  f: number,
+  at: number,
+  weight: number,
+  best: Candidate | undefined,
+): Candidate | undefined {
+  const sur = t[at];
+  if (!sur || covered[at]) return best;
+  const l = lastScore(lex, sur.text);
+  if (l === 0) return best;
+  let to = at;
+  // a second surname ("anna maria ortiz lopez"), then jr/sr/ii
+  const next = t[to + 1];
+  if (next && !covered[to + 1] && lex.last.has(next.text) && lastScore(lex, next.text) >= 1) to++;
+  if (t[to + 1] && GENERATIONAL.has(t[to + 1]!.text)) to++;
+  const evidence = Math.min(1.1, f * l * weight);
+  return !best || evidence > best.evidence ? { from: i, to, evidence } : best;
+}
+
 /** The best name starting at token `i`, if any. */
 function candidateAt(
   lex: NameLexicon,
@@ -147,25 +175,12 @@ function candidateAt(
 ): Candidate | undefined {
   const f = firstScore(lex, t[i]!.text);
   if (f === 0) return undefined;
-  let best: Candidate | undefined;
-  const tryAt = (at: number, weight: number) => {
-    const sur = t[at];
-    if (!sur || covered[at]) return;
-    const l = lastScore(lex, sur.text);
-    if (l === 0) return;
-    let to = at;
-    // a second surname ("anna maria ortiz lopez"), then jr/sr/ii
-    const next = t[to + 1];
-    if (next && !covered[to + 1] && lex.last.has(next.text) && lastScore(lex, next.text) >= 1) to++;
-    if (t[to + 1] && GENERATIONAL.has(t[to + 1]!.text)) to++;
-    const evidence = Math.min(1.1, f * l * weight);
-    if (!best || evidence > best.evidence) best = { from: i, to, evidence };
-  };
   // the surname right after the first name, or after up to two initials, or after one middle first name
-  tryAt(i + 1, 1);
+  let best = tryAt(lex, t, i, covered, f, i + 1, 1, undefined);
   // "i" and "a" are a pronoun and an article far more often than initials ("traci i love you")
-  for (let k = i + 1; k < t.length && k <= i + 2 && INITIAL.test(t[k]!.text); k++) tryAt(k + 1, 1.1);
-  if (t[i + 1] && firstScore(lex, t[i + 1]!.text) > 0.5) tryAt(i + 2, 1);
+  for (let k = i + 1; k < t.length && k <= i + 2 && INITIAL.test(t[k]!.text); k++)
+    best = tryAt(lex, t, i, covered, f, k + 1, 1.1, best);
+  if (t[i + 1] && firstScore(lex, t[i + 1]!.text) > 0.5) best = tryAt(lex, t, i, covered, f, i + 2, 1, best);
   return best;
 }
 
