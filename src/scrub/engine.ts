@@ -41,13 +41,25 @@ export function resolveOverlaps(findings: readonly Finding[]): Finding[] {
   return kept;
 }
 
+/** True when `text` holds an ASCII digit. */
+function hasDigit(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 48 && c <= 57) return true;
+  }
+  return false;
+}
+
 export class Engine {
   private readonly recognizers: readonly Recognizer[];
+  /** The recognizers that can find something in a text without a digit. */
+  private readonly digitFree: readonly Recognizer[];
   private readonly enabled: ReadonlySet<PiiType>;
 
   constructor(recognizers: readonly Recognizer[], types: readonly PiiType[]) {
     this.enabled = new Set(types);
     this.recognizers = recognizers.filter((r) => r.types.some((t) => this.enabled.has(t)));
+    this.digitFree = this.recognizers.filter((r) => r.needsDigit !== true);
   }
 
   /** Disjoint identifier spans of `text`, sorted by start. */
@@ -55,7 +67,7 @@ export class Engine {
     if (text.length === 0) return [];
     const query = prepare(text);
     const all: Finding[] = [];
-    for (const r of this.recognizers) {
+    for (const r of hasDigit(text) ? this.recognizers : this.digitFree) {
       for (const f of r.find(query)) if (this.enabled.has(f.type)) all.push(f);
     }
     if (all.length === 0) return [];

@@ -8,7 +8,9 @@ import fc from "fast-check";
 import { Engine, resolveOverlaps } from "../../src/scrub/engine.ts";
 import { applyOperator } from "../../src/scrub/operators.ts";
 import type { Finding, Recognizer } from "../../src/scrub/recognizer.ts";
+import { defaultRecognizers } from "../../src/scrub/registry.ts";
 import { createScrubber } from "../../src/scrub/scrubber.ts";
+import { prepare } from "../../src/scrub/tokenize.ts";
 
 const f = (type: Finding["type"], start: number, end: number, score: number): Finding => ({
   type,
@@ -102,6 +104,79 @@ describe("engine with the real recognizers", () => {
     assert.equal(calls, 0);
     new Engine([spy], ["date"]).analyze("anything");
     assert.equal(calls, 1);
+  });
+  it("engine calls a recognizer that needs a digit only on text with one", () => {
+    let calls = 0;
+    const spy: Recognizer = {
+      name: "spy",
+      types: ["date"],
+      needsDigit: true,
+      find: () => {
+        calls++;
+        return [];
+      },
+    };
+    const engine = new Engine([spy], ["date"]);
+    engine.analyze("no digits here");
+    assert.equal(calls, 0);
+    engine.analyze("born 1970");
+    assert.equal(calls, 1);
+  });
+  it("recognizers that declare needsDigit find nothing in text without a digit", () => {
+    const needing = defaultRecognizers().filter((r) => r.needsDigit);
+    assert.ok(needing.length >= 7);
+    const word = fc.constantFrom(
+      "po",
+      "p",
+      "o",
+      "box",
+      "main",
+      "st",
+      "street",
+      "ave",
+      "account",
+      "number",
+      "#",
+      "ssn",
+      "zip",
+      "code",
+      "oh",
+      "ca",
+      "born",
+      "on",
+      "march",
+      "july",
+      "dob",
+      "call",
+      "phone",
+      "ip",
+      "www",
+      "com",
+      "-",
+      ".",
+      "/",
+      ":",
+      "@",
+      "dot",
+      "xiv",
+      "mmvi",
+      "one",
+      "two",
+      "l",
+      "o",
+      "i",
+    );
+    fc.assert(
+      fc.property(
+        fc.array(word, { minLength: 1, maxLength: 8 }),
+        fc.constantFrom(" ", "-", ".", "/", ""),
+        (ws, sep) => {
+          const text = ws.join(sep === "" ? " " : ` ${sep} `);
+          const query = prepare(text);
+          for (const r of needing) assert.deepEqual(r.find(query), [], `${r.name}: ${text}`);
+        },
+      ),
+    );
   });
 });
 

@@ -21,6 +21,7 @@ const PATTERNS = [
 export const dateRecognizer: Recognizer = {
   name: "date",
   types: ["date"],
+  needsDigit: true,
   find(q: Query): Finding[] {
     const s = q.lower;
     if (!/\d/.test(s) || !CUE.test(s)) return [];

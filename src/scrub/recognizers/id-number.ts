@@ -84,6 +84,7 @@ function codeLike(t: string): boolean {
 export const idNumberRecognizer: Recognizer = {
   name: "id-number",
   types: ["id_number"],
+  needsDigit: true,
   find(q: Query): Finding[] {
     const out: Finding[] = [];
     const s = q.lower;

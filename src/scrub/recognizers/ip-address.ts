@@ -18,6 +18,7 @@ function isPublic(a: number, b: number): boolean {
 export const ipAddressRecognizer: Recognizer = {
   name: "ip-address",
   types: ["ip_address"],
+  needsDigit: true,
   find(q: Query): Finding[] {
     const s = q.lower;
     if (!s.includes(".")) return [];

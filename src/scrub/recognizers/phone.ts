@@ -26,6 +26,7 @@ function legalReference(s: string, at: number): boolean {
 export const phoneRecognizer: Recognizer = {
   name: "phone",
   types: ["phone"],
+  needsDigit: true,
   find(q: Query): Finding[] {
     const s = q.lower;
     if (!/\d{3}/.test(s)) return [];

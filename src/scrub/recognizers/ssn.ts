@@ -15,6 +15,7 @@ function valid(area: string, group: string, serial: string): boolean {
 export const ssnRecognizer: Recognizer = {
   name: "ssn",
   types: ["id_number"],
+  needsDigit: true,
   find(q: Query): Finding[] {
     const s = q.lower;
     if (!/\d{4}/.test(s)) return [];

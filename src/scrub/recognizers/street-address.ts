@@ -123,6 +123,7 @@ function extend(t: readonly Token[], end: number): number {
 export const streetAddressRecognizer: Recognizer = {
   name: "street-address",
   types: ["street_address"],
+  needsDigit: true,
   find(q: Query): Finding[] {
     const t = q.tokens;
     const out: Finding[] = [];

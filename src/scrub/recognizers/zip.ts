@@ -12,6 +12,7 @@ const CUES = new Set(["zip", "zipcode", "zipcodes"]);
 export const zipRecognizer: Recognizer = {
   name: "zip",
   types: ["zip"],
+  needsDigit: true,
   find(q: Query): Finding[] {
     const t = q.tokens;
     const out: Finding[] = [];
