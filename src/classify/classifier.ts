@@ -211,15 +211,16 @@ export class Classifier {
       placed.push({ id, u, w });
     }
     if (placed.length === 0) return undefined;
-    const score = new Map<number, number>();
-    for (const p of placed) {
-      const t = tax.ancestorAt(p.id, 1);
-      score.set(t, (score.get(t) ?? 0) + p.w * this.topPrior(t));
-    }
+    // A branch's score is summed over its units in query order, the same additions in the same order as
+    // through a map; a few units per query make the quadratic loop cheaper than a map per query.
+    const tops = placed.map((p) => tax.ancestorAt(p.id, 1));
     let best = placed[0]!;
     let bestScore = -1;
-    for (const p of placed) {
-      const sc = score.get(tax.ancestorAt(p.id, 1))!;
+    for (let i = 0; i < placed.length; i++) {
+      const t = tops[i]!;
+      let sc = 0;
+      for (let k = 0; k < placed.length; k++) if (tops[k] === t) sc += placed[k]!.w * this.topPrior(t);
+      const p = placed[i]!;
       if (sc > bestScore || (sc === bestScore && p.w > best.w)) {
         best = p;
         bestScore = sc;
