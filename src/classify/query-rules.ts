@@ -27,7 +27,7 @@ import {
   TEAM_NICKNAMES,
   WEAK_FOREIGN_WORDS,
 } from "./rules.ts";
-import { wordFacts } from "./units.ts";
+import { type WordFacts, wordFacts } from "./units.ts";
 
 /**
  * A query with at least this many distinct words of one foreign dictionary (words that are no English word),
@@ -61,33 +61,28 @@ const F_PHRASE = 1024;
 const PHRASE_WORDS: ReadonlySet<string> = new Set(["for", "to", "things", "listen"]);
 const ALPHA_WORD = /^[a-zà-ÿ']+$/;
 
-const FLAGS_LIMIT = 200_000;
-const flagMemo = new Map<string, number>();
-/** Scratch flags of the tokens of one query. */
+/** Scratch flags and facts of the tokens of one query. */
 let scratch: number[] = new Array<number>(16);
+let factsScratch: WordFacts[] = new Array<WordFacts>(16);
 
 /**
- * The word lists a word is in, as F_ bits, memoized: `match` ran a regular expression and a dozen set look-ups
- * per word of every query (~3 µs per query, a tenth of a classification), where one map look-up now does.
+ * The word lists a word is in, as F_ bits (kept with the word's facts, `WordFacts.ruleFlags`): `match` ran a
+ * regular expression and a dozen set look-ups per word of every query (~3 µs per query, a tenth of a
+ * classification), where the look-up of the word's facts it needs anyway now does.
  */
 function wordFlags(w: string): number {
-  let f = flagMemo.get(w);
-  if (f === undefined) {
-    f = 0;
-    if (ALPHA_WORD.test(w)) f |= F_ALPHA;
-    if (FOREIGN_FUNCTION_WORDS.has(w)) f |= F_FOREIGN_FUNCTION;
-    if (WEAK_FOREIGN_WORDS.has(w)) f |= F_WEAK_FOREIGN;
-    if (isStopword(w)) f |= F_STOP;
-    if (EXPLICIT_WORDS.has(w)) f |= F_EXPLICIT;
-    if (EXPLICIT_PAIR_FIRST.has(w)) f |= F_EXPLICIT_PAIR_FIRST;
-    if (COMPANY_WORDS.has(w)) f |= F_COMPANY;
-    if (DECISIVE_WORDS.has(w)) f |= F_DECISIVE;
-    if (NEWSPAPER_WORDS.has(w) || TEAM_NICKNAMES.has(w)) f |= F_TITLE;
-    if (LOCAL_WORDS.has(w) || LOCAL_PAIR_FIRST.has(w)) f |= F_LOCAL;
-    if (PHRASE_WORDS.has(w) || w.includes(" ")) f |= F_PHRASE;
-    if (flagMemo.size >= FLAGS_LIMIT) flagMemo.clear();
-    flagMemo.set(w, f);
-  }
+  let f = 0;
+  if (ALPHA_WORD.test(w)) f |= F_ALPHA;
+  if (FOREIGN_FUNCTION_WORDS.has(w)) f |= F_FOREIGN_FUNCTION;
+  if (WEAK_FOREIGN_WORDS.has(w)) f |= F_WEAK_FOREIGN;
+  if (isStopword(w)) f |= F_STOP;
+  if (EXPLICIT_WORDS.has(w)) f |= F_EXPLICIT;
+  if (EXPLICIT_PAIR_FIRST.has(w)) f |= F_EXPLICIT_PAIR_FIRST;
+  if (COMPANY_WORDS.has(w)) f |= F_COMPANY;
+  if (DECISIVE_WORDS.has(w)) f |= F_DECISIVE;
+  if (NEWSPAPER_WORDS.has(w) || TEAM_NICKNAMES.has(w)) f |= F_TITLE;
+  if (LOCAL_WORDS.has(w) || LOCAL_PAIR_FIRST.has(w)) f |= F_LOCAL;
+  if (PHRASE_WORDS.has(w) || w.includes(" ")) f |= F_PHRASE;
   return f;
 }
 
@@ -135,9 +130,16 @@ export class QueryRules {
     const n = tokens.length;
     if (scratch.length < n) scratch = new Array<number>(n);
     const flags = scratch;
+    // The words' facts, looked up here once per token (English or not, below), hold their flags too.
+    if (factsScratch.length < n) factsScratch = new Array<WordFacts>(n);
+    const facts = factsScratch;
     let any = 0;
     for (let i = 0; i < n; i++) {
-      flags[i] = wordFlags(tokens[i]!.text);
+      const w = tokens[i]!.text;
+      const f = wordFacts(this.kb, w);
+      facts[i] = f;
+      if (f.ruleFlags < 0) f.ruleFlags = wordFlags(w);
+      flags[i] = f.ruleFlags;
       any |= flags[i]!;
     }
     // The query's letter-only words (`words` of the rules below), built only when a rule needs them (a helper
@@ -160,7 +162,8 @@ export class QueryRules {
       if (f & F_FOREIGN_FUNCTION) strong++;
       else if (f & F_WEAK_FOREIGN) weak++;
       else if (f & F_STOP) continue;
-      else if (this.english(w)) known++;
+      // English as far as the knowledge base can tell (`english`, the stop words being skipped above).
+      else if (facts[i]!.known || facts[i]!.ids !== undefined) known++;
       else {
         unknown++;
         const mask = this.kb.foreignLanguages?.(w) ?? 0;

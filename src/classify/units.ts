@@ -38,6 +38,8 @@ export interface WordFacts {
    * = not computed yet (kept here so that a word costs one look-up, see `Classifier.recommend`).
    */
   recommendation: string | undefined;
+  /** The query rules' word-list bits for the word (see query-rules.ts), -1 = not computed yet. */
+  ruleFlags: number;
 }
 
 const FACTS_LIMIT = 200_000;
@@ -72,6 +74,7 @@ export function wordFacts(kb: KnowledgeBase, word: string): WordFacts {
       longest: longest ?? Number.POSITIVE_INFINITY,
       known: kb.spelling.knows(word),
       recommendation: undefined,
+      ruleFlags: -1,
     };
     if (memo.size >= FACTS_LIMIT) memo.clear();
     memo.set(word, f);
