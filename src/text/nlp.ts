@@ -10,6 +10,8 @@
  * result in: that object is some 50 closures per query plus a token collection per `out()`, ~2 µs of the ~8 µs
  * that wink took per query (measured on the AOL subset's distinct queries), most of it garbage. Values, tags and
  * lemmas are read with wink's own `its` functions from the same raw document data, so they are the same.
+ * This reads wink-nlp's internal modules, so package.json pins wink-nlp and its model to exact versions, and
+ * test/text/text.test.ts compares `analyze` with the public `readDoc`: an upgrade that changes either fails it.
  */
 
 import { createRequire } from "node:module";
