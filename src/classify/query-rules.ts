@@ -185,7 +185,7 @@ export class QueryRules {
     )
       return {
         id: idOf(this.kb.taxonomy, "Top/World"),
-        unit: (words ??= alphaWords(tokens, flags)).join(" "),
+        unit: (words ?? alphaWords(tokens, flags)).join(" "),
       };
     if (any & (F_EXPLICIT | F_EXPLICIT_PAIR_FIRST)) {
       words ??= alphaWords(tokens, flags);
