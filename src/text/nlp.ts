@@ -27,20 +27,15 @@ export interface Token {
   readonly pos: PartOfSpeech;
 }
 
-/** wink-nlp's raw document data (`rdd` in its sources): what its pipeline steps fill and its `its` read. */
+/**
+ * wink-nlp's raw document data (`rdd` in its sources), as far as the "pos" pipe's steps and the `its` functions
+ * used here read or write it.
+ */
 interface RawDoc {
   cache: unknown;
-  wordVectors: null;
   tokens: number[];
-  sentences: number[][];
-  markings: number[][];
-  currPipe: Record<string, boolean>;
   nonBreakingSpaces: Record<number, string>;
   numOfTokens: number;
-  document: number[];
-  numOfSentences: number;
-  entities: unknown[];
-  customEntities: unknown[];
 }
 
 type ItsFn = (index: number, rdd: RawDoc, addons?: unknown) => string;
@@ -102,40 +97,37 @@ function load(): Engine {
     a.importJSON(json);
     return a;
   });
-  const currPipe: Record<string, boolean> = Object.create(null);
-  currPipe.pos = true;
   const { tkSize, bits4lemma } = constants;
+  // One document record and one wrapper serve every query (wink makes both, a dictionary-mode object and four
+  // closures, per document; ~0.75 KB of the ~11 KB a classification allocated): the wrapper holds the token
+  // array, which is emptied for each query. The steps read nothing else of the record (see RawDoc).
+  const rdd: RawDoc = { cache, tokens: [], nonBreakingSpaces: Object.create(null), numOfTokens: 0 };
+  const wrapped = DocDataWrapper(rdd);
   const readTagged = (text: string): RawDoc => {
-    const rdd = Object.create(null) as RawDoc;
-    rdd.cache = cache;
-    rdd.wordVectors = null;
-    rdd.tokens = [];
-    rdd.sentences = [];
-    rdd.markings = [];
-    rdd.currPipe = currPipe;
-    rdd.nonBreakingSpaces = Object.create(null);
-    const wrapped = DocDataWrapper(rdd);
+    rdd.tokens.length = 0;
+    // Written only for non-breaking spaces: a fresh record for them after a query that had some.
+    for (const _ in rdd.nonBreakingSpaces) {
+      rdd.nonBreakingSpaces = Object.create(null);
+      break;
+    }
     tokenize(wrapped, text);
     rdd.numOfTokens = rdd.tokens.length / tkSize;
-    rdd.document = [0, rdd.numOfTokens - 1, 0, 0];
     const normals = mappers.mapRawTokens2UIdOfNormal!(rdd);
-    rdd.numOfSentences = 1;
-    rdd.sentences = [[0, rdd.numOfTokens - 1, 0, 0]];
-    rdd.entities = [];
     const tags = mappers.mapRawTokens2UIdOfDefaultPOS!(rdd);
     // wink-nlp passes the first machine's transformers to every machine; so do we.
     for (const a of automata)
       posModel.updater(a.recognize(tags, posModel.transformers[0], rdd.tokens), cache, tags, normals);
     posModel.setter(rdd, tags, tkSize, bits4lemma);
-    rdd.customEntities = [];
-    wrapped.clean();
     return rdd;
   };
   engine = { readTagged, value: its.value!, pos: its.pos!, lemma: its.lemma!, addons: m.addons };
   return engine;
 }
 
-/** The lemmas of one analysed query, read from wink-nlp only when a token's lemma is first asked for. */
+/**
+ * The lemmas of one analysed query, read from wink-nlp only when a token's lemma is first asked for (from a copy
+ * of the query's raw tokens: the document record is reused by the next query).
+ */
 class Lemmas {
   private values: string[] | undefined;
 
@@ -169,7 +161,12 @@ class AnalyzedToken implements Token {
 export function analyze(query: string): Token[] {
   const { readTagged, value, pos } = load();
   const rdd = readTagged(query.toLowerCase());
-  const lemmas = new Lemmas(rdd);
+  const lemmas = new Lemmas({
+    cache: rdd.cache,
+    tokens: rdd.tokens.slice(),
+    nonBreakingSpaces: rdd.nonBreakingSpaces,
+    numOfTokens: rdd.numOfTokens,
+  });
   const out: Token[] = [];
   for (let i = 0; i < rdd.numOfTokens; i++) {
     const tag = pos(i, rdd) as PartOfSpeech;
