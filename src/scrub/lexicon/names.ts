@@ -30,6 +30,11 @@ export interface NameLexicon {
   readonly famousFirst: ReadonlySet<string>;
   /** Longest entry of `famous`, in tokens. */
   readonly famousMaxTokens: number;
+  /**
+   * First token of the `famous` entries → their lengths in tokens, as a bit mask (bit n: an entry of n tokens
+   * starts with it), so that keys of other lengths are never built.
+   */
+  readonly famousLengths: ReadonlyMap<string, number>;
 }
 
 interface CensusNames {
@@ -60,6 +65,16 @@ export function readList(file: URL): string[] {
     .filter((l) => l.length > 0);
 }
 
+/** See `NameLexicon.famousLengths`; an entry of 31 tokens or more counts as every length. */
+function famousLengths(famous: ReadonlySet<string>): Map<string, number> {
+  const m = new Map<string, number>();
+  for (const f of famous) {
+    const ws = f.split(" ");
+    m.set(ws[0]!, (m.get(ws[0]!) ?? 0) | (ws.length < 31 ? 1 << ws.length : -1));
+  }
+  return m;
+}
+
 let cached: NameLexicon | undefined;
 
 export function nameLexicon(): NameLexicon {
@@ -87,6 +102,7 @@ export function nameLexicon(): NameLexicon {
     famous,
     famousFirst: new Set([...famous].map((f) => f.split(" ")[0]!)),
     famousMaxTokens: Math.max(1, ...famousLines.map((l) => l.split(/\s+/).length)),
+    famousLengths: famousLengths(famous),
   };
   return cached;
 }

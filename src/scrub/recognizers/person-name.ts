@@ -114,8 +114,14 @@ function wordDiscount(lex: NameLexicon, w: string): number {
 function famousCover(lex: NameLexicon, t: readonly Token[]): Uint8Array {
   const covered = new Uint8Array(t.length);
   for (let i = 0; i < t.length; i++) {
-    if (!lex.famousFirst.has(t[i]!.text) && !lex.famousFirst.has(t[i + 1]?.text ?? "")) continue;
+    // Lengths of the famous names that start with this token, and with the next one (a reversed two-token name)
+    const here = lex.famousLengths.get(t[i]!.text) ?? 0;
+    const reversedHere = (lex.famousLengths.get(t[i + 1]?.text ?? "") ?? 0) & 4;
+    if (here === 0 && reversedHere === 0) continue;
     for (let n = Math.min(lex.famousMaxTokens, t.length - i); n >= 1; n--) {
+      // Tokens hold no spaces, so a key (or its bare form) of n tokens can only be an entry of n tokens that
+      // starts with this token; building the keys of other lengths was most of this function's cost.
+      if (!((here >>> n) & 1) && !(n === 2 && reversedHere)) continue;
       let key = t[i]!.text;
       for (let k = 1; k < n; k++) key += ` ${t[i + k]!.text}`;
       // "brad pitts", "britney spears's": a trailing s or 's on the last name
