@@ -172,21 +172,24 @@ function lookupJoined(kb: KnowledgeBase, key: string): readonly number[] | undef
 const keys: string[] = [];
 /** Scratch piece boundaries of `segment`: piece p is words [cuts[p], cuts[p + 1]). */
 const cuts: number[] = [];
+/** Scratch words of a chunk and their facts (`segment`). */
+const chunkWords: Token[] = [];
+const chunkFacts: WordFacts[] = [];
 
 /**
- * The units of one noun-phrase chunk. (Written with loops and scratch arrays rather than filter / map / slice and
- * an object per piece: this runs on every chunk of every query, and its garbage was a seventh of what a
- * classification allocated.)
+ * The units of one noun-phrase chunk. (Written with loops, scratch arrays and arrays of the exact length rather
+ * than filter / map / slice / push and an object per piece: this runs on every chunk of every query, and its
+ * garbage was a seventh of what a classification allocated.)
  */
 function segment(chunk: readonly Token[], offset: number, kb: KnowledgeBase, out: Unit[]): void {
-  const words: Token[] = [];
-  const facts: WordFacts[] = [];
+  const words = chunkWords;
+  const facts = chunkFacts;
+  let n = 0;
   for (const t of chunk) {
     if (skipped(t)) continue;
-    words.push(t);
-    facts.push(wordFacts(kb, t.text));
+    words[n] = t;
+    facts[n++] = wordFacts(kb, t.text);
   }
-  const n = words.length;
   let pieces = 0;
   let i = 0;
   while (i < n) {
@@ -213,15 +216,18 @@ function segment(chunk: readonly Token[], offset: number, kb: KnowledgeBase, out
   for (let p = 0; p < pieces; p++) {
     const to = cuts[p + 1]!;
     if (p + 1 < pieces && to - from === 1 && words[from]!.pos === "ADJ") continue;
-    const unitWords: string[] = [];
-    const unitStems: string[] = [];
+    const unitWords = new Array<string>(to - from);
+    const unitStems = new Array<string>(to - from);
+    const unitFacts = new Array<WordFacts>(to - from);
     for (let k = from; k < to; k++) {
-      unitWords.push(words[k]!.text);
-      unitStems.push(facts[k]!.stem);
+      unitWords[k - from] = words[k]!.text;
+      unitStems[k - from] = facts[k]!.stem;
+      unitFacts[k - from] = facts[k]!;
     }
-    out.push({ words: unitWords, stems: unitStems, facts: facts.slice(from, to), at: offset + from });
+    out.push({ words: unitWords, stems: unitStems, facts: unitFacts, at: offset + from });
     from = to;
   }
+  // (the scratch arrays keep their tokens and facts until the next chunk: both live on elsewhere anyway)
 }
 
 /**
