@@ -29,15 +29,18 @@ function isContent(tokens: readonly Token[], i: number): boolean {
 /** Split analysed tokens into noun-phrase chunks (each a run of content tokens). */
 export function chunkTokens(tokens: readonly Token[]): Token[][] {
   const out: Token[][] = [];
-  let cur: Token[] = [];
+  // A chunk is a maximal run of content tokens, sliced out whole (arrays of the exact length: this runs on
+  // every query).
+  let start = -1;
   for (let i = 0; i < tokens.length; i++) {
-    if (isContent(tokens, i)) cur.push(tokens[i]!);
-    else if (cur.length > 0) {
-      out.push(cur);
-      cur = [];
+    if (isContent(tokens, i)) {
+      if (start < 0) start = i;
+    } else if (start >= 0) {
+      out.push(tokens.slice(start, i));
+      start = -1;
     }
   }
-  if (cur.length > 0) out.push(cur);
+  if (start >= 0) out.push(tokens.slice(start));
   return out;
 }
 
