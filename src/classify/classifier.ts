@@ -148,14 +148,13 @@ export class Classifier {
       )
         found = { ...found, id: idOf(this.kb.taxonomy, "Top/Society/History") };
     }
-    const base = { scrubbed, spans, ...(corrected !== undefined ? { corrected } : {}) };
-    if (found === undefined) return { category: "", categoryId: -1, unit: "", ...base };
-    return {
-      category: this.kb.taxonomy.path(found.id),
-      categoryId: found.id,
-      unit: found.unit,
-      ...base,
-    };
+    // (built whole, in the order of the fields of Classification: no intermediate objects per query)
+    const category = found === undefined ? "" : this.kb.taxonomy.path(found.id);
+    const categoryId = found === undefined ? -1 : found.id;
+    const unit = found === undefined ? "" : found.unit;
+    return corrected !== undefined
+      ? { category, categoryId, unit, scrubbed, spans, corrected }
+      : { category, categoryId, unit, scrubbed, spans };
   }
 
   /**
