@@ -245,10 +245,18 @@ export function semanticUnits(
     sites.add(w);
   });
   if (recommend !== undefined || sites !== undefined) {
-    normalized = normalized
-      .split(" ")
-      .map((w) => recommend?.(w) ?? (sites?.has(w) ? splitSiteName(kb, w) : undefined) ?? w)
-      .join(" ");
+    const ws = normalized.split(" ");
+    let changed = false;
+    for (let k = 0; k < ws.length; k++) {
+      const w = ws[k]!;
+      const r = recommend?.(w) ?? (sites?.has(w) ? splitSiteName(kb, w) : undefined) ?? w;
+      if (r !== w) {
+        ws[k] = r;
+        changed = true;
+      }
+    }
+    // Joining the words of an unchanged text again would give the text back: most queries keep every word.
+    if (changed) normalized = ws.join(" ");
   }
   const tokens = analyze(normalized);
   const units: Unit[] = [];
