@@ -5,6 +5,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { citiesVersion } from "./cities.ts";
+import { packageInfo } from "./cspell.ts";
 import {
   COMPANIES,
   DOMAIN_LEXICONS,
@@ -12,7 +13,6 @@ import {
   lexiconVersion,
   NAME_LISTS,
   PEOPLE_NAMES,
-  packageInfo,
 } from "./lexicons.ts";
 import { KNOWLEDGE_DATA } from "./name-packages.ts";
 import { BUNDLED_TAXONOMY } from "./taxonomy.ts";

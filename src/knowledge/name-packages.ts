@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { packageInfo } from "./lexicons.ts";
+import { packageInfo } from "./cspell.ts";
 
 /** The folder of the bundled knowledge tables. */
 export const KNOWLEDGE_DATA = fileURLToPath(new URL("../../data/knowledge/", import.meta.url));

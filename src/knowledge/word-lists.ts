@@ -8,6 +8,7 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import { nameWords, stripAccents } from "../text/names.ts";
 import { stemKey } from "../text/stem.ts";
+import { packageInfo, readCspellFile, readCspellPackage } from "./cspell.ts";
 import {
   COMPANIES,
   DOMAIN_LEXICONS,
@@ -16,9 +17,6 @@ import {
   lexiconVersion,
   NAME_LISTS,
   PEOPLE_NAMES,
-  packageInfo,
-  readCspellFile,
-  readCspellPackage,
   readLexicon,
 } from "./lexicons.ts";
 import type { Taxonomy } from "./taxonomy.ts";

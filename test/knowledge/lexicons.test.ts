@@ -1,14 +1,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { decodeTrieV3, packageInfo, parseWordList } from "../../src/knowledge/cspell.ts";
 import { loadKnowledgeBase } from "../../src/knowledge/knowledge-base.ts";
-import {
-  DOMAIN_LEXICONS,
-  decodeTrieV3,
-  FOREIGN_LEXICONS,
-  NAME_LISTS,
-  packageInfo,
-  parseWordList,
-} from "../../src/knowledge/lexicons.ts";
+import { DOMAIN_LEXICONS, FOREIGN_LEXICONS, NAME_LISTS } from "../../src/knowledge/lexicons.ts";
 import { bundledNames } from "../../src/knowledge/name-packages.ts";
 
 test("TrieXv3: end of word, steps back, digit steps and references", () => {
