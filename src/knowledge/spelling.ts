@@ -196,14 +196,55 @@ export class SpellingCorrector {
   }
 }
 
-/** FNV-1a hash of `s` without its character at `gap` (-1 = none): the hash of one of its deletions. */
-function hashWithout(s: string, gap: number): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) {
-    if (i === gap) continue;
-    h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+/** Multiplier of the polynomial string hash below (odd, so every power is odd too). */
+const BASE = 0x01000193;
+/** `BASE ** k` modulo 2^32, for every length a probe or vocabulary word can have (grown on demand). */
+const powers: number[] = [1];
+
+function power(k: number): number {
+  while (powers.length <= k) powers.push(Math.imul(powers[powers.length - 1]!, BASE));
+  return powers[k]!;
+}
+
+/**
+ * Bucket hash of a polynomial string hash (`h = h * BASE + c` over the characters, modulo 2^32): the bits are
+ * mixed (murmur3's finalizer) because the table is indexed by the low bits, which a polynomial hash spreads
+ * poorly.
+ */
+function mix(h: number): number {
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  return (h ^ (h >>> 16)) >>> 0;
+}
+
+/** Hash of `s` (see {@link mix}). */
+function hashOf(s: string): number {
+  let h = 0;
+  for (let i = 0; i < s.length; i++) h = (Math.imul(h, BASE) + s.charCodeAt(i)) | 0;
+  return mix(h);
+}
+
+/** Scratch suffix hashes of {@link deletionHashes}: `suffix[i]` = polynomial hash of `s.slice(i)`. */
+let suffix = new Int32Array(64);
+
+/**
+ * `out[g]` = {@link hashOf} of `s` without its character at `g`, for every `g`, in time linear in the length:
+ * the hash of a deletion is its prefix's hash shifted past the suffix plus the suffix's hash (a polynomial hash
+ * composes so), where hashing each deletion afresh was quadratic and most of the index's build time.
+ */
+function deletionHashes(s: string, out: Int32Array): void {
+  const n = s.length;
+  if (suffix.length <= n) suffix = new Int32Array(2 * n + 1);
+  suffix[n] = 0;
+  for (let i = n - 1; i >= 0; i--)
+    suffix[i] = (Math.imul(s.charCodeAt(i), power(n - 1 - i)) + suffix[i + 1]!) | 0;
+  let prefix = 0;
+  for (let g = 0; g < n; g++) {
+    out[g] = mix((Math.imul(prefix, power(n - 1 - g)) + suffix[g + 1]!) | 0);
+    prefix = (Math.imul(prefix, BASE) + s.charCodeAt(g)) | 0;
   }
-  return h >>> 0;
 }
 
 /**
@@ -235,11 +276,14 @@ class DeleteIndex {
     this.entryWord = new Int32Array(entries);
     this.entryGap = new Int32Array(entries);
     let e = 0;
+    let gaps = new Int32Array(64);
     for (let id = 0; id < words.length; id++) {
       const w = words[id]!;
+      if (gaps.length < w.length) gaps = new Int32Array(2 * w.length);
+      deletionHashes(w, gaps);
       for (let gap = -1; gap < w.length; gap++) {
         if (gap >= 0 && (w.length <= 1 || (gap > 0 && w.charCodeAt(gap) === w.charCodeAt(gap - 1)))) continue;
-        const b = hashWithout(w, gap) & this.mask;
+        const b = (gap < 0 ? hashOf(w) : gaps[gap]! >>> 0) & this.mask;
         this.entryWord[e] = id;
         this.entryGap[e] = gap;
         this.next[e] = this.heads[b]!;
@@ -250,7 +294,7 @@ class DeleteIndex {
 
   /** Call `f` with each word entered under `key` (a word more than once when several of its entries match). */
   each(key: string, f: (word: string) => void): void {
-    for (let e = this.heads[hashWithout(key, -1) & this.mask]!; e !== 0; e = this.next[e - 1]!) {
+    for (let e = this.heads[hashOf(key) & this.mask]!; e !== 0; e = this.next[e - 1]!) {
       const w = this.words[this.entryWord[e - 1]!]!;
       const gap = this.entryGap[e - 1]!;
       if (w.length - (gap >= 0 ? 1 : 0) !== key.length) continue;
