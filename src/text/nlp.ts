@@ -45,6 +45,8 @@ interface Automaton {
 }
 interface WinkCache {
   value(index: number): string;
+  /** The lexeme index of `text` (one element), its contraction's expansions (four each), or null if unknown. */
+  lookup(text: string): unknown[] | null;
 }
 
 interface Engine {
@@ -103,6 +105,7 @@ function load(): Engine {
   // array, which is emptied for each query. The steps read nothing else of the record (see RawDoc).
   const rdd: RawDoc = { cache, tokens: [], nonBreakingSpaces: Object.create(null), numOfTokens: 0 };
   const wrapped = DocDataWrapper(rdd);
+  const tokenizeWords = wordTokenizer(rdd, cache, (word) => tokenize(wrapped, word));
   const readTagged = (text: string): RawDoc => {
     rdd.tokens.length = 0;
     // Written only for non-breaking spaces: a fresh record for them after a query that had some.
@@ -110,7 +113,8 @@ function load(): Engine {
       rdd.nonBreakingSpaces = Object.create(null);
       break;
     }
-    tokenize(wrapped, text);
+    if (SINGLE_SPACED.test(text)) tokenizeWords(text);
+    else tokenize(wrapped, text);
     rdd.numOfTokens = rdd.tokens.length / tkSize;
     const normals = mappers.mapRawTokens2UIdOfNormal!(rdd);
     const tags = mappers.mapRawTokens2UIdOfDefaultPOS!(rdd);
@@ -122,6 +126,52 @@ function load(): Engine {
   };
   engine = { readTagged, value: its.value!, pos: its.pos!, lemma: its.lemma!, addons: m.addons };
   return engine;
+}
+
+/** Words separated by single ASCII spaces, no other white space (wink splits only at white space). */
+const SINGLE_SPACED = /^\S+(?: \S+)*$/;
+const KNOWN_LIMIT = 200_000;
+
+/**
+ * wink's tokenizer for single-spaced text, word by word: wink's own `tokenize` splits the text at white space
+ * with a regular expression and handles each word on its own (only the count of spaces before it carries over,
+ * into its first token), looking the word up in its lexicon first — a property look-up on a large dictionary
+ * object, a test for non-breaking spaces by regular expression per word, ~2 µs per query of the ~5 µs analysis.
+ * Here a word wink's lexicon holds whole (as one lexeme, not a contraction) is remembered with its lexeme index
+ * and pushed as wink pushes it, `(index, spaces before, 0, 0)`; any other word goes through wink's `tokenize`
+ * alone, and its first token gets the space before it. wink's lexicon only grows, so a remembered word stays
+ * what wink would find.
+ */
+function wordTokenizer(
+  rdd: RawDoc,
+  cache: WinkCache,
+  tokenizeOne: (word: string) => void,
+): (text: string) => void {
+  const known = new Map<string, number>();
+  return (text) => {
+    const tokens = rdd.tokens;
+    let from = 0;
+    for (let spaces = 0; from <= text.length; spaces = 1) {
+      let to = text.indexOf(" ", from);
+      if (to < 0) to = text.length;
+      const word = text.slice(from, to);
+      from = to + 1;
+      const index = known.get(word);
+      if (index !== undefined) {
+        tokens.push(index, spaces, 0, 0);
+        continue;
+      }
+      const at = tokens.length;
+      tokenizeOne(word);
+      // (spaces before the first token are in its low bits, under a contraction's pointer when it is one)
+      if (tokens.length > at) tokens[at + 1]! |= spaces;
+      const found = cache.lookup(word);
+      if (found !== null && found.length === 1 && typeof found[0] === "number") {
+        if (known.size >= KNOWN_LIMIT) known.clear();
+        known.set(word, found[0]);
+      }
+    }
+  };
 }
 
 /**
