@@ -128,13 +128,13 @@ export class Classifier {
   private compute(query: string): Classification {
     const { text: scrubbed, spans } = this.scrubber.scrub(query);
     let changed = false;
-    const { units, tokens } = semanticUnits(scrubbed, this.kb, (w) => {
+    const { units, tokens, facts } = semanticUnits(scrubbed, this.kb, (w) => {
       const r = this.recommend(w);
       if (r !== undefined && r !== w) changed = true;
       return r;
     });
     const corrected = changed ? tokens.map((t) => t.text).join(" ") : undefined;
-    let found = this.rules.match(query, tokens);
+    let found = this.rules.match(query, tokens, facts);
     if (found === undefined) {
       found =
         this.mainUnit(units) ?? this.fallback(tokens.map((t) => t.text)) ?? this.identifierFallback(spans);

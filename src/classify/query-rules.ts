@@ -122,9 +122,13 @@ export class QueryRules {
   /**
    * Query-level conventions that one unit cannot show (see rules.ts): another language → World; explicit
    * vocabulary → Adult; `.edu` / `.gov` hosts; a place followed by a newspaper title word (News) or a team
-   * nickname (Sports).
+   * nickname (Sports). `tokenFacts`: the tokens' facts when the caller has them (else looked up here).
    */
-  match(query: string, tokens: readonly Token[]): { id: number; unit: string } | undefined {
+  match(
+    query: string,
+    tokens: readonly Token[],
+    tokenFacts?: readonly WordFacts[],
+  ): { id: number; unit: string } | undefined {
     // Which word lists the query's words are in, once per word (see `wordFlags`): most queries hold no word
     // any rule but World looks at, and then those rules are skipped without building their strings.
     const n = tokens.length;
@@ -136,7 +140,7 @@ export class QueryRules {
     let any = 0;
     for (let i = 0; i < n; i++) {
       const w = tokens[i]!.text;
-      const f = wordFacts(this.kb, w);
+      const f = tokenFacts?.[i] ?? wordFacts(this.kb, w);
       facts[i] = f;
       if (f.ruleFlags < 0) f.ruleFlags = wordFlags(w);
       flags[i] = f.ruleFlags;

@@ -181,14 +181,22 @@ const chunkFacts: WordFacts[] = [];
  * than filter / map / slice / push and an object per piece: this runs on every chunk of every query, and its
  * garbage was a seventh of what a classification allocated.)
  */
-function segment(chunk: readonly Token[], offset: number, kb: KnowledgeBase, out: Unit[]): void {
+function segment(
+  chunk: readonly Token[],
+  tokenFacts: readonly WordFacts[],
+  first: number,
+  offset: number,
+  kb: KnowledgeBase,
+  out: Unit[],
+): void {
   const words = chunkWords;
   const facts = chunkFacts;
   let n = 0;
-  for (const t of chunk) {
+  for (let k = 0; k < chunk.length; k++) {
+    const t = chunk[k]!;
     if (skipped(t)) continue;
     words[n] = t;
-    facts[n++] = wordFacts(kb, t.text);
+    facts[n++] = tokenFacts[first + k]!;
   }
   let pieces = 0;
   let i = 0;
@@ -238,7 +246,7 @@ export function semanticUnits(
   text: string,
   kb: KnowledgeBase,
   recommend?: (word: string) => string | undefined,
-): { units: Unit[]; tokens: Token[] } {
+): { units: Unit[]; tokens: Token[]; facts: WordFacts[] } {
   let sites: Set<string> | undefined;
   let normalized = normalizeQuery(text, (w) => {
     sites ??= new Set();
@@ -259,22 +267,27 @@ export function semanticUnits(
     if (changed) normalized = ws.join(" ");
   }
   const tokens = analyze(normalized);
+  // Each token's facts, looked up once here for the phrases, the chunks and the query rules (a memo look-up
+  // per word and question was a good part of their cost).
+  const facts = new Array<WordFacts>(tokens.length);
+  for (let i = 0; i < tokens.length; i++) facts[i] = wordFacts(kb, tokens[i]!.text);
   const units: Unit[] = [];
   let from = 0;
-  for (const span of bridgedPhrases(tokens, kb)) {
-    chunkRange(tokens, from, span.from, kb, units);
+  for (const span of bridgedPhrases(tokens, facts, kb)) {
+    chunkRange(tokens, facts, from, span.from, kb, units);
     const words = tokens.slice(span.from, span.to).map((t) => t.text);
-    const facts = words.map((w) => wordFacts(kb, w));
-    units.push({ words, stems: facts.map((f) => f.stem), facts, at: span.from });
+    const spanFacts = facts.slice(span.from, span.to);
+    units.push({ words, stems: spanFacts.map((f) => f.stem), facts: spanFacts, at: span.from });
     from = span.to;
   }
-  chunkRange(tokens, from, tokens.length, kb, units);
-  return { units, tokens };
+  chunkRange(tokens, facts, from, tokens.length, kb, units);
+  return { units, tokens, facts };
 }
 
 /** Noun-phrase units of `tokens[from, to)`; their `at` counts chunk tokens on from `from`. */
 function chunkRange(
   tokens: readonly Token[],
+  facts: readonly WordFacts[],
   from: number,
   to: number,
   kb: KnowledgeBase,
@@ -282,11 +295,16 @@ function chunkRange(
 ): void {
   if (from >= to) return;
   let offset = from;
-  for (const chunk of chunkTokens(from === 0 && to === tokens.length ? tokens : tokens.slice(from, to))) {
-    segment(chunk, offset, kb, out);
-    offset += chunk.length;
+  const starts = chunkStarts;
+  const chunks = chunkTokens(from === 0 && to === tokens.length ? tokens : tokens.slice(from, to), starts);
+  for (let c = 0; c < chunks.length; c++) {
+    segment(chunks[c]!, facts, from + starts[c]!, offset, kb, out);
+    offset += chunks[c]!.length;
   }
 }
+
+/** Scratch first-token positions of the chunks of `chunkRange`. */
+const chunkStarts: number[] = [];
 
 /** Most tokens of a phrase bridged by "of" ("statue of liberty", "lord of the rings"). */
 const BRIDGED = 5;
@@ -300,17 +318,21 @@ const BRIDGED = 5;
  * things ("dogs and cats"), and the knowledge base's whole phrases of that shape are often rare senses (a plant
  * called "boys and girls", "rent a car" as renting).
  */
-function bridgedPhrases(tokens: readonly Token[], kb: KnowledgeBase): { from: number; to: number }[] {
+function bridgedPhrases(
+  tokens: readonly Token[],
+  facts: readonly WordFacts[],
+  kb: KnowledgeBase,
+): { from: number; to: number }[] {
   const spans: { from: number; to: number }[] = [];
   for (let i = 0; i + 2 < tokens.length; i++) {
     if (tokens[i + 1]!.text !== "of" || isStopword(tokens[i]!.text)) continue;
-    const first = wordFacts(kb, tokens[i]!.text);
+    const first = facts[i]!;
     if (!first.starts || first.longest < 3) continue;
     const max = Math.min(BRIDGED, tokens.length - i, first.longest);
     let key = first.stem;
     let found = 0;
     for (let n = 2; n <= max; n++) {
-      key = `${key} ${wordFacts(kb, tokens[i + n - 1]!.text).stem}`;
+      key = `${key} ${facts[i + n - 1]!.stem}`;
       if (n >= 3 && !isStopword(tokens[i + n - 1]!.text) && lookupJoined(kb, key) !== undefined) found = n;
     }
     if (found > 0) {

@@ -26,8 +26,11 @@ function isContent(tokens: readonly Token[], i: number): boolean {
   return (prevContent && /s$/.test(t.text)) || ((nextNoun || nextFree) && /ing$/.test(t.text));
 }
 
-/** Split analysed tokens into noun-phrase chunks (each a run of content tokens). */
-export function chunkTokens(tokens: readonly Token[]): Token[][] {
+/**
+ * Split analysed tokens into noun-phrase chunks (each a run of content tokens). `starts`, when given, receives
+ * each chunk's first position in `tokens`.
+ */
+export function chunkTokens(tokens: readonly Token[], starts?: number[]): Token[][] {
   const out: Token[][] = [];
   // A chunk is a maximal run of content tokens, sliced out whole (arrays of the exact length: this runs on
   // every query).
@@ -36,11 +39,15 @@ export function chunkTokens(tokens: readonly Token[]): Token[][] {
     if (isContent(tokens, i)) {
       if (start < 0) start = i;
     } else if (start >= 0) {
+      if (starts !== undefined) starts[out.length] = start;
       out.push(tokens.slice(start, i));
       start = -1;
     }
   }
-  if (start >= 0) out.push(tokens.slice(start));
+  if (start >= 0) {
+    if (starts !== undefined) starts[out.length] = start;
+    out.push(tokens.slice(start));
+  }
   return out;
 }
 
