@@ -195,7 +195,7 @@ function candidateAt(
   // the surname right after the first name, or after up to two initials, or after one middle first name
   let best = tryAt(lex, t, i, covered, f, i + 1, 1, undefined);
   // "i" and "a" are a pronoun and an article far more often than initials ("traci i love you")
-  for (let k = i + 1; k < t.length && k <= i + 2 && INITIAL.test(t[k]!.text); k++)
+  for (let k = i + 1; k < t.length && k <= i + 2 && t[k]!.text.length === 1 && INITIAL.test(t[k]!.text); k++)
     best = tryAt(lex, t, i, covered, f, k + 1, 1.1, best);
   if (t[i + 1] && firstScore(lex, t[i + 1]!.text) > 0.5) best = tryAt(lex, t, i, covered, f, i + 2, 1, best);
   return best;
@@ -225,6 +225,15 @@ function honorificAt(
   return { from: i + 1, to: i + 1, evidence: 0.7 };
 }
 
+/**
+ * True when the text between tokens `a` and `b` holds the character `code` (most gaps are one space: scanned
+ * in place rather than sliced out, as this runs for most token pairs of a query with a first name).
+ */
+function charBetween(q: Query, a: Token, b: Token, code: number): boolean {
+  for (let k = a.end; k < b.start; k++) if (q.text.charCodeAt(k) === code) return true;
+  return false;
+}
+
 /** "smith, john": a surname, a comma, then a first name (Excite and some AOL queries keep the comma). */
 function invertedAt(q: Query, lex: NameLexicon, i: number, covered: Uint8Array): Candidate | undefined {
   const t = q.tokens;
@@ -232,6 +241,8 @@ function invertedAt(q: Query, lex: NameLexicon, i: number, covered: Uint8Array):
     !t[i + 1] ||
     covered[i] ||
     covered[i + 1] ||
+    // (the pattern needs a comma: looked for first, without slicing the gap out)
+    !charBetween(q, t[i]!, t[i + 1]!, 44) ||
     !/^\s*,\s*$/.test(q.text.slice(t[i]!.end, t[i + 1]!.start))
   ) {
     return undefined;
@@ -267,11 +278,11 @@ function contextShift(q: Query, c: Candidate): number {
   if ((before && INSTITUTION_BEFORE.has(before)) || (after && INSTITUTION_AFTER.has(after))) return -1;
   // one more name-like word, then the institution: "roy lee walker school", "winnie palmer women's hospital"
   const after2 = t[c.to + 2]?.text;
-  if (after2 && INSTITUTION_AFTER.has(after2.replace(/'s$/, ""))) return -1;
+  if (after2 && INSTITUTION_AFTER.has(after2.endsWith("'s") ? after2.slice(0, -2) : after2)) return -1;
   if (isPlace(t, c)) return -1;
   // "thomas & betts", "smith & wesson": an ampersand in or after the name joins the names of a firm
   for (let k = c.from; k <= c.to && k + 1 < t.length; k++) {
-    if (q.text.slice(t[k]!.end, t[k + 1]!.start).includes("&")) return -1;
+    if (charBetween(q, t[k]!, t[k + 1]!, 38)) return -1;
   }
   let shift = 0;
   for (let k = 0; k < t.length; k++) {
