@@ -103,10 +103,9 @@ export class Classifier {
   /**
    * A word's spelling recommendation, or undefined to keep it. Known words are never changed. Memoized with the
    * word's facts (words repeat far more than queries do): a pure function of the word and the knowledge base,
-   * so shared by every classifier of the same knowledge base.
+   * so shared by every classifier of the same knowledge base. `facts`: the word's, when the caller has them.
    */
-  recommend(word: string): string | undefined {
-    const facts = wordFacts(this.kb, word);
+  recommend(word: string, facts: WordFacts = wordFacts(this.kb, word)): string | undefined {
     let r = facts.recommendation;
     if (r === undefined) {
       r = this.computeRecommendation(word, facts) ?? "";
@@ -128,8 +127,8 @@ export class Classifier {
   private compute(query: string): Classification {
     const { text: scrubbed, spans } = this.scrubber.scrub(query);
     let changed = false;
-    const { units, tokens, facts } = semanticUnits(scrubbed, this.kb, (w) => {
-      const r = this.recommend(w);
+    const { units, tokens, facts } = semanticUnits(scrubbed, this.kb, (w, f) => {
+      const r = this.recommend(w, f);
       if (r !== undefined && r !== w) changed = true;
       return r;
     });

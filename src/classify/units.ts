@@ -8,7 +8,7 @@
  * reach the site table.
  */
 import type { KnowledgeBase } from "../knowledge/knowledge-base.ts";
-import { analyze, type Token } from "../text/nlp.ts";
+import { analyze, analyzeWords, type Token } from "../text/nlp.ts";
 import { chunkTokens } from "../text/noun-phrases.ts";
 import { stem } from "../text/stem.ts";
 import { isStopword } from "../text/stopwords.ts";
@@ -40,6 +40,8 @@ export interface WordFacts {
   recommendation: string | undefined;
   /** The query rules' word-list bits for the word (see query-rules.ts), -1 = not computed yet. */
   ruleFlags: number;
+  /** wink-nlp's lexeme index of the word, -1 = not known yet (kept for `analyzeWords`, see nlp.ts). */
+  lexeme: number;
 }
 
 const FACTS_LIMIT = 200_000;
@@ -75,6 +77,7 @@ export function wordFacts(kb: KnowledgeBase, word: string): WordFacts {
       known: kb.spelling.knows(word),
       recommendation: undefined,
       ruleFlags: -1,
+      lexeme: -1,
     };
     if (memo.size >= FACTS_LIMIT) memo.clear();
     memo.set(word, f);
@@ -245,32 +248,48 @@ function segment(
 export function semanticUnits(
   text: string,
   kb: KnowledgeBase,
-  recommend?: (word: string) => string | undefined,
+  recommend?: (word: string, facts: WordFacts) => string | undefined,
 ): { units: Unit[]; tokens: Token[]; facts: WordFacts[] } {
   let sites: Set<string> | undefined;
   let normalized = normalizeQuery(text, (w) => {
     sites ??= new Set();
     sites.add(w);
   });
-  if (recommend !== undefined || sites !== undefined) {
-    const ws = normalized.split(" ");
-    let changed = false;
-    for (let k = 0; k < ws.length; k++) {
-      const w = ws[k]!;
-      const r = recommend?.(w) ?? (sites?.has(w) ? splitSiteName(kb, w) : undefined) ?? w;
-      if (r !== w) {
-        ws[k] = r;
-        changed = true;
-      }
+  const ws = normalized.split(" ");
+  const wsFacts = new Array<WordFacts>(ws.length);
+  let changed = false;
+  for (let k = 0; k < ws.length; k++) {
+    const w = ws[k]!;
+    const f = wordFacts(kb, w);
+    wsFacts[k] = f;
+    if (recommend === undefined && sites === undefined) continue;
+    const r = recommend?.(w, f) ?? (sites?.has(w) ? splitSiteName(kb, w) : undefined) ?? w;
+    if (r !== w) {
+      ws[k] = r;
+      changed = true;
     }
-    // Joining the words of an unchanged text again would give the text back: most queries keep every word.
-    if (changed) normalized = ws.join(" ");
   }
-  const tokens = analyze(normalized);
+  let tokens: Token[];
   // Each token's facts, looked up once here for the phrases, the chunks and the query rules (a memo look-up
-  // per word and question was a good part of their cost).
-  const facts = new Array<WordFacts>(tokens.length);
-  for (let i = 0; i < tokens.length; i++) facts[i] = wordFacts(kb, tokens[i]!.text);
+  // per word and question was a good part of their cost); those of the words above when the tokens are the
+  // words (a word wink splits, such as a contraction, or a recommendation changes the pairing).
+  let facts: WordFacts[] | undefined;
+  if (changed) {
+    normalized = ws.join(" ");
+    tokens = analyze(normalized);
+  } else {
+    // Joining the words of an unchanged text again would give the text back: most queries keep every word.
+    tokens = analyzeWords(normalized, ws, wsFacts);
+    if (tokens.length === ws.length) {
+      facts = wsFacts;
+      for (let i = 0; i < tokens.length && facts !== undefined; i++)
+        if (tokens[i]!.text !== ws[i]) facts = undefined;
+    }
+  }
+  if (facts === undefined) {
+    facts = new Array<WordFacts>(tokens.length);
+    for (let i = 0; i < tokens.length; i++) facts[i] = wordFacts(kb, tokens[i]!.text);
+  }
   const units: Unit[] = [];
   let from = 0;
   for (const span of bridgedPhrases(tokens, facts, kb)) {

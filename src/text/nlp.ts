@@ -49,8 +49,14 @@ interface WinkCache {
   lookup(text: string): unknown[] | null;
 }
 
+/** A word's slot for its wink lexeme index, kept by the caller (see {@link analyzeWords}); -1 = not known. */
+export interface LexemeSlot {
+  lexeme: number;
+}
+
 interface Engine {
-  readTagged(text: string): RawDoc;
+  /** `words`/`slots`: the text's words when the caller has them split, with their lexeme slots. */
+  readTagged(text: string, words?: readonly string[], slots?: readonly LexemeSlot[]): RawDoc;
   value: ItsFn;
   pos: ItsFn;
   lemma: ItsFn;
@@ -105,16 +111,17 @@ function load(): Engine {
   // array, which is emptied for each query. The steps read nothing else of the record (see RawDoc).
   const rdd: RawDoc = { cache, tokens: [], nonBreakingSpaces: Object.create(null), numOfTokens: 0 };
   const wrapped = DocDataWrapper(rdd);
-  const tokenizeWords = wordTokenizer(rdd, cache, (word) => tokenize(wrapped, word));
-  const readTagged = (text: string): RawDoc => {
+  const byWord = wordTokenizer(rdd, cache, (word) => tokenize(wrapped, word));
+  const readTagged = (text: string, words?: readonly string[], slots?: readonly LexemeSlot[]): RawDoc => {
     rdd.tokens.length = 0;
     // Written only for non-breaking spaces: a fresh record for them after a query that had some.
     for (const _ in rdd.nonBreakingSpaces) {
       rdd.nonBreakingSpaces = Object.create(null);
       break;
     }
-    if (SINGLE_SPACED.test(text)) tokenizeWords(text);
-    else tokenize(wrapped, text);
+    if (!SINGLE_SPACED.test(text)) tokenize(wrapped, text);
+    else if (words !== undefined && slots !== undefined) byWord.words(words, slots);
+    else byWord.text(text);
     rdd.numOfTokens = rdd.tokens.length / tkSize;
     const normals = mappers.mapRawTokens2UIdOfNormal!(rdd);
     const tags = mappers.mapRawTokens2UIdOfDefaultPOS!(rdd);
@@ -146,31 +153,47 @@ function wordTokenizer(
   rdd: RawDoc,
   cache: WinkCache,
   tokenizeOne: (word: string) => void,
-): (text: string) => void {
+): { text(text: string): void; words(words: readonly string[], slots: readonly LexemeSlot[]): void } {
   const known = new Map<string, number>();
-  return (text) => {
+  /** One word with `spaces` before it: its remembered index, else through wink (and remembered if whole). */
+  const push = (word: string, spaces: number): number => {
     const tokens = rdd.tokens;
-    let from = 0;
-    for (let spaces = 0; from <= text.length; spaces = 1) {
-      let to = text.indexOf(" ", from);
-      if (to < 0) to = text.length;
-      const word = text.slice(from, to);
-      from = to + 1;
-      const index = known.get(word);
-      if (index !== undefined) {
-        tokens.push(index, spaces, 0, 0);
-        continue;
-      }
-      const at = tokens.length;
-      tokenizeOne(word);
-      // (spaces before the first token are in its low bits, under a contraction's pointer when it is one)
-      if (tokens.length > at) tokens[at + 1]! |= spaces;
-      const found = cache.lookup(word);
-      if (found !== null && found.length === 1 && typeof found[0] === "number") {
-        if (known.size >= KNOWN_LIMIT) known.clear();
-        known.set(word, found[0]);
-      }
+    let index = known.get(word);
+    if (index !== undefined) {
+      tokens.push(index, spaces, 0, 0);
+      return index;
     }
+    const at = tokens.length;
+    tokenizeOne(word);
+    // (spaces before the first token are in its low bits, under a contraction's pointer when it is one)
+    if (tokens.length > at) tokens[at + 1]! |= spaces;
+    const found = cache.lookup(word);
+    if (found === null || found.length !== 1 || typeof found[0] !== "number" || found[0] < 0) return -1;
+    index = found[0];
+    if (known.size >= KNOWN_LIMIT) known.clear();
+    known.set(word, index);
+    return index;
+  };
+  return {
+    text(text) {
+      let from = 0;
+      for (let spaces = 0; from <= text.length; spaces = 1) {
+        let to = text.indexOf(" ", from);
+        if (to < 0) to = text.length;
+        push(text.slice(from, to), spaces);
+        from = to + 1;
+      }
+    },
+    // The caller's slot answers without a look-up here (the caller has already looked the word up for its
+    // own purposes, and a map look-up per word and question is most of what is left of tokenizing).
+    words(words, slots) {
+      const tokens = rdd.tokens;
+      for (let k = 0; k < words.length; k++) {
+        const slot = slots[k]!;
+        if (slot.lexeme >= 0) tokens.push(slot.lexeme, k === 0 ? 0 : 1, 0, 0);
+        else slot.lexeme = push(words[k]!, k === 0 ? 0 : 1);
+      }
+    },
   };
 }
 
@@ -209,8 +232,22 @@ class AnalyzedToken implements Token {
 
 /** Tokenize, tag and lemmatize a query. Whitespace and punctuation tokens are dropped. */
 export function analyze(query: string): Token[] {
-  const { readTagged, value, pos } = load();
-  const rdd = readTagged(query.toLowerCase());
+  return tagged(load().readTagged(query.toLowerCase()));
+}
+
+/**
+ * `analyze(text)` for lower-case text that is `words` joined by single spaces, each word with a slot the caller
+ * keeps for it (a field of its own per-word record): the slot remembers the word's wink lexeme index, so a word
+ * seen before needs no look-up here. Same tokens as `analyze(text)`.
+ */
+export function analyzeWords(text: string, words: readonly string[], slots: readonly LexemeSlot[]): Token[] {
+  const lower = text.toLowerCase();
+  return tagged(lower === text ? load().readTagged(text, words, slots) : load().readTagged(lower));
+}
+
+/** The tokens of a document `readTagged` has just read. */
+function tagged(rdd: RawDoc): Token[] {
+  const { value, pos } = load();
   const lemmas = new Lemmas({
     cache: rdd.cache,
     tokens: rdd.tokens.slice(),

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { analyze, isStopword, nounPhrases, stem } from "../../src/text/index.ts";
+import { analyzeWords } from "../../src/text/nlp.ts";
 
 test("stem is Porter's, matching the bundled termstats stems", () => {
   assert.equal(stem("players"), "player");
@@ -64,5 +65,25 @@ test("analyze gives what wink-nlp's public readDoc gives (it calls wink's pipeli
       .filter((t) => t.pos !== "PUNCT" && t.pos !== "SPACE");
     const got = analyze(text).map((t) => ({ text: t.text, pos: t.pos, lemma: t.lemma }));
     assert.deepEqual(got, expected, text);
+  }
+});
+
+test("analyzeWords gives analyze's tokens, with the words' lexeme slots empty and then filled", () => {
+  const texts = [
+    "cheap hotels in chicago",
+    "don't stop believin' lyrics",
+    "mr. o'brien's rock-n-roll 1990s",
+    "e-mail jane@example.org 555-1234",
+    "Capital Letters here",
+    "two  spaces",
+    "",
+  ];
+  const show = (ts: readonly { text: string; pos: string; lemma: string }[]) =>
+    ts.map((t) => ({ text: t.text, pos: t.pos, lemma: t.lemma }));
+  for (const text of texts) {
+    const words = text.split(" ");
+    const slots = words.map(() => ({ lexeme: -1 }));
+    assert.deepEqual(show(analyzeWords(text, words, slots)), show(analyze(text)), text);
+    assert.deepEqual(show(analyzeWords(text, words, slots)), show(analyze(text)), `${text} (slots filled)`);
   }
 });
