@@ -31,6 +31,11 @@ export interface WordFacts {
   readonly starts: boolean;
   /** Most stems of a phrase starting with `stem` (see `KnowledgeBase.longestPhrase`): longer n-grams need no key. */
   readonly longest: number;
+  /**
+   * For a word that starts phrases: their second stems, each with the most stems of such a phrase (see
+   * `KnowledgeBase.phraseSeconds`), so a pair that starts none needs no key; undefined = no bound.
+   */
+  readonly seconds: ReadonlyMap<string, number> | undefined;
   /** `kb.spelling.knows(word)`: a vocabulary word (the query rules and the speller both ask). */
   readonly known: boolean;
   /**
@@ -74,6 +79,7 @@ export function wordFacts(kb: KnowledgeBase, word: string): WordFacts {
       weak: own?.weak ?? kb.isWeak(one),
       starts: longest !== undefined ? longest >= 2 : (kb.startsPhrase?.(s) ?? true),
       longest: longest ?? Number.POSITIVE_INFINITY,
+      seconds: longest !== undefined && longest >= 2 ? kb.phraseSeconds?.(s) : undefined,
       known: kb.spelling.knows(word),
       recommendation: undefined,
       ruleFlags: -1,
@@ -171,6 +177,11 @@ function lookupJoined(kb: KnowledgeBase, key: string): readonly number[] | undef
   return kb.lookupKey !== undefined ? kb.lookupKey(key) : kb.lookupStems(key.split(" "));
 }
 
+/** Most stems of a phrase that starts with a word of these `seconds` and then `next` (no bound for a spaced stem). */
+function secondBound(seconds: ReadonlyMap<string, number>, next: WordFacts): number {
+  return next.stem.includes(" ") ? Number.POSITIVE_INFINITY : (seconds.get(next.stem) ?? 0);
+}
+
 /** Scratch n-gram keys of `segment` (index = number of stems). */
 const keys: string[] = [];
 /** Scratch piece boundaries of `segment`: piece p is words [cuts[p], cuts[p + 1]). */
@@ -205,8 +216,11 @@ function segment(
   let i = 0;
   while (i < n) {
     let to = i + 1;
-    // no phrase starts with this word: its n-grams cannot match
-    const longest = facts[i]!.starts ? Math.min(LONGEST, n - i, facts[i]!.longest) : 1;
+    // no phrase starts with this word, or with this word and the next: its n-grams cannot match
+    const seconds = facts[i]!.seconds;
+    let longest = facts[i]!.starts ? Math.min(LONGEST, n - i, facts[i]!.longest) : 1;
+    if (longest >= 2 && seconds !== undefined)
+      longest = Math.min(longest, secondBound(seconds, facts[i + 1]!));
     if (longest >= 2) {
       // The keys of the n-grams starting here, built once from the left; the longest known one wins.
       keys[1] = facts[i]!.stem;
@@ -347,7 +361,9 @@ function bridgedPhrases(
     if (tokens[i + 1]!.text !== "of" || isStopword(tokens[i]!.text)) continue;
     const first = facts[i]!;
     if (!first.starts || first.longest < 3) continue;
-    const max = Math.min(BRIDGED, tokens.length - i, first.longest);
+    const bound = first.seconds === undefined ? BRIDGED : secondBound(first.seconds, facts[i + 1]!);
+    const max = Math.min(BRIDGED, tokens.length - i, first.longest, bound);
+    if (max < 3) continue;
     let key = first.stem;
     let found = 0;
     for (let n = 2; n <= max; n++) {

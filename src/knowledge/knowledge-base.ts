@@ -64,6 +64,11 @@ export interface KnowledgeBase {
    */
   longestPhrase?(stem: string): number;
   /**
+   * Optional: for a stem that starts phrases of two or more stems, their second stems, each with the most stems
+   * of such a phrase (a second stem not in it starts none after `stem`); undefined when no bound is known.
+   */
+  phraseSeconds?(stem: string): ReadonlyMap<string, number> | undefined;
+  /**
    * Optional: the languages other than English in whose dictionaries the word (as written, lower case) is, as a
    * bit mask over `FOREIGN_LEXICONS` (0 = none, or an English word).
    */
@@ -71,6 +76,7 @@ export interface KnowledgeBase {
 }
 
 const EMPTY: readonly number[] = Object.freeze([]);
+const EMPTY_SECONDS: ReadonlyMap<string, number> = new Map();
 
 /** A knowledge base held in memory, made from a snapshot. */
 export class SnapshotKnowledgeBase implements KnowledgeBase {
@@ -85,6 +91,8 @@ export class SnapshotKnowledgeBase implements KnowledgeBase {
    * none, so their n-grams need no key, and the others start none longer than this.
    */
   private readonly multiFirst = new Map<string, number>();
+  /** The same per first and second stem (see `phraseSeconds`). */
+  private readonly multiSecond = new Map<string, Map<string, number>>();
   private readonly foreign = new Map<string, number>();
 
   constructor(snapshot: KbSnapshot, taxonomy = Taxonomy.bundled()) {
@@ -116,9 +124,17 @@ export class SnapshotKnowledgeBase implements KnowledgeBase {
       const space = key.indexOf(" ");
       if (space >= 0) {
         const first = key.slice(0, space);
+        const secondEnd = key.indexOf(" ", space + 1);
         let n = 2;
-        for (let at = key.indexOf(" ", space + 1); at >= 0; at = key.indexOf(" ", at + 1)) n++;
+        for (let at = secondEnd; at >= 0; at = key.indexOf(" ", at + 1)) n++;
         if (n > (this.multiFirst.get(first) ?? 0)) this.multiFirst.set(first, n);
+        const second = key.slice(space + 1, secondEnd < 0 ? key.length : secondEnd);
+        let seconds = this.multiSecond.get(first);
+        if (seconds === undefined) {
+          seconds = new Map();
+          this.multiSecond.set(first, seconds);
+        }
+        if (n > (seconds.get(second) ?? 0)) seconds.set(second, n);
       }
     });
     const counts = new Map<string, number>();
@@ -181,6 +197,11 @@ export class SnapshotKnowledgeBase implements KnowledgeBase {
     // A stem holding a space could be the start of any key: no bound.
     if (stem.includes(" ")) return Number.POSITIVE_INFINITY;
     return this.multiFirst.get(stem) ?? 1;
+  }
+
+  phraseSeconds(stem: string): ReadonlyMap<string, number> | undefined {
+    // A stem holding a space could start any key: no bound.
+    return stem.includes(" ") ? undefined : (this.multiSecond.get(stem) ?? EMPTY_SECONDS);
   }
 
   /** False when no key of two or more words can equal `stems.join(" ")` (a cheap test before building it). */

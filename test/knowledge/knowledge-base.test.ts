@@ -51,6 +51,14 @@ test("startsPhrase is false only when no phrase of two or more stems starts with
   assert.equal(kb.isWeak(["xqzvbnm", "sport"]), false);
 });
 
+test("phraseSeconds bounds the phrases that start with a pair of stems", () => {
+  assert.ok(kb.phraseSeconds !== undefined);
+  assert.ok((kb.phraseSeconds!("water")?.get("sport") ?? 0) >= 2); // "water sports"
+  assert.equal(kb.phraseSeconds!("water")?.get("xqzvbnm"), undefined);
+  assert.equal(kb.phraseSeconds!("xqzvbnm")?.size, 0);
+  assert.equal(kb.phraseSeconds!("water sport"), undefined); // a spaced stem: no bound
+});
+
 test("a word's senses are weighed with the search prior: the common web sense leads", () => {
   // battery: WordNet's most-tagged sense is artillery, but the electric cell is what people search for.
   assert.equal(top(kb.lookup("battery")), "Top/Shopping");
