@@ -28,7 +28,7 @@ import { TARGETS, type Target } from "../src/methods/km/targets.ts";
 import { queryTerms } from "../src/methods/km/terms.ts";
 import type { Release } from "../src/methods/method.ts";
 import { silentProgress } from "../src/util/progress.ts";
-import { Rng } from "../src/util/random.ts";
+import { Rng, searchCumulative } from "../src/util/random.ts";
 import { writeResults } from "./results.ts";
 
 const AOL = new URL("../../shared/data/aol-top1000/aol_top1000_users.tsv.gz", import.meta.url).pathname;
@@ -148,17 +148,7 @@ export function synthesize(users: number, seed: number): LogRecord[] {
     s += 1 / (i + 1) ** 1.05;
     cum[i] = s;
   }
-  const draw = (rng: Rng): number => {
-    const x = rng.float() * s;
-    let lo = 0;
-    let hi = V - 1;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (cum[mid]! < x) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  };
+  const draw = (rng: Rng): number => searchCumulative(cum, rng.float() * s);
   const rng = Rng.fromSeed(seed);
   const records: LogRecord[] = [];
   let time = 1_141_171_200;

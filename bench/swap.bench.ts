@@ -21,7 +21,7 @@ import { parseSwapParams } from "../src/methods/swap/params.ts";
 import { SwapStage } from "../src/methods/swap/stage.ts";
 import { Profiler } from "../src/profile/profiler.ts";
 import { SqliteProfileStore } from "../src/profile/sqlite-store.ts";
-import { Rng } from "../src/util/random.ts";
+import { Rng, searchCumulative } from "../src/util/random.ts";
 import { writeResults } from "./results.ts";
 
 const ROWS = Number(process.argv[2] ?? 10_000_000);
@@ -63,21 +63,14 @@ function* batches(rows: number, seed: number): Generator<LogRecord[]> {
   while (made < rows) {
     const batch: LogRecord[] = [];
     while (batch.length < BATCH && made < rows) {
-      const x = rng.float() * total;
-      let lo = 0;
-      let hi = cum.length - 1;
-      while (lo < hi) {
-        const mid = (lo + hi) >> 1;
-        if (cum[mid]! < x) lo = mid + 1;
-        else hi = mid;
-      }
+      const category = paths[searchCumulative(cum, rng.float() * total)]!;
       time += rng.int(3);
       const rec = {
         user: users[rng.int(USERS)]!,
         query: queries[rng.int(queries.length)]!,
         time,
         clickUrl: "http://www.example.com",
-        category: paths[lo]!,
+        category,
       };
       batch.push(rec);
       made++;

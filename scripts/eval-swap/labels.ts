@@ -14,6 +14,7 @@ import { join } from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { Taxonomy } from "../../src/knowledge/taxonomy.ts";
 import type { LogRecord } from "../../src/log/record.ts";
+import { searchCumulative } from "../../src/util/random.ts";
 import { AOL, CACHE, log, measure, ROOT, STANDIN } from "./options.ts";
 
 // Classification, once, cached by input and classifier version.
@@ -54,14 +55,7 @@ export function standIn(): (q: string) => Label {
     let h = 2166136261;
     for (let i = 0; i < q.length; i++) h = Math.imul(h ^ q.charCodeAt(i), 16777619);
     const x = ((h >>> 0) / 2 ** 32) * s;
-    let lo = 0;
-    let hi = cum.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (cum[mid]! < x) lo = mid + 1;
-      else hi = mid;
-    }
-    return [t.path(ids[lo]!), q];
+    return [t.path(ids[searchCumulative(cum, x)]!), q];
   };
 }
 

@@ -8,6 +8,7 @@
  * with the word's deletions up to two letters, then verified by exact distance — a few dozen map look-ups per
  * word instead of generating every edit. The index is built on first use, so loading stays fast.
  */
+import { fmix32 } from "../util/hash.ts";
 
 // Rows reused across calls: words are short, and allocation dominated the corrector's cost.
 let rowA = new Int32Array(64);
@@ -207,23 +208,14 @@ function power(k: number): number {
 }
 
 /**
- * Bucket hash of a polynomial string hash (`h = h * BASE + c` over the characters, modulo 2^32): the bits are
- * mixed (murmur3's finalizer) because the table is indexed by the low bits, which a polynomial hash spreads
+ * Bucket hash of `s`: a polynomial string hash (`h = h * BASE + c` over the characters, modulo 2^32), its bits
+ * mixed by murmur3's finalizer because the table is indexed by the low bits, which a polynomial hash spreads
  * poorly.
  */
-function mix(h: number): number {
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  return (h ^ (h >>> 16)) >>> 0;
-}
-
-/** Hash of `s` (see {@link mix}). */
 function hashOf(s: string): number {
   let h = 0;
   for (let i = 0; i < s.length; i++) h = (Math.imul(h, BASE) + s.charCodeAt(i)) | 0;
-  return mix(h);
+  return fmix32(h);
 }
 
 /** Scratch suffix hashes of {@link deletionHashes}: `suffix[i]` = polynomial hash of `s.slice(i)`. */
@@ -242,7 +234,7 @@ function deletionHashes(s: string, out: Int32Array): void {
     suffix[i] = (Math.imul(s.charCodeAt(i), power(n - 1 - i)) + suffix[i + 1]!) | 0;
   let prefix = 0;
   for (let g = 0; g < n; g++) {
-    out[g] = mix((Math.imul(prefix, power(n - 1 - g)) + suffix[g + 1]!) | 0);
+    out[g] = fmix32((Math.imul(prefix, power(n - 1 - g)) + suffix[g + 1]!) | 0);
     prefix = (Math.imul(prefix, BASE) + s.charCodeAt(g)) | 0;
   }
 }

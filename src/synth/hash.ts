@@ -3,15 +3,7 @@
  * from (salt, query, rank)). They are not randomness sources: their inputs carry salts drawn from the run's Rng.
  */
 
-/** murmur3's 32-bit finalizer: a cheap, well-mixed hash step. */
-export function fmix32(h: number): number {
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
-}
+import { fmix32 } from "../util/hash.ts";
 
 /** FNV-1a over the UTF-16 code units of a string, finalized. */
 export function hashString(s: string, seed: number): number {

@@ -9,9 +9,9 @@
  * classifier has something real to map, and the true category is known for `--truth`.
  */
 import type { Taxonomy } from "../knowledge/taxonomy.ts";
+import { fmix32 } from "../util/hash.ts";
 import type { Rng } from "../util/random.ts";
 import type { Calibration } from "./calibration.ts";
-import { fmix32 } from "./hash.ts";
 import { AliasTable, Discrete, Zipf } from "./sampling.ts";
 import { GENERIC_LABELS, OPENERS, PLACES, PREFIXES, SUFFIXES } from "./words.ts";
 

@@ -5,8 +5,9 @@
  * own words (the calibrated share of AOL clicks whose domain contains a query word), from the category's
  * words, or is one of a few large sites. Written as AOL logged them: `http://www.name.tld`, domain only.
  */
+
+import { fmix32 } from "../util/hash.ts";
 import type { Calibration } from "./calibration.ts";
-import { fmix32 } from "./hash.ts";
 import { Discrete } from "./sampling.ts";
 import type { Topics } from "./topics.ts";
 import { DOMAIN_ENDINGS, GLOBAL_SITES, OTHER_TLDS } from "./words.ts";

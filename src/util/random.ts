@@ -78,3 +78,18 @@ export class Rng {
     return items;
   }
 }
+
+/**
+ * The first index whose cumulative weight reaches `x` (`cum` non-decreasing; `x` in [0, last weight)): a
+ * weighted draw when `x` is uniform over the total.
+ */
+export function searchCumulative(cum: ArrayLike<number>, x: number): number {
+  let lo = 0;
+  let hi = cum.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (cum[mid]! < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}

@@ -15,6 +15,7 @@
  */
 import { getRandomValues } from "node:crypto";
 import laplace from "@stdlib/random-base-laplace";
+import { fmix32 } from "../../util/hash.ts";
 import { Rng } from "../../util/random.ts";
 
 /** A sampler of Lap(0, b) noise: density exp(−|x|/b) / 2b. */
@@ -22,20 +23,10 @@ export type NoiseSampler = () => number;
 
 export type NoiseSource = "seeded" | "crypto";
 
-/** murmur3's 32-bit finaliser: a bijection that spreads every input bit over the output. */
-function fmix32(h: number): number {
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h | 0;
-}
-
 /** A child generator with a well-mixed state, derived deterministically from `rng`. */
 export function remixed(rng: Rng): Rng {
-  const state = [0, 1, 2, 3].map((i) =>
-    fmix32(rng.intBetween(-0x80000000, 0x7fffffff) ^ Math.imul(i + 1, 0x9e3779b9)),
+  const state = [0, 1, 2, 3].map(
+    (i) => fmix32(rng.intBetween(-0x80000000, 0x7fffffff) ^ Math.imul(i + 1, 0x9e3779b9)) | 0,
   );
   if (state.every((x): boolean => x === 0)) state[0] = 1;
   const out = Rng.fromState(state);
