@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # System packages the tests need on a fresh Debian machine, installed by the project itself (idempotent).
 # - chromium: the report test opens report.html headless (scripts/setup-chromium.sh).
+# - nats-server, postgresql: the distributed deployment's tests (scripts/setup-cluster.sh).
 set -euo pipefail
 cd "$(dirname "$0")"
 sh ./setup-chromium.sh
+sh ./setup-cluster.sh

@@ -7,6 +7,7 @@ import * as anonymize from "./anonymize.ts";
 import * as attack from "./attack.ts";
 import * as checkKm from "./check-km.ts";
 import * as classify from "./classify.ts";
+import * as cluster from "./cluster.ts";
 import * as demo from "./demo.ts";
 import * as experiment from "./experiment.ts";
 import * as generate from "./generate.ts";
@@ -29,4 +30,5 @@ export const commands: RegisterCommand[] = [
   scrub.register,
   kb.register,
   classify.register,
+  cluster.register,
 ];

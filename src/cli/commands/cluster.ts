@@ -1,0 +1,254 @@
+/**
+ * `querymask cluster up|down|status|run|worker`: the distributed deployment on NATS JetStream and PostgreSQL.
+ * `up` installs what is missing (as root) and starts both servers on loopback on the project's own ports with
+ * their data under `.cache/cluster/`; `run` sends a log through ingest → classify → anonymize → profile with
+ * worker processes and writes the released log; `worker` runs one worker (for a supervisor, or by hand).
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import type { Command } from "commander";
+import { runAnonymizeWorker } from "../../cluster/anonymize-worker.ts";
+import { type Bus, openBus } from "../../cluster/bus.ts";
+import { runClassifyWorker } from "../../cluster/classify-worker.ts";
+import { readConfig, writeConfig } from "../../cluster/config.ts";
+import { releasedRecords } from "../../cluster/export.ts";
+import { ingest } from "../../cluster/ingest.ts";
+import { runProfileWriter } from "../../cluster/profile-writer.ts";
+import {
+  type ClusterConfig,
+  clusterConfig,
+  clusterDown,
+  clusterStatus,
+  clusterUp,
+  natsUrl,
+  pgUrl,
+} from "../../cluster/servers.ts";
+import { resetStreams } from "../../cluster/topology.ts";
+import { openLog } from "../../log/read.ts";
+import { writeBatches } from "../../log/write.ts";
+import { PgProfileStore } from "../../profile/pg-store.ts";
+import { UsageError } from "../../util/errors.ts";
+import {
+  addInputOptions,
+  DEFAULT_SEED,
+  type InputFlags,
+  intArg,
+  parseSeed,
+  printTable,
+  readOptions,
+} from "../shared.ts";
+
+interface ServerFlags {
+  dir: string;
+  natsPort: number;
+  natsMonitorPort: number;
+  pgPort: number;
+}
+
+function serverOptions(cmd: Command): Command {
+  return cmd
+    .option("--dir <dir>", "data directory of both servers", ".cache/cluster")
+    .option("--nats-port <n>", "NATS client port (loopback)", intArg(1), 14222)
+    .option("--nats-monitor-port <n>", "NATS monitoring port (loopback)", intArg(1), 18222)
+    .option("--pg-port <n>", "PostgreSQL port (loopback)", intArg(1), 15433);
+}
+
+function configOf(f: ServerFlags): ClusterConfig {
+  return clusterConfig(f.dir, { natsPort: f.natsPort, natsMonitorPort: f.natsMonitorPort, pgPort: f.pgPort });
+}
+
+/** The arguments that point a worker process at the same servers. */
+function serverArgs(f: ServerFlags): string[] {
+  return [
+    "--dir",
+    f.dir,
+    "--nats-port",
+    String(f.natsPort),
+    "--nats-monitor-port",
+    String(f.natsMonitorPort),
+    "--pg-port",
+    String(f.pgPort),
+  ];
+}
+
+/** Spawn `querymask cluster worker …` as a child process of this CLI (the same runtime, tsx or compiled). */
+export function spawnWorker(args: string[]): ChildProcess {
+  const entry = process.argv[1];
+  if (entry === undefined) throw new Error("cannot tell how this CLI was started");
+  return spawn(process.execPath, [...process.execArgv, entry, "cluster", "worker", ...args], {
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+}
+
+function exited(child: ChildProcess): Promise<number> {
+  return new Promise((res) => {
+    if (child.exitCode !== null) res(child.exitCode);
+    else child.once("exit", (code, signal) => res(code ?? (signal ? 128 : 1)));
+  });
+}
+
+interface RunFlags extends ServerFlags, InputFlags {
+  out: string;
+  method: string;
+  params: string;
+  seed: number;
+  partitions: number;
+  classifiers: number;
+  batchSize: number;
+  profileDepth: number;
+  json?: boolean;
+}
+
+export function register(program: Command): void {
+  const cluster = program
+    .command("cluster")
+    .description(
+      "run the pipeline distributed on NATS JetStream and PostgreSQL (loopback, the project's own ports)",
+    );
+
+  serverOptions(
+    cluster.command("up").description("install what is missing, then start NATS (JetStream) and PostgreSQL"),
+  )
+    .option("--no-install", "do not install missing packages")
+    .action(async (f: ServerFlags & { install: boolean }) => {
+      const states = await clusterUp(configOf(f), {
+        install: f.install,
+        log: (l) => process.stderr.write(`cluster: ${l}\n`),
+      });
+      for (const s of states)
+        process.stdout.write(
+          `${s.name.padEnd(8)} running  ${s.url}  pid ${s.pid ?? "-"}  data ${s.dataDir}\n`,
+        );
+    });
+
+  serverOptions(cluster.command("down").description("stop both servers"))
+    .option("--wipe", "delete their data too")
+    .action(async (f: ServerFlags & { wipe?: boolean }) => {
+      await clusterDown(configOf(f), { wipe: f.wipe ?? false });
+      process.stdout.write("cluster: stopped\n");
+    });
+
+  serverOptions(cluster.command("status").description("which server runs, where"))
+    .option("--json", "print JSON")
+    .action((f: ServerFlags & { json?: boolean }) => {
+      const states = clusterStatus(configOf(f));
+      if (f.json) process.stdout.write(`${JSON.stringify(states, null, 2)}\n`);
+      else
+        for (const s of states)
+          process.stdout.write(
+            `${s.name.padEnd(8)} ${s.running ? "running" : "stopped"}  ${s.url}  data ${s.dataDir}\n`,
+          );
+      if (!states.every((s) => s.running)) process.exitCode = 1;
+    });
+
+  const worker = cluster.command("worker").description("run one pipeline worker against the cluster");
+  serverOptions(
+    worker.command("classify").description("classify ingest batches (stateless; start as many as you like)"),
+  ).action(async (f: ServerFlags) => {
+    const bus = await openBus(natsUrl(configOf(f)), "classify");
+    const stop = new AbortController();
+    process.once("SIGTERM", () => stop.abort());
+    process.once("SIGINT", () => stop.abort());
+    await runClassifyWorker(bus, { signal: stop.signal });
+    await bus.close();
+  });
+  serverOptions(worker.command("anonymize").description("anonymize one partition (one worker per partition)"))
+    .requiredOption("--partition <p>", "partition number", intArg(0))
+    .action(async (f: ServerFlags & { partition: number }) => {
+      const bus = await openBus(natsUrl(configOf(f)), `anonymize-${f.partition}`);
+      const stop = new AbortController();
+      process.once("SIGTERM", () => stop.abort());
+      await runAnonymizeWorker(bus, f.partition, { signal: stop.signal });
+      await bus.close();
+    });
+  serverOptions(worker.command("profile").description("write released profiles to PostgreSQL (idempotent)"))
+    .option("--until-end", "stop once every partition's end of stream is applied")
+    .action(async (f: ServerFlags & { untilEnd?: boolean }) => {
+      const c = configOf(f);
+      const bus = await openBus(natsUrl(c), "profile");
+      const store = await PgProfileStore.open(pgUrl(c));
+      const stop = new AbortController();
+      process.once("SIGTERM", () => stop.abort());
+      try {
+        await runProfileWriter(bus, store, { untilEnd: f.untilEnd ?? false, signal: stop.signal });
+      } finally {
+        await store.close();
+        await bus.close();
+      }
+    });
+
+  addInputOptions(
+    serverOptions(
+      cluster
+        .command("run")
+        .description("send a log through the cluster (workers as child processes) and write the release")
+        .argument("<log...>", "time-ordered input log(s)"),
+    ),
+  )
+    .requiredOption("-o, --out <file>", "released log")
+    .option("-m, --method <name>", "streaming method", "swap")
+    .option("--params <json>", "method parameters as JSON, e.g. '{\"k\":3}'", "{}")
+    .option("--seed <n>", "random seed", parseSeed, DEFAULT_SEED)
+    .option("--partitions <n>", "anonymizer partitions (one worker each)", intArg(1), 2)
+    .option("--classifiers <n>", "classify workers", intArg(1), 1)
+    .option("--batch-size <n>", "records per ingest batch", intArg(1), 1000)
+    .option("--profile-depth <n>", "ODP depth of the PostgreSQL profiles", intArg(1), 1)
+    .option("--json", "print the summary as JSON")
+    .action(async (inputs: string[], f: RunFlags) => {
+      let params: Record<string, unknown>;
+      try {
+        params = JSON.parse(f.params) as Record<string, unknown>;
+      } catch {
+        throw new UsageError(`--params: not JSON: ${f.params}`);
+      }
+      const c = configOf(f);
+      const opts = readOptions(f, f.out);
+      const log = await openLog(inputs, opts);
+      const t0 = performance.now();
+      const bus: Bus = await openBus(natsUrl(c), "run");
+      await resetStreams(bus.jsm);
+      await bus.close();
+      const fresh = await openBus(natsUrl(c), "run");
+      const store = await PgProfileStore.open(pgUrl(c));
+      await store.clear();
+      await store.close();
+      await writeConfig(fresh, {
+        version: 1,
+        partitions: f.partitions,
+        method: f.method,
+        params,
+        seed: f.seed,
+        profileDepth: f.profileDepth,
+      });
+      const args = serverArgs(f);
+      const classifiers = Array.from({ length: f.classifiers }, () => spawnWorker(["classify", ...args]));
+      const anonymizers = Array.from({ length: f.partitions }, (_, p) =>
+        spawnWorker(["anonymize", "--partition", String(p), ...args]),
+      );
+      const profiler = spawnWorker(["profile", "--until-end", ...args]);
+      opts.progress.start("cluster ingest");
+      const ing = await ingest(fresh, log.batches(), { batchSize: f.batchSize });
+      opts.progress.stop();
+      await writeBatches(f.out, log.format, releasedRecords(fresh), { classified: log.classified });
+      const codes = await Promise.all([...anonymizers, profiler].map(exited));
+      for (const w of classifiers) w.kill("SIGTERM");
+      await Promise.all(classifiers.map(exited));
+      await readConfig(fresh);
+      await fresh.close();
+      await log.rejects.close();
+      const seconds = (performance.now() - t0) / 1000;
+      const failed = codes.filter((x) => x !== 0).length;
+      if (failed > 0) throw new Error(`${failed} worker(s) failed; see their messages above`);
+      const summary = {
+        method: f.method,
+        partitions: f.partitions,
+        classifiers: f.classifiers,
+        records: ing.records,
+        batches: ing.batches,
+        out: f.out,
+        seconds,
+        "records/s": ing.records / seconds,
+      };
+      if (f.json) process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
+      else printTable(Object.entries(summary).map(([k, v]) => [k, typeof v === "number" ? v : String(v)]));
+    });
+}

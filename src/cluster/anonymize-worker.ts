@@ -1,0 +1,146 @@
+/**
+ * Anonymizer worker for one partition: drives the method's streaming stage (the same code the embedded
+ * `querymask anonymize` runs) over the partition's records in input order, publishes what each input batch
+ * released under a deterministic id, and snapshots the stage with the input position it covers.
+ *
+ * Recovery: a restarted worker restores the last snapshot and reads the partition's subject again from the
+ * stream position the snapshot names; every batch after it is processed again, exactly as before (the PRNG state
+ * is in the snapshot), so it releases the same records under the same ids, which JetStream's duplicate window and
+ * the idempotent sinks drop. Snapshots are written after the releases they cover are acknowledged by the server,
+ * never before: a crash can repeat work, never lose it.
+ */
+import type { LogRecord } from "../log/record.ts";
+import { getMethod } from "../methods/registry.ts";
+import type { Stage } from "../stream/stage.ts";
+import { silentProgress } from "../util/progress.ts";
+import { type Bus, positionedConsumer } from "./bus.ts";
+import { readConfig } from "./config.ts";
+import { partitionRng } from "./partition.ts";
+import { CLASSIFIED_STREAM, classifiedSubject, releasedSubject } from "./topology.ts";
+import { decode, encode, recordId, type WireBatch } from "./wire.ts";
+
+export const SNAPSHOT_VERSION = 1;
+
+export interface AnonymizerSnapshot {
+  readonly version: typeof SNAPSHOT_VERSION;
+  readonly partition: number;
+  readonly method: string;
+  /** The next input position (ingest sequence) to process. */
+  readonly nextInSeq: number;
+  /** Stream sequence of QM_CLASSIFIED to read from on restore: everything before it is processed. */
+  readonly resumeStreamSeq: number;
+  readonly ended: boolean;
+  readonly stage: unknown;
+}
+
+export const snapshotKey = (p: number): string => `anon_${p}`;
+
+export interface AnonymizeHooks {
+  onBatch?(inSeq: number, released: number): void;
+  readonly signal?: AbortSignal;
+  /** Snapshot after this many input batches (default 16) and at the end. */
+  readonly snapshotEvery?: number;
+}
+
+export async function readSnapshot(bus: Bus, partition: number): Promise<AnonymizerSnapshot | undefined> {
+  const e = await bus.state.get(snapshotKey(partition));
+  if (e?.operation !== "PUT" || e.value.length === 0) return undefined;
+  const s = e.json<AnonymizerSnapshot>();
+  if (s.version !== SNAPSHOT_VERSION || s.partition !== partition || !Number.isInteger(s.nextInSeq)) {
+    throw new Error(
+      `anonymizer snapshot of partition ${partition} is not a version-${SNAPSHOT_VERSION} snapshot of it`,
+    );
+  }
+  return s;
+}
+
+export async function runAnonymizeWorker(
+  bus: Bus,
+  partition: number,
+  hooks: AnonymizeHooks = {},
+): Promise<void> {
+  const config = await readConfig(bus);
+  if (partition < 0 || partition >= config.partitions) {
+    throw new Error(`partition ${partition} does not exist (the run has ${config.partitions})`);
+  }
+  const method = getMethod(config.method);
+  const params = method.parse(config.params);
+  const snap = await readSnapshot(bus, partition);
+  if (snap?.ended) return;
+  if (snap && snap.method !== config.method)
+    throw new Error(`snapshot of partition ${partition} is of method ${snap.method}`);
+  const ctx = { rng: partitionRng(config.seed, partition), progress: silentProgress };
+  const stage: Stage = await method.createStage!(params, ctx, {
+    classified: true,
+    ...(snap ? { snapshot: snap.stage } : {}),
+  });
+  let nextInSeq = snap?.nextInSeq ?? 1;
+  let lastStreamSeq = (snap?.resumeStreamSeq ?? 1) - 1;
+  const every = hooks.snapshotEvery ?? 16;
+  let sinceSnapshot = 0;
+  const waiting = new Map<number, { streamSeq: number; batch: WireBatch }>();
+  const consumer = await positionedConsumer(
+    bus,
+    CLASSIFIED_STREAM,
+    `anon_${partition}`,
+    classifiedSubject(partition),
+    snap?.resumeStreamSeq ?? 1,
+  );
+  const messages = await consumer.consume({ max_messages: 64 });
+  hooks.signal?.addEventListener("abort", () => void messages.close());
+
+  const save = async (ended: boolean) => {
+    let resume = lastStreamSeq + 1;
+    for (const w of waiting.values()) resume = Math.min(resume, w.streamSeq);
+    const s: AnonymizerSnapshot = {
+      version: SNAPSHOT_VERSION,
+      partition,
+      method: config.method,
+      nextInSeq,
+      resumeStreamSeq: resume,
+      ended,
+      stage: stage.snapshot(),
+    };
+    await bus.state.put(snapshotKey(partition), JSON.stringify(s));
+    sinceSnapshot = 0;
+  };
+
+  for await (const m of messages) {
+    lastStreamSeq = m.seq;
+    const batch = decode<WireBatch>(m.data);
+    if (batch.inSeq < nextInSeq) continue; // processed before the snapshot we restored
+    waiting.set(batch.inSeq, { streamSeq: m.seq, batch });
+    let ended = false;
+    for (let w = waiting.get(nextInSeq); w !== undefined; w = waiting.get(nextInSeq)) {
+      waiting.delete(nextInSeq);
+      const out: LogRecord[] = stage.push(w.batch.records);
+      if (w.batch.end) {
+        for (const r of stage.flush()) out.push(r);
+        ended = true;
+      }
+      if (out.length > 0 || ended) {
+        const inSeq = w.batch.inSeq;
+        await bus.js.publish(
+          releasedSubject(partition),
+          encode({
+            partition,
+            inSeq,
+            ...(ended ? { end: true } : {}),
+            ids: out.map((_, i) => recordId(partition, inSeq, i)),
+            records: out,
+          }),
+          { msgID: `r.${partition}.${inSeq}` },
+        );
+      }
+      hooks.onBatch?.(w.batch.inSeq, out.length);
+      nextInSeq++;
+      sinceSnapshot++;
+      if (ended) break;
+    }
+    if (ended) {
+      await save(true);
+      break;
+    }
+    if (sinceSnapshot >= every) await save(false);
+  }
+}

@@ -1,0 +1,92 @@
+/**
+ * A connection to the cluster's NATS server with JetStream and the state bucket, and the few operations the
+ * workers share: publish with a message id (and wait for the server's acknowledgement), read a subject from a
+ * stream position.
+ */
+import {
+  AckPolicy,
+  type Consumer,
+  DeliverPolicy,
+  type JetStreamClient,
+  type JetStreamManager,
+  jetstream,
+  jetstreamManager,
+} from "@nats-io/jetstream";
+import { type KV, Kvm } from "@nats-io/kv";
+import { connect, type NatsConnection } from "@nats-io/transport-node";
+import { ensureStreams, STATE_BUCKET } from "./topology.ts";
+
+export interface Bus {
+  readonly nc: NatsConnection;
+  readonly js: JetStreamClient;
+  readonly jsm: JetStreamManager;
+  readonly state: KV;
+  close(): Promise<void>;
+}
+
+export async function openBus(url: string, name: string): Promise<Bus> {
+  const nc = await connect({ servers: url, name, maxReconnectAttempts: 20, reconnectTimeWait: 250 });
+  const jsm = await jetstreamManager(nc);
+  await ensureStreams(jsm);
+  const js = jetstream(nc);
+  const state = await new Kvm(nc).create(STATE_BUCKET, { history: 1 });
+  return {
+    nc,
+    js,
+    jsm,
+    state,
+    async close() {
+      await nc.drain();
+    },
+  };
+}
+
+/**
+ * A consumer of `subject` in `stream`, starting at stream sequence `startSeq` (1 = from the beginning), without
+ * acknowledgements: the caller keeps its own position (an anonymizer's snapshot). Re-created on every start, so a
+ * restarted worker reads from exactly where its snapshot says.
+ */
+export async function positionedConsumer(
+  bus: Bus,
+  stream: string,
+  name: string,
+  subject: string,
+  startSeq: number,
+): Promise<Consumer> {
+  try {
+    await bus.jsm.consumers.delete(stream, name);
+  } catch {
+    // not there
+  }
+  await bus.jsm.consumers.add(stream, {
+    durable_name: name,
+    filter_subject: subject,
+    ack_policy: AckPolicy.None,
+    ...(startSeq <= 1
+      ? { deliver_policy: DeliverPolicy.All }
+      : { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: startSeq }),
+  });
+  return bus.js.consumers.get(stream, name);
+}
+
+/** A shared durable work consumer with explicit acks (classify workers, the profile writer). */
+export async function workConsumer(
+  bus: Bus,
+  stream: string,
+  name: string,
+  subject: string,
+  ackWaitMs = 30_000,
+): Promise<Consumer> {
+  try {
+    await bus.jsm.consumers.info(stream, name);
+  } catch {
+    await bus.jsm.consumers.add(stream, {
+      durable_name: name,
+      filter_subject: subject,
+      ack_policy: AckPolicy.Explicit,
+      ack_wait: ackWaitMs * 1e6,
+      max_deliver: -1,
+    });
+  }
+  return bus.js.consumers.get(stream, name);
+}

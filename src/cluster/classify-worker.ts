@@ -1,0 +1,51 @@
+/**
+ * Classify worker: stateless, as many as you start. Takes ingest batches from the work queue, gives each record
+ * without a category the classifier's category (and scrubbed text), splits the batch by partition and publishes
+ * one message per partition (empty ones too, so each anonymizer sees every input position and can keep input
+ * order), then acknowledges the ingest batch. A crash before the acknowledgement redelivers the batch; the
+ * republished messages carry the same ids and are dropped as duplicates.
+ */
+import type { LogRecord } from "../log/record.ts";
+import { loadCategorize } from "../methods/swap/classify.ts";
+import { type Bus, workConsumer } from "./bus.ts";
+import { readConfig } from "./config.ts";
+import { partitionOf } from "./partition.ts";
+import { classifiedSubject, INGEST_STREAM, INGEST_SUBJECT } from "./topology.ts";
+import { decode, encode } from "./wire.ts";
+
+export interface WorkerHooks {
+  /** Called after each input batch is fully handled. */
+  onBatch?(inSeq: number, records: number): void;
+  readonly signal?: AbortSignal;
+}
+
+export async function runClassifyWorker(bus: Bus, hooks: WorkerHooks = {}): Promise<void> {
+  const config = await readConfig(bus);
+  let categorize: ((r: LogRecord) => void) | undefined;
+  const consumer = await workConsumer(bus, INGEST_STREAM, "classify", INGEST_SUBJECT, 5_000);
+  const messages = await consumer.consume({ max_messages: 8 });
+  hooks.signal?.addEventListener("abort", () => void messages.close());
+  for await (const m of messages) {
+    const batch = decode<{ end?: true; records: LogRecord[] }>(m.data);
+    const inSeq = m.seq;
+    if (batch.records.some((r) => r.category === undefined)) {
+      categorize ??= await loadCategorize();
+      for (const r of batch.records) if (r.category === undefined) categorize(r);
+    }
+    const parts: LogRecord[][] = Array.from({ length: config.partitions }, () => []);
+    for (const r of batch.records) parts[partitionOf(r.category ?? "", config.partitions)]!.push(r);
+    await Promise.all(
+      parts.map((records, p) =>
+        bus.js.publish(
+          classifiedSubject(p),
+          encode({ inSeq, ...(batch.end ? { end: true } : {}), records }),
+          {
+            msgID: `c.${inSeq}.${p}`,
+          },
+        ),
+      ),
+    );
+    await m.ackAck();
+    hooks.onBatch?.(inSeq, batch.records.length);
+  }
+}

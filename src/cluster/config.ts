@@ -1,0 +1,49 @@
+/**
+ * The pipeline's configuration, stored once in the state bucket (key `config`) by whoever starts a run, and read
+ * by every worker: one source of truth for the partition count, the method, its parameters and the seed.
+ */
+import { getMethod } from "../methods/registry.ts";
+import { UsageError } from "../util/errors.ts";
+import type { Bus } from "./bus.ts";
+
+export interface PipelineConfig {
+  readonly version: 1;
+  readonly partitions: number;
+  readonly method: string;
+  /** Raw parameters as given; each worker parses them with the method's own `parse`. */
+  readonly params: Readonly<Record<string, unknown>>;
+  readonly seed: number;
+  /** ODP depth of the profiles the profile writer keeps (1 = top level). */
+  readonly profileDepth: number;
+}
+
+const KEY = "config";
+
+export async function writeConfig(bus: Bus, config: PipelineConfig): Promise<void> {
+  const method = getMethod(config.method);
+  if (!method.createStage)
+    throw new UsageError(
+      `${config.method} has no streaming stage; the cluster runs streaming methods (swap, identity)`,
+    );
+  method.parse(config.params); // refuse bad parameters before any worker sees them
+  if (!Number.isInteger(config.partitions) || config.partitions < 1 || config.partitions > 64) {
+    throw new UsageError("partitions must be a whole number from 1 to 64");
+  }
+  await bus.state.put(KEY, JSON.stringify(config));
+}
+
+/** The configuration, waiting up to `waitMs` for a run to write it. */
+export async function readConfig(bus: Bus, waitMs = 30_000): Promise<PipelineConfig> {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const e = await bus.state.get(KEY);
+    if (e && e.operation === "PUT" && e.value.length > 0) {
+      const c = e.json<PipelineConfig>();
+      if (c.version !== 1) throw new Error(`pipeline config version ${String(c.version)} is not supported`);
+      return c;
+    }
+    if (Date.now() > deadline)
+      throw new UsageError("no pipeline configuration in the cluster: start a run first");
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}

@@ -1,0 +1,97 @@
+/**
+ * Profiles in PostgreSQL, for the distributed deployment: the same (user, category) → count table as the
+ * embedded SQLite store, written by the cluster's profile writer. Each write names the released batch it comes
+ * from; a batch already applied is skipped in the same transaction, so a replay after a crash changes nothing.
+ */
+import pg from "pg";
+import { type CategoryWeight, type ProfileDelta, weigh } from "./store.ts";
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS qm_profile (
+  user_id TEXT NOT NULL, category TEXT NOT NULL, count BIGINT NOT NULL,
+  PRIMARY KEY (user_id, category));
+CREATE TABLE IF NOT EXISTS qm_applied (batch_id TEXT PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now());
+`;
+
+export class PgProfileStore {
+  private constructor(private readonly pool: pg.Pool) {}
+
+  static async open(url: string): Promise<PgProfileStore> {
+    const pool = new pg.Pool({ connectionString: url, max: 4 });
+    await pool.query(SCHEMA);
+    return new PgProfileStore(pool);
+  }
+
+  /**
+   * Apply the deltas of batch `batchId` exactly once: true if applied now, false if it was applied before.
+   * One transaction: the batch's id and its counts commit together or not at all.
+   */
+  async addBatch(batchId: string, deltas: readonly ProfileDelta[]): Promise<boolean> {
+    const client = await this.pool.connect();
+    try {
+      await client.query("BEGIN");
+      const r = await client.query("INSERT INTO qm_applied (batch_id) VALUES ($1) ON CONFLICT DO NOTHING", [
+        batchId,
+      ]);
+      if (r.rowCount === 1 && deltas.length > 0) {
+        await client.query(
+          `INSERT INTO qm_profile (user_id, category, count)
+           SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[])
+           ON CONFLICT (user_id, category) DO UPDATE SET count = qm_profile.count + excluded.count`,
+          [deltas.map((d) => d.user), deltas.map((d) => d.category), deltas.map((d) => d.count)],
+        );
+      }
+      await client.query("COMMIT");
+      return r.rowCount === 1;
+    } catch (e) {
+      await client.query("ROLLBACK").catch(() => {});
+      throw e;
+    } finally {
+      client.release();
+    }
+  }
+
+  async profile(user: string): Promise<CategoryWeight[]> {
+    const r = await this.pool.query<{ category: string; count: string }>(
+      "SELECT category, count FROM qm_profile WHERE user_id = $1",
+      [user],
+    );
+    return weigh(r.rows.map((x) => ({ category: x.category, count: Number(x.count) })));
+  }
+
+  /** Every (user, category, count) row, sorted by user then category (byte order, as the SQLite store). */
+  async rows(): Promise<ProfileDelta[]> {
+    const r = await this.pool.query<{ user_id: string; category: string; count: string }>(
+      `SELECT user_id, category, count FROM qm_profile ORDER BY user_id COLLATE "C", category COLLATE "C"`,
+    );
+    return r.rows.map((x) => ({ user: x.user_id, category: x.category, count: Number(x.count) }));
+  }
+
+  /** Record that partition p's end-of-stream batch is applied (idempotent). */
+  async markEnded(partition: number): Promise<void> {
+    await this.pool.query("INSERT INTO qm_applied (batch_id) VALUES ($1) ON CONFLICT DO NOTHING", [
+      `end.${partition}`,
+    ]);
+  }
+
+  /** How many partitions' end-of-stream batches are applied. */
+  async endedPartitions(): Promise<number> {
+    const r = await this.pool.query<{ n: string }>(
+      "SELECT count(*) AS n FROM qm_applied WHERE batch_id LIKE 'end.%'",
+    );
+    return Number(r.rows[0]?.n ?? 0);
+  }
+
+  async appliedBatches(): Promise<number> {
+    const r = await this.pool.query<{ n: string }>("SELECT count(*) AS n FROM qm_applied");
+    return Number(r.rows[0]?.n ?? 0);
+  }
+
+  async clear(): Promise<void> {
+    await this.pool.query("TRUNCATE qm_profile, qm_applied");
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+}

@@ -1,0 +1,337 @@
+/**
+ * The distributed pipeline for real: NATS JetStream and PostgreSQL started by the project's own code on free
+ * loopback ports in a temporary directory, workers as separate processes. The cluster's release must equal the
+ * embedded partitioned run's (same seed, same partitions) as a multiset of records, no event may be released
+ * under its author, and the PostgreSQL profiles must equal the embedded profiler's — also after a classify
+ * worker, an anonymizer worker and the profile writer are each killed with SIGKILL mid-stream and restarted.
+ *
+ * Skipped with a message when nats-server or PostgreSQL is not installed (scripts/setup.sh installs both).
+ */
+import assert from "node:assert/strict";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { join } from "node:path";
+import { after, before, test } from "node:test";
+import { readSnapshot } from "../../src/cluster/anonymize-worker.ts";
+import { openBus } from "../../src/cluster/bus.ts";
+import { writeConfig } from "../../src/cluster/config.ts";
+import { runPartitioned } from "../../src/cluster/embedded.ts";
+import { ingest } from "../../src/cluster/ingest.ts";
+import {
+  type ClusterConfig,
+  clusterConfig,
+  clusterDown,
+  clusterUp,
+  missingPackages,
+  natsUrl,
+  pgUrl,
+} from "../../src/cluster/servers.ts";
+import { resetStreams } from "../../src/cluster/topology.ts";
+import type { LogRecord } from "../../src/log/record.ts";
+import { PgProfileStore } from "../../src/profile/pg-store.ts";
+import { Profiler } from "../../src/profile/profiler.ts";
+import { SqliteProfileStore } from "../../src/profile/sqlite-store.ts";
+import { tempDir } from "../helpers/tmp.ts";
+
+const missing = missingPackages();
+const skip = missing.length > 0 ? `needs ${missing.join(", ")} (scripts/setup.sh installs them)` : false;
+const CLI = join(import.meta.dirname, "../../src/cli/main.ts");
+
+function freePort(): Promise<number> {
+  return new Promise((res, rej) => {
+    const s = createServer();
+    s.once("error", rej);
+    s.listen(0, "127.0.0.1", () => {
+      const a = s.address();
+      s.close(() => res(typeof a === "object" && a ? a.port : 0));
+    });
+  });
+}
+
+let dir: string;
+let cluster: ClusterConfig;
+let logPath: string;
+let records: LogRecord[];
+
+/** A classified, time-ordered generated log (the generator's true categories stand in for the classifier's). */
+function makeLog(users: number): LogRecord[] {
+  const out = join(dir, `gen-${users}.ndjson`);
+  const r = spawnSync(
+    process.execPath,
+    [
+      "--import",
+      "tsx",
+      CLI,
+      "generate",
+      "--users",
+      String(users),
+      "--seed",
+      "11",
+      "--truth",
+      "--format",
+      "ndjson",
+      "-q",
+      "-o",
+      out,
+    ],
+    { encoding: "utf8" },
+  );
+  assert.equal(r.status, 0, r.stderr);
+  const rows = readFileSync(out, "utf8")
+    .split("\n")
+    .filter((l) => l !== "")
+    .map((l, i) => {
+      const o = JSON.parse(l) as {
+        user: string;
+        query: string;
+        time: string;
+        category: string;
+        clickUrl?: string;
+      };
+      return { i, rec: { ...o, time: Date.parse(`${o.time.replace(" ", "T")}Z`) / 1000 } as LogRecord };
+    });
+  rows.sort((a, b) => a.rec.time - b.rec.time || a.i - b.i);
+  return rows.map((x) => x.rec);
+}
+
+function writeNdjson(path: string, recs: readonly LogRecord[]): void {
+  const iso = (t: number) => new Date(t * 1000).toISOString().slice(0, 19).replace("T", " ");
+  writeFileSync(path, `${recs.map((r) => JSON.stringify({ ...r, time: iso(r.time) })).join("\n")}\n`);
+}
+
+const key = (r: LogRecord) =>
+  JSON.stringify([r.user, r.query, r.time, r.clickUrl ?? null, r.category ?? null]);
+
+function multiset(recs: Iterable<LogRecord>): Map<string, number> {
+  const m = new Map<string, number>();
+  for (const r of recs) m.set(key(r), (m.get(key(r)) ?? 0) + 1);
+  return m;
+}
+
+async function embedded(
+  input: LogRecord[],
+  partitions: number,
+  seed: number,
+  params: Record<string, unknown>,
+) {
+  async function* batches() {
+    for (let i = 0; i < input.length; i += 777) yield input.slice(i, i + 777);
+  }
+  const out: LogRecord[] = [];
+  for await (const b of runPartitioned(batches(), { partitions, method: "swap", params, seed }))
+    out.push(...b);
+  const store = new SqliteProfileStore(":memory:");
+  const profiler = new Profiler(store, 1);
+  profiler.update(out);
+  profiler.flush();
+  const rows = store.rows();
+  store.close();
+  return { out, rows };
+}
+
+function readRelease(path: string): LogRecord[] {
+  return readFileSync(path, "utf8")
+    .split("\n")
+    .filter((l) => l !== "")
+    .map((l) => {
+      const o = JSON.parse(l) as LogRecord & { time: string };
+      return { ...o, time: Date.parse(`${o.time.replace(" ", "T")}Z`) / 1000 } as LogRecord;
+    });
+}
+
+/**
+ * No event under its author, checked on the files alone: an event released under user u with text q came from
+ * another author of q, so u's released events of q can never outnumber the input events of q by other users.
+ */
+function assertNoneUnderAuthor(input: readonly LogRecord[], released: readonly LogRecord[]): void {
+  const events = (recs: readonly LogRecord[]) => {
+    const byUserQuery = new Map<string, number>();
+    const byQuery = new Map<string, number>();
+    const seen = new Set<string>();
+    for (const r of recs) {
+      const ev = `${r.user}\u0000${r.query}\u0000${r.time}`;
+      if (seen.has(ev)) continue;
+      seen.add(ev);
+      const uq = `${r.user}\u0000${r.query}`;
+      byUserQuery.set(uq, (byUserQuery.get(uq) ?? 0) + 1);
+      byQuery.set(r.query, (byQuery.get(r.query) ?? 0) + 1);
+    }
+    return { byUserQuery, byQuery };
+  };
+  const inp = events(input);
+  const out = events(released);
+  const bad: string[] = [];
+  for (const [uq, n] of out.byUserQuery) {
+    const q = uq.slice(uq.indexOf("\u0000") + 1);
+    const others = (inp.byQuery.get(q) ?? 0) - (inp.byUserQuery.get(uq) ?? 0);
+    if (n > others) bad.push(uq);
+  }
+  assert.deepEqual(bad, [], "released events that can only have come from their own author");
+}
+
+before(async () => {
+  if (skip) return;
+  dir = tempDir("querymask-cluster-");
+  cluster = clusterConfig(join(dir, "servers"), {
+    natsPort: await freePort(),
+    natsMonitorPort: await freePort(),
+    pgPort: await freePort(),
+  });
+  await clusterUp(cluster);
+  records = makeLog(300);
+  logPath = join(dir, "input.ndjson");
+  writeNdjson(logPath, records);
+});
+
+after(async () => {
+  if (!skip && cluster) await clusterDown(cluster);
+});
+
+const serverArgs = () => [
+  "--dir",
+  cluster.dir,
+  "--nats-port",
+  String(cluster.natsPort),
+  "--nats-monitor-port",
+  String(cluster.natsMonitorPort),
+  "--pg-port",
+  String(cluster.pgPort),
+];
+
+test("cluster run: the release equals the embedded partitioned run's, and PostgreSQL the embedded profiles", {
+  skip,
+}, async () => {
+  const out = join(dir, "released.ndjson");
+  const r = spawnSync(
+    process.execPath,
+    [
+      "--import",
+      "tsx",
+      CLI,
+      "cluster",
+      "run",
+      logPath,
+      "-o",
+      out,
+      "-q",
+      "--partitions",
+      "3",
+      "--seed",
+      "5",
+      "--params",
+      '{"k":3}',
+      ...serverArgs(),
+    ],
+    { encoding: "utf8" },
+  );
+  assert.equal(r.status, 0, r.stderr);
+  const released = readRelease(out);
+  const want = await embedded(records, 3, 5, { k: 3 });
+  assert.deepEqual(multiset(released), multiset(want.out));
+  assertNoneUnderAuthor(records, released);
+  const store = await PgProfileStore.open(pgUrl(cluster));
+  try {
+    assert.deepEqual(await store.rows(), want.rows);
+  } finally {
+    await store.close();
+  }
+});
+
+function worker(args: string[]): ChildProcess {
+  return spawn(process.execPath, ["--import", "tsx", CLI, "cluster", "worker", ...args, ...serverArgs()], {
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+}
+
+const exited = (c: ChildProcess) =>
+  new Promise<number>((res) =>
+    c.exitCode !== null ? res(c.exitCode) : c.once("exit", (code) => res(code ?? 137)),
+  );
+
+async function until(cond: () => Promise<boolean>, ms: number, what: string): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await cond())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+test("kill -9 of a classify worker, an anonymizer and the profile writer mid-stream: nothing lost, nothing twice", {
+  skip,
+  timeout: 180_000,
+}, async () => {
+  const partitions = 2;
+  const bus = await openBus(natsUrl(cluster), "test");
+  try {
+    await resetStreams(bus.jsm);
+  } finally {
+    await bus.close();
+  }
+  const b2 = await openBus(natsUrl(cluster), "test");
+  const pgStore = await PgProfileStore.open(pgUrl(cluster));
+  await pgStore.clear();
+  try {
+    await writeConfig(b2, {
+      version: 1,
+      partitions,
+      method: "swap",
+      params: { k: 3 },
+      seed: 9,
+      profileDepth: 1,
+    });
+    async function* input() {
+      yield records;
+    }
+    // Everything is enqueued first, in small batches, so each worker has a long way to go when it is killed.
+    await ingest(b2, input(), { batchSize: 100 });
+
+    let classify = worker(["classify"]);
+    let anon0 = worker(["anonymize", "--partition", "0"]);
+    const anon1 = worker(["anonymize", "--partition", "1"]);
+    let profile = worker(["profile", "--until-end"]);
+
+    // Kill each kind once it is visibly mid-way, then start a replacement.
+    await until(
+      async () => ((await readSnapshot(b2, 0))?.nextInSeq ?? 0) > 20,
+      60_000,
+      "partition 0 to pass batch 20",
+    );
+    anon0.kill("SIGKILL");
+    classify.kill("SIGKILL");
+    await Promise.all([exited(anon0), exited(classify)]);
+    const snap = await readSnapshot(b2, 0);
+    assert.ok(snap && !snap.ended, "partition 0 was killed before its end");
+    classify = worker(["classify"]);
+    anon0 = worker(["anonymize", "--partition", "0"]);
+    await until(
+      async () => (await pgStore.appliedBatches()) > 10,
+      60_000,
+      "the profile writer to apply 10 batches",
+    );
+    profile.kill("SIGKILL");
+    await exited(profile);
+    profile = worker(["profile", "--until-end"]);
+
+    assert.equal(await exited(anon0), 0);
+    assert.equal(await exited(anon1), 0);
+    assert.equal(await exited(profile), 0);
+    classify.kill("SIGTERM");
+    await exited(classify);
+
+    const { releasedRecords } = await import("../../src/cluster/export.ts");
+    const released: LogRecord[] = [];
+    for await (const batch of releasedRecords(b2)) released.push(...batch);
+    const want = await embedded(records, partitions, 9, { k: 3 });
+    assert.deepEqual(multiset(released), multiset(want.out), "release after crashes = embedded release");
+    assertNoneUnderAuthor(records, released);
+    assert.deepEqual(
+      await pgStore.rows(),
+      want.rows,
+      "PostgreSQL profiles after crashes = embedded profiles",
+    );
+  } finally {
+    await pgStore.close();
+    await b2.close();
+  }
+});
