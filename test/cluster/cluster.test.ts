@@ -135,7 +135,7 @@ function readRelease(path: string): LogRecord[] {
     .split("\n")
     .filter((l) => l !== "")
     .map((l) => {
-      const o = JSON.parse(l) as LogRecord & { time: string };
+      const o = JSON.parse(l) as Omit<LogRecord, "time"> & { time: string };
       return { ...o, time: Date.parse(`${o.time.replace(" ", "T")}Z`) / 1000 } as LogRecord;
     });
 }
