@@ -14,6 +14,7 @@ import * as generate from "./generate.ts";
 import * as kb from "./kb.ts";
 import * as profile from "./profile.ts";
 import * as scrub from "./scrub.ts";
+import * as serve from "./serve.ts";
 import * as stats from "./stats.ts";
 
 export type RegisterCommand = (program: Command) => void;
@@ -31,4 +32,5 @@ export const commands: RegisterCommand[] = [
   kb.register,
   classify.register,
   cluster.register,
+  serve.register,
 ];

@@ -1,0 +1,93 @@
+/**
+ * `querymask serve`: the pipeline as an HTTP service (src/service). Embedded by default (one process: classify,
+ * anonymize, released log file, SQLite profiles, state saved on shutdown and restored on start); `--cluster`
+ * publishes to a running cluster's ingest stream instead (start workers with `querymask cluster worker …`).
+ */
+import type { Command } from "commander";
+import { openBus } from "../../cluster/bus.ts";
+import { writeConfig } from "../../cluster/config.ts";
+import { clusterConfig, natsUrl } from "../../cluster/servers.ts";
+import { ClusterRuntime, EmbeddedRuntime, type Runtime } from "../../service/runtime.ts";
+import { startService } from "../../service/server.ts";
+import { UsageError } from "../../util/errors.ts";
+import { DEFAULT_SEED, intArg, parseSeed } from "../shared.ts";
+
+interface ServeFlags {
+  host: string;
+  port: number;
+  maxBody: number;
+  method: string;
+  params: string;
+  seed: number;
+  partitions: number;
+  released?: string;
+  db?: string;
+  state?: string;
+  profileDepth: number;
+  cluster?: boolean;
+  dir: string;
+  natsPort: number;
+}
+
+export function register(program: Command): void {
+  program
+    .command("serve")
+    .description("run the pipeline as an HTTP service: POST /ingest, GET /healthz, /readyz, /metrics")
+    .option("--host <addr>", "address to bind (loopback unless you say otherwise)", "127.0.0.1")
+    .option("--port <n>", "port", intArg(0), 8080)
+    .option("--max-body <bytes>", "largest accepted request body", intArg(1), 4 * 1024 * 1024)
+    .option("-m, --method <name>", "streaming method", "swap")
+    .option("--params <json>", "method parameters as JSON, e.g. '{\"k\":3}'", "{}")
+    .option("--seed <n>", "random seed", parseSeed, DEFAULT_SEED)
+    .option("--partitions <n>", "anonymizer partitions", intArg(1), 1)
+    .option("--released <file>", "append released records here (NDJSON)")
+    .option("--db <file>", "SQLite profile store")
+    .option("--state <file>", "save the stream's state here on shutdown and resume from it on start")
+    .option("--profile-depth <n>", "ODP depth of the profiles", intArg(1), 1)
+    .option("--cluster", "publish to the cluster's ingest stream instead of running the pipeline here")
+    .option("--dir <dir>", "cluster data directory (with --cluster)", ".cache/cluster")
+    .option("--nats-port <n>", "cluster NATS port (with --cluster)", intArg(1), 14222)
+    .addHelpText(
+      "after",
+      "\nExamples:\n  querymask serve --port 8080 --released released.ndjson --db profiles.sqlite --state state.json\n  curl -s --data-binary @batch.ndjson localhost:8080/ingest",
+    )
+    .action(async (f: ServeFlags) => {
+      let params: Record<string, unknown>;
+      try {
+        params = JSON.parse(f.params) as Record<string, unknown>;
+      } catch {
+        throw new UsageError(`--params: not JSON: ${f.params}`);
+      }
+      const config = { partitions: f.partitions, method: f.method, params, seed: f.seed };
+      let runtime: Runtime;
+      if (f.cluster) {
+        const bus = await openBus(natsUrl(clusterConfig(f.dir, { natsPort: f.natsPort })), "serve");
+        if ((await bus.state.get("config")) === null) {
+          await writeConfig(bus, { version: 1, ...config, profileDepth: f.profileDepth });
+        }
+        runtime = new ClusterRuntime(bus);
+      } else {
+        runtime = await EmbeddedRuntime.create(config, {
+          profileDepth: f.profileDepth,
+          ...(f.released ? { releasedPath: f.released } : {}),
+          ...(f.db ? { db: f.db } : {}),
+          ...(f.state ? { statePath: f.state } : {}),
+        });
+      }
+      const service = await startService(runtime, { host: f.host, port: f.port, maxBody: f.maxBody });
+      process.stderr.write(`serve: ${runtime.name} runtime listening on ${service.url}\n`);
+      await new Promise<void>((resolve) => {
+        const stop = () => {
+          process.stderr.write("serve: shutting down (draining requests in flight)\n");
+          service.shutdown().then(resolve, (e: unknown) => {
+            process.stderr.write(`serve: ${e instanceof Error ? e.message : String(e)}\n`);
+            process.exitCode = 1;
+            resolve();
+          });
+        };
+        process.once("SIGTERM", stop);
+        process.once("SIGINT", stop);
+      });
+      process.stderr.write("serve: stopped\n");
+    });
+}

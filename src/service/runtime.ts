@@ -1,0 +1,160 @@
+/**
+ * Where an accepted batch goes. The embedded runtime (default) runs the pipeline in this process: classify,
+ * the partitioned stages, the released log appended to a file, profiles in SQLite, and the stages' state saved
+ * on shutdown and restored on start. The cluster runtime publishes the batch to the cluster's ingest stream
+ * (workers do the rest). Both take a batch whole or not at all.
+ */
+import {
+  createWriteStream,
+  existsSync,
+  readFileSync,
+  renameSync,
+  type WriteStream,
+  writeFileSync,
+} from "node:fs";
+import type { Bus } from "../cluster/bus.ts";
+import { type PartitionedConfig, type PartitionedSnapshot, PartitionedStages } from "../cluster/embedded.ts";
+import { INGEST_SUBJECT } from "../cluster/topology.ts";
+import { encode } from "../cluster/wire.ts";
+import { ndjsonCodec } from "../log/formats/ndjson.ts";
+import type { LogRecord } from "../log/record.ts";
+import { loadCategorize } from "../methods/swap/classify.ts";
+import { Profiler } from "../profile/profiler.ts";
+import { SqliteProfileStore } from "../profile/sqlite-store.ts";
+import type { ServiceMetrics } from "./metrics.ts";
+
+export interface IngestResult {
+  readonly accepted: number;
+  readonly released: number;
+}
+
+export interface Runtime {
+  readonly name: string;
+  ingest(records: LogRecord[], metrics: ServiceMetrics, idempotencyKey?: string): Promise<IngestResult>;
+  /** Refresh gauges (held events, k, lag) before a scrape. */
+  observe(metrics: ServiceMetrics): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface EmbeddedOptions {
+  /** Released records are appended here as NDJSON (a live log, not an atomic file). */
+  readonly releasedPath?: string;
+  /** SQLite profile store. */
+  readonly db?: string;
+  /** The stages' state: restored on start when present, written (atomically) on close. */
+  readonly statePath?: string;
+  readonly profileDepth?: number;
+}
+
+export class EmbeddedRuntime implements Runtime {
+  readonly name = "embedded";
+  private categorize: ((r: LogRecord) => void) | undefined;
+  private chain: Promise<unknown> = Promise.resolve();
+
+  private constructor(
+    private readonly stages: PartitionedStages,
+    private readonly opts: EmbeddedOptions,
+    private readonly out: WriteStream | undefined,
+    private readonly store: SqliteProfileStore | undefined,
+    private readonly profiler: Profiler | undefined,
+  ) {}
+
+  static async create(config: PartitionedConfig, opts: EmbeddedOptions = {}): Promise<EmbeddedRuntime> {
+    let snapshot: PartitionedSnapshot | undefined;
+    if (opts.statePath && existsSync(opts.statePath)) {
+      snapshot = JSON.parse(readFileSync(opts.statePath, "utf8")) as PartitionedSnapshot;
+    }
+    const stages = await PartitionedStages.create(config, snapshot);
+    const out = opts.releasedPath ? createWriteStream(opts.releasedPath, { flags: "a" }) : undefined;
+    const store = opts.db ? new SqliteProfileStore(opts.db) : undefined;
+    const profiler = store ? new Profiler(store, opts.profileDepth ?? 1, 1 << 16) : undefined;
+    return new EmbeddedRuntime(stages, opts, out, store, profiler);
+  }
+
+  ingest(records: LogRecord[], metrics: ServiceMetrics): Promise<IngestResult> {
+    // One batch at a time, in arrival order: the stages are sequential by nature.
+    const run = this.chain.then(() => this.apply(records, metrics));
+    this.chain = run.catch(() => {});
+    return run;
+  }
+
+  private async apply(records: LogRecord[], metrics: ServiceMetrics): Promise<IngestResult> {
+    if (records.some((r) => r.category === undefined)) {
+      const t = metrics.stageSeconds.startTimer({ stage: "classify" });
+      this.categorize ??= await loadCategorize();
+      for (const r of records) if (r.category === undefined) this.categorize(r);
+      t();
+    }
+    const t1 = metrics.stageSeconds.startTimer({ stage: "anonymize" });
+    const released = this.stages.push(records);
+    t1();
+    metrics.recordsIn.inc(records.length);
+    await this.emit(released, metrics);
+    return { accepted: records.length, released: released.length };
+  }
+
+  private async emit(released: LogRecord[], metrics: ServiceMetrics): Promise<void> {
+    if (released.length === 0) return;
+    metrics.recordsOut.inc(released.length);
+    const t = metrics.stageSeconds.startTimer({ stage: "sink" });
+    if (this.out) {
+      const text = released.map((r) => ndjsonCodec.toLine(r, true)).join("\n");
+      if (!this.out.write(`${text}\n`)) await new Promise<void>((r) => this.out!.once("drain", () => r()));
+    }
+    this.profiler?.update(released);
+    t();
+  }
+
+  async observe(metrics: ServiceMetrics): Promise<void> {
+    this.stages.counts().forEach((c, p) => {
+      metrics.held.set({ partition: String(p) }, c["held events"] ?? 0);
+      metrics.currentK.set({ partition: String(p) }, c["final k mean"] ?? 0);
+    });
+  }
+
+  /** Drain, save the stages' state (so a restart continues the stream), flush profiles, close files. */
+  async close(): Promise<void> {
+    await this.chain;
+    if (this.opts.statePath) {
+      const tmp = `${this.opts.statePath}.${process.pid}.tmp`;
+      writeFileSync(tmp, JSON.stringify(this.stages.snapshot()));
+      renameSync(tmp, this.opts.statePath);
+    }
+    this.profiler?.flush();
+    this.store?.close();
+    if (this.out)
+      await new Promise<void>((res, rej) => this.out!.end((e?: Error | null) => (e ? rej(e) : res())));
+  }
+}
+
+/** Publishes each accepted batch to the cluster's ingest stream; the workers classify, anonymize and profile. */
+export class ClusterRuntime implements Runtime {
+  readonly name = "cluster";
+  constructor(private readonly bus: Bus) {}
+
+  async ingest(
+    records: LogRecord[],
+    metrics: ServiceMetrics,
+    idempotencyKey?: string,
+  ): Promise<IngestResult> {
+    const t = metrics.stageSeconds.startTimer({ stage: "publish" });
+    await this.bus.js.publish(
+      INGEST_SUBJECT,
+      encode({ records }),
+      idempotencyKey === undefined ? {} : { msgID: `http.${idempotencyKey}` },
+    );
+    t();
+    metrics.recordsIn.inc(records.length);
+    return { accepted: records.length, released: 0 };
+  }
+
+  async observe(metrics: ServiceMetrics): Promise<void> {
+    for await (const info of this.bus.jsm.consumers.list("QM_INGEST")) {
+      metrics.lag.set({ consumer: info.name }, info.num_pending + info.num_ack_pending);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.bus.close();
+  }
+}

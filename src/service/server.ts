@@ -1,0 +1,138 @@
+/**
+ * `querymask serve`: an HTTP front door to the pipeline. POST /ingest takes one batch (NDJSON, or AOL TSV with
+ * `Content-Type: text/tab-separated-values`); a bad line gets 400 naming its line and reason and nothing of the
+ * request is applied; a body over the limit gets 413. GET /healthz (alive), /readyz (accepting), /metrics
+ * (Prometheus text). Binds loopback unless told otherwise; on SIGTERM/SIGINT it stops accepting, finishes what
+ * is in flight and closes the runtime (which saves its state).
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { createMetrics, type ServiceMetrics } from "./metrics.ts";
+import { parseBody } from "./parse.ts";
+import type { Runtime } from "./runtime.ts";
+
+export interface ServeOptions {
+  readonly host?: string;
+  readonly port?: number;
+  /** Largest accepted body in bytes (default 4 MiB). */
+  readonly maxBody?: number;
+}
+
+export interface Service {
+  readonly server: Server;
+  readonly metrics: ServiceMetrics;
+  readonly url: string;
+  /** Stop accepting, wait for requests in flight, close the runtime. */
+  shutdown(): Promise<void>;
+}
+
+class TooLarge extends Error {}
+
+function readBody(req: IncomingMessage, limit: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const declared = Number(req.headers["content-length"]);
+    if (Number.isFinite(declared) && declared > limit) {
+      reject(new TooLarge());
+      req.resume();
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (c: Buffer) => {
+      size += c.length;
+      if (size > limit) {
+        reject(new TooLarge());
+        req.resume();
+        return;
+      }
+      chunks.push(c);
+    });
+    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("error", reject);
+  });
+}
+
+function send(res: ServerResponse, status: number, body: unknown, type = "application/json"): void {
+  const text = typeof body === "string" ? body : `${JSON.stringify(body)}\n`;
+  res.writeHead(status, { "content-type": type, "content-length": Buffer.byteLength(text) });
+  res.end(text);
+}
+
+export async function startService(runtime: Runtime, opts: ServeOptions = {}): Promise<Service> {
+  const metrics = createMetrics();
+  const limit = opts.maxBody ?? 4 * 1024 * 1024;
+  let accepting = true;
+  let inflight = 0;
+  let idle: (() => void) | undefined;
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const path = (req.url ?? "/").split("?")[0];
+    if (req.method === "GET" && path === "/healthz") return send(res, 200, { status: "ok" });
+    if (req.method === "GET" && path === "/readyz") {
+      return send(res, accepting ? 200 : 503, {
+        status: accepting ? "ready" : "shutting down",
+        runtime: runtime.name,
+      });
+    }
+    if (req.method === "GET" && path === "/metrics") {
+      await runtime.observe(metrics);
+      return send(res, 200, await metrics.registry.metrics(), metrics.registry.contentType);
+    }
+    if (path === "/ingest") {
+      if (req.method !== "POST") return send(res, 405, { error: "use POST" });
+      if (!accepting) return send(res, 503, { error: "shutting down" });
+      let body: string;
+      try {
+        body = await readBody(req, limit);
+      } catch (e) {
+        if (e instanceof TooLarge) {
+          metrics.rejects.inc({ reason: "too large" });
+          return send(res, 413, { error: `body over ${limit} bytes; send smaller batches` });
+        }
+        throw e;
+      }
+      const t = metrics.stageSeconds.startTimer({ stage: "parse" });
+      const parsed = parseBody(body, req.headers["content-type"]);
+      t();
+      if (!parsed.ok) {
+        metrics.rejects.inc({ reason: "bad line" });
+        return send(res, 400, {
+          error: `line ${parsed.line}: ${parsed.reason}`,
+          line: parsed.line,
+          reason: parsed.reason,
+        });
+      }
+      const key = req.headers["idempotency-key"];
+      const result = await runtime.ingest(parsed.records, metrics, typeof key === "string" ? key : undefined);
+      return send(res, 200, result);
+    }
+    return send(res, 404, { error: "not found: POST /ingest, GET /healthz, /readyz, /metrics" });
+  };
+
+  const server = createServer((req, res) => {
+    inflight++;
+    handle(req, res)
+      .catch((e: unknown) => {
+        if (!res.headersSent) send(res, 500, { error: e instanceof Error ? e.message : String(e) });
+      })
+      .finally(() => {
+        inflight--;
+        if (inflight === 0) idle?.();
+      });
+  });
+  await new Promise<void>((res) => server.listen(opts.port ?? 8080, opts.host ?? "127.0.0.1", res));
+  const a = server.address() as AddressInfo;
+  return {
+    server,
+    metrics,
+    url: `http://${a.address}:${a.port}`,
+    async shutdown() {
+      accepting = false;
+      const closed = new Promise<void>((r) => server.close(() => r()));
+      server.closeIdleConnections();
+      if (inflight > 0) await new Promise<void>((r) => (idle = r));
+      await closed;
+      await runtime.close();
+    },
+  };
+}
