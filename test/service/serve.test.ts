@@ -35,7 +35,7 @@ function stream(n: number, seed: number): LogRecord[] {
 }
 
 const ndjson = (recs: readonly LogRecord[]) =>
-  recs.map((r) => JSON.stringify({ ...r, time: formatAolTime(r.time) })).join("\n") + "\n";
+  `${recs.map((r) => JSON.stringify({ ...r, time: formatAolTime(r.time) })).join("\n")}\n`;
 
 const config = { partitions: 2, method: "swap", params: { k: 3 }, seed: 4 };
 
