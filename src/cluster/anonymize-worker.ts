@@ -13,7 +13,7 @@ import type { LogRecord } from "../log/record.ts";
 import { getMethod } from "../methods/registry.ts";
 import type { Stage } from "../stream/stage.ts";
 import { silentProgress } from "../util/progress.ts";
-import { type Bus, positionedConsumer } from "./bus.ts";
+import { type Bus, positionedConsumer, publish } from "./bus.ts";
 import { readConfig } from "./config.ts";
 import { partitionRng } from "./partition.ts";
 import { CLASSIFIED_STREAM, classifiedSubject, releasedSubject } from "./topology.ts";
@@ -120,7 +120,8 @@ export async function runAnonymizeWorker(
       }
       if (out.length > 0 || ended) {
         const inSeq = w.batch.inSeq;
-        await bus.js.publish(
+        await publish(
+          bus,
           releasedSubject(partition),
           encode({
             partition,
@@ -129,7 +130,7 @@ export async function runAnonymizeWorker(
             ids: out.map((_, i) => recordId(partition, inSeq, i)),
             records: out,
           }),
-          { msgID: `r.${partition}.${inSeq}` },
+          `r.${partition}.${inSeq}`,
         );
       }
       hooks.onBatch?.(w.batch.inSeq, out.length);

@@ -11,6 +11,7 @@ import {
   type JetStreamManager,
   jetstream,
   jetstreamManager,
+  type PubAck,
 } from "@nats-io/jetstream";
 import { type KV, Kvm } from "@nats-io/kv";
 import { connect, type NatsConnection } from "@nats-io/transport-node";
@@ -39,6 +40,35 @@ export async function openBus(url: string, name: string): Promise<Bus> {
       await nc.drain();
     },
   };
+}
+
+/**
+ * Publish under a message id and wait for the server's acknowledgement, retrying on a time-out: a retry carries
+ * the same id, so a publish that did land the first time is dropped as a duplicate (never stored twice).
+ */
+export async function publish(
+  bus: Bus,
+  subject: string,
+  data: Uint8Array,
+  msgID: string | undefined,
+  tries = 5,
+): Promise<PubAck> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await bus.js.publish(subject, data, {
+        ...(msgID === undefined ? {} : { msgID }),
+        timeout: 30_000,
+      });
+    } catch (e) {
+      if (
+        attempt >= tries ||
+        !(e instanceof Error) ||
+        !/timeout|no responders/i.test(`${e.name} ${e.message}`)
+      )
+        throw e;
+      await new Promise((r) => setTimeout(r, 250 * attempt));
+    }
+  }
 }
 
 /**

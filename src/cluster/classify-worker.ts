@@ -7,7 +7,7 @@
  */
 import type { LogRecord } from "../log/record.ts";
 import { loadCategorize } from "../methods/swap/classify.ts";
-import { type Bus, workConsumer } from "./bus.ts";
+import { type Bus, publish, workConsumer } from "./bus.ts";
 import { readConfig } from "./config.ts";
 import { partitionOf } from "./partition.ts";
 import { classifiedSubject, INGEST_STREAM, INGEST_SUBJECT } from "./topology.ts";
@@ -21,27 +21,24 @@ export interface WorkerHooks {
 
 export async function runClassifyWorker(bus: Bus, hooks: WorkerHooks = {}): Promise<void> {
   const config = await readConfig(bus);
-  let categorize: ((r: LogRecord) => void) | undefined;
+  // Load the classifier before taking work: a batch should not wait for the knowledge base.
+  const categorize = await loadCategorize();
   const consumer = await workConsumer(bus, INGEST_STREAM, "classify", INGEST_SUBJECT, 5_000);
   const messages = await consumer.consume({ max_messages: 8 });
   hooks.signal?.addEventListener("abort", () => void messages.close());
   for await (const m of messages) {
     const batch = decode<{ end?: true; records: LogRecord[] }>(m.data);
     const inSeq = m.seq;
-    if (batch.records.some((r) => r.category === undefined)) {
-      categorize ??= await loadCategorize();
-      for (const r of batch.records) if (r.category === undefined) categorize(r);
-    }
+    for (const r of batch.records) if (r.category === undefined) categorize(r);
     const parts: LogRecord[][] = Array.from({ length: config.partitions }, () => []);
     for (const r of batch.records) parts[partitionOf(r.category ?? "", config.partitions)]!.push(r);
     await Promise.all(
       parts.map((records, p) =>
-        bus.js.publish(
+        publish(
+          bus,
           classifiedSubject(p),
           encode({ inSeq, ...(batch.end ? { end: true } : {}), records }),
-          {
-            msgID: `c.${inSeq}.${p}`,
-          },
+          `c.${inSeq}.${p}`,
         ),
       ),
     );

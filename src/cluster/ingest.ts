@@ -4,7 +4,7 @@
  * carries the end-of-stream mark. The stream sequence of a batch is its input position for every later stage.
  */
 import type { LogRecord } from "../log/record.ts";
-import type { Bus } from "./bus.ts";
+import { type Bus, publish } from "./bus.ts";
 import { INGEST_SUBJECT } from "./topology.ts";
 import { encode } from "./wire.ts";
 
@@ -47,7 +47,7 @@ export async function ingest(
     records += b.records.length;
     const payload = encode({ ...(b.end ? { end: true } : {}), records: b.records });
     inflight.push(
-      bus.js.publish(INGEST_SUBJECT, payload, { msgID: `i.${n}` }).then((ack) => {
+      publish(bus, INGEST_SUBJECT, payload, `i.${n}`).then((ack) => {
         if (ack.duplicate) duplicates++;
       }),
     );

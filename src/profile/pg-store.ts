@@ -18,6 +18,8 @@ export class PgProfileStore {
 
   static async open(url: string): Promise<PgProfileStore> {
     const pool = new pg.Pool({ connectionString: url, max: 4 });
+    // An idle connection the server closes (restart, shutdown) is reported here; the next query reconnects.
+    pool.on("error", () => {});
     await pool.query(SCHEMA);
     return new PgProfileStore(pool);
   }

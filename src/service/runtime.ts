@@ -12,7 +12,7 @@ import {
   type WriteStream,
   writeFileSync,
 } from "node:fs";
-import type { Bus } from "../cluster/bus.ts";
+import { type Bus, publish } from "../cluster/bus.ts";
 import { type PartitionedConfig, type PartitionedSnapshot, PartitionedStages } from "../cluster/embedded.ts";
 import { INGEST_SUBJECT } from "../cluster/topology.ts";
 import { encode } from "../cluster/wire.ts";
@@ -138,11 +138,8 @@ export class ClusterRuntime implements Runtime {
     idempotencyKey?: string,
   ): Promise<IngestResult> {
     const t = metrics.stageSeconds.startTimer({ stage: "publish" });
-    await this.bus.js.publish(
-      INGEST_SUBJECT,
-      encode({ records }),
-      idempotencyKey === undefined ? {} : { msgID: `http.${idempotencyKey}` },
-    );
+    const id = idempotencyKey === undefined ? undefined : `http.${idempotencyKey}`;
+    await publish(this.bus, INGEST_SUBJECT, encode({ records }), id);
     t();
     metrics.recordsIn.inc(records.length);
     return { accepted: records.length, released: 0 };
