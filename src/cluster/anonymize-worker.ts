@@ -9,12 +9,14 @@
  * the idempotent sinks drop. Snapshots are written after the releases they cover are acknowledged by the server,
  * never before: a crash can repeat work, never lose it.
  */
+import { hostname } from "node:os";
 import type { LogRecord } from "../log/record.ts";
 import { getMethod } from "../methods/registry.ts";
 import type { Stage } from "../stream/stage.ts";
 import { silentProgress } from "../util/progress.ts";
 import { type Bus, positionedConsumer, publish } from "./bus.ts";
-import { readConfig } from "./config.ts";
+import { type PipelineConfig, readConfig } from "./config.ts";
+import { Lease } from "./lease.ts";
 import { partitionRng } from "./partition.ts";
 import { CLASSIFIED_STREAM, classifiedSubject, releasedSubject } from "./topology.ts";
 import { decode, encode, recordId, type WireBatch } from "./wire.ts";
@@ -63,6 +65,21 @@ export async function runAnonymizeWorker(
   if (partition < 0 || partition >= config.partitions) {
     throw new Error(`partition ${partition} does not exist (the run has ${config.partitions})`);
   }
+  const lease = await Lease.acquire(bus.state, `lease_${partition}`, `${hostname()}:${process.pid}`);
+  try {
+    await drive(bus, partition, config, hooks, lease);
+  } finally {
+    await lease.release();
+  }
+}
+
+async function drive(
+  bus: Bus,
+  partition: number,
+  config: PipelineConfig,
+  hooks: AnonymizeHooks,
+  lease: Lease,
+): Promise<void> {
   const method = getMethod(config.method);
   const params = method.parse(config.params);
   const snap = await readSnapshot(bus, partition);
@@ -101,6 +118,7 @@ export async function runAnonymizeWorker(
       ended,
       stage: stage.snapshot(),
     };
+    lease.check();
     await bus.state.put(snapshotKey(partition), JSON.stringify(s));
     sinceSnapshot = 0;
   };
@@ -118,6 +136,7 @@ export async function runAnonymizeWorker(
         for (const r of stage.flush()) out.push(r);
         ended = true;
       }
+      lease.check();
       if (out.length > 0 || ended) {
         const inSeq = w.batch.inSeq;
         await publish(

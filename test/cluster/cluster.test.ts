@@ -335,3 +335,27 @@ test("kill -9 of a classify worker, an anonymizer and the profile writer mid-str
     await b2.close();
   }
 });
+
+test("a partition has one owner at a time: a second worker waits for the lease; a dead holder's lease expires", {
+  skip,
+}, async () => {
+  const { Lease } = await import("../../src/cluster/lease.ts");
+  const bus = await openBus(natsUrl(cluster), "lease-test");
+  try {
+    const a = await Lease.acquire(bus.state, "lease_test", "a", { ttlMs: 600 });
+    await assert.rejects(
+      Lease.acquire(bus.state, "lease_test", "b", { ttlMs: 600, waitMs: 900 }),
+      /held by a/,
+    );
+    await a.release();
+    const b = await Lease.acquire(bus.state, "lease_test", "b", { ttlMs: 600, waitMs: 900 });
+    // b dies without releasing (no renewals from now on): c gets the lease once it has expired.
+    (b as unknown as { timer: NodeJS.Timeout }).timer.close();
+    const t0 = Date.now();
+    const c = await Lease.acquire(bus.state, "lease_test", "c", { ttlMs: 600, waitMs: 5_000 });
+    assert.ok(Date.now() - t0 >= 300, "c waited for b's lease to expire");
+    await c.release();
+  } finally {
+    await bus.close();
+  }
+});
