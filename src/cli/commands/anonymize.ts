@@ -15,7 +15,9 @@ import { UsageError } from "../../util/errors.ts";
 import { Rng } from "../../util/random.ts";
 import {
   addInputOptions,
+  checkOutputs,
   DEFAULT_SEED,
+  fileOutputs,
   type InputFlags,
   parseSeed,
   printTable,
@@ -110,6 +112,7 @@ export function register(program: Command): void {
     const method = getMethod(flags.method);
     const params = method.parse(methodParams(method, flags, known));
     const opts = readOptions(flags, flags.out);
+    await checkOutputs(inputs, fileOutputs(flags.out, opts.rejectsPath));
     const ctx: MethodContext = { rng: Rng.fromSeed(flags.seed), progress: opts.progress };
     const t0 = performance.now();
     let counts: Record<string, number>;

@@ -7,6 +7,7 @@ import type { Command } from "commander";
 import { loadConfig } from "../../experiment/config.ts";
 import { runExperiment } from "../../experiment/runner.ts";
 import { UsageError } from "../../util/errors.ts";
+import { checkOutputs } from "../shared.ts";
 
 export function register(program: Command): void {
   program
@@ -30,6 +31,7 @@ export function register(program: Command): void {
         o: { out: string; jobs?: string; seed?: string; json?: boolean; quiet?: boolean },
       ) => {
         let config = loadConfig(configPath);
+        await checkOutputs(config.log, [{ path: o.out, role: "output directory", directory: true }]);
         const int = (flag: string, v: string | undefined, min: number) => {
           if (v === undefined) return undefined;
           const n = Number(v);
