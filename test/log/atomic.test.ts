@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
@@ -95,4 +96,25 @@ test("commit and abort leave no temp file; abort leaves the previous file", asyn
   await writeFileAtomic(out, "new\n");
   assert.equal(readFileSync(out, "utf8"), "new\n");
   assert.deepEqual(readdirSync(dir), ["out.tsv"]);
+});
+
+test("SIGTERM removes the temp file and still ends the process by the signal", async () => {
+  const dir = tempDir();
+  const out = join(dir, "out.tsv");
+  const script = `
+    import { AtomicTextFile } from ${JSON.stringify(new URL("../../src/log/atomic.ts", import.meta.url).href)};
+    const f = new AtomicTextFile(${JSON.stringify(out)});
+    await f.write("x".repeat(1 << 20));
+    process.stdout.write("ready\\n");
+    setInterval(() => {}, 1000);
+  `;
+  const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  await new Promise<void>((resolve) => child.stdout.once("data", () => resolve()));
+  assert.equal(readdirSync(dir).length, 1);
+  const exited = new Promise((resolve) => child.on("exit", (_code, signal) => resolve(signal)));
+  child.kill("SIGTERM");
+  assert.equal(await exited, "SIGTERM");
+  assert.deepEqual(readdirSync(dir), []);
 });
