@@ -35,6 +35,8 @@ export class ParamError extends Error {
 export interface MethodContext {
   readonly rng: Rng;
   readonly progress: Progress;
+  /** A note for the user (the CLI prints it on stderr): e.g. mdav falling back to its blocked variant. */
+  readonly warn?: (message: string) => void;
   /** Loaded on demand by methods that need categories or semantics (swap, mdav). */
   readonly knowledge?: () => Promise<KnowledgeBase>;
 }

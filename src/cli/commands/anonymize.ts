@@ -113,7 +113,11 @@ export function register(program: Command): void {
     const params = method.parse(methodParams(method, flags, known));
     const opts = readOptions(flags, flags.out);
     await checkOutputs(inputs, fileOutputs(flags.out, opts.rejectsPath));
-    const ctx: MethodContext = { rng: Rng.fromSeed(flags.seed), progress: opts.progress };
+    const ctx: MethodContext = {
+      rng: Rng.fromSeed(flags.seed),
+      progress: opts.progress,
+      warn: (message) => process.stderr.write(`querymask: note: ${message}\n`),
+    };
     const t0 = performance.now();
     let counts: Record<string, number>;
     let rejected: number;
