@@ -125,7 +125,11 @@ export function numberParam(
   }
   if (!Number.isFinite(n)) throw new ParamError(method, name, `must be a finite number, got ${n}`);
   if (n !== 0 && Math.abs(n) < MIN_NORMAL) {
-    throw new ParamError(method, name, `${n} is too close to 0 to compute with (the smallest usable size is 2.2e-308)`);
+    throw new ParamError(
+      method,
+      name,
+      `${n} is too close to 0 to compute with (the smallest usable size is 2.2e-308)`,
+    );
   }
   const problem = check(n);
   if (problem) throw new ParamError(method, name, problem);
