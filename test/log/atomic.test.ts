@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
@@ -116,5 +116,21 @@ test("SIGTERM removes the temp file and still ends the process by the signal", a
   const exited = new Promise((resolve) => child.on("exit", (_code, signal) => resolve(signal)));
   child.kill("SIGTERM");
   assert.equal(await exited, "SIGTERM");
+  assert.deepEqual(readdirSync(dir), []);
+});
+
+test("a run that fails after opening its reject file leaves no temp file (the exit handler removes it)", () => {
+  const dir = tempDir();
+  const script = `
+    import { RejectSink } from ${JSON.stringify(new URL("../../src/log/rejects.ts", import.meta.url).href)};
+    const sink = new RejectSink(${JSON.stringify(join(dir, "out.tsv.rejects.PRIVATE.tsv"))});
+    sink.add({ file: "in.tsv", line: 2, reason: "bad", raw: "x" });
+    setTimeout(() => { throw new Error("the method failed"); }, 50);
+  `;
+  const r = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+    encoding: "utf8",
+  });
+  assert.equal(r.status, 1);
+  assert.match(r.stderr, /the method failed/);
   assert.deepEqual(readdirSync(dir), []);
 });
