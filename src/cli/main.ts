@@ -44,6 +44,11 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`querymask: ${err.message}\n`);
       return EXIT_BAD_INPUT;
     }
+    if (err instanceof Error && typeof (err as NodeJS.ErrnoException).syscall === "string") {
+      // A system error (disk full, a directory removed mid-run…): the message names the path; no stack trace.
+      process.stderr.write(`querymask: ${err.message}\n`);
+      return EXIT_FAILURE;
+    }
     process.stderr.write(`querymask: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
     return EXIT_FAILURE;
   }

@@ -35,6 +35,8 @@ export class ParamError extends Error {
 export interface MethodContext {
   readonly rng: Rng;
   readonly progress: Progress;
+  /** A note for the user (the CLI prints it on stderr): e.g. mdav falling back to its blocked variant. */
+  readonly warn?: (message: string) => void;
   /** Loaded on demand by methods that need categories or semantics (swap, mdav). */
   readonly knowledge?: () => Promise<KnowledgeBase>;
 }
@@ -104,7 +106,11 @@ export function intParam(
   return n;
 }
 
-/** Helper for methods' `parse`: read a number parameter with a default and an open/closed lower bound. */
+/**
+ * Helper for methods' `parse`: read a number parameter with a default and a method-specific `check`. Whatever the
+ * check, a number must be finite and, if not 0, at least 2.2e-308 in size (a subnormal such as 1e-320 loses its
+ * precision and its reciprocal is Infinity: ε = 1e-320 used to end in a stack trace deep in the noise code).
+ */
 export function numberParam(
   method: string,
   raw: Readonly<Record<string, unknown>>,
@@ -114,12 +120,39 @@ export function numberParam(
 ): number {
   const v = raw[name] ?? def;
   const n = typeof v === "string" && v.trim() !== "" ? Number(v) : v;
-  if (typeof n !== "number" || !Number.isFinite(n)) {
+  if (typeof n !== "number" || Number.isNaN(n)) {
     throw new ParamError(method, name, `must be a number, got ${JSON.stringify(v)}`);
+  }
+  if (!Number.isFinite(n)) throw new ParamError(method, name, `must be a finite number, got ${n}`);
+  if (n !== 0 && Math.abs(n) < MIN_NORMAL) {
+    throw new ParamError(
+      method,
+      name,
+      `${n} is too close to 0 to compute with (the smallest usable size is 2.2e-308)`,
+    );
   }
   const problem = check(n);
   if (problem) throw new ParamError(method, name, problem);
   return n;
+}
+
+/** The smallest positive normal double (2^-1022): below it, numbers lose precision and 1/x overflows. */
+const MIN_NORMAL = 2.2250738585072014e-308;
+
+/**
+ * Run a method's computation, turning a RangeError it raises (a parameter that passed `parse` but is out of the
+ * range the arithmetic can use: a noise scale of Infinity, an array too large for the grid asked) into a
+ * {@link ParamError}, which the CLI reports in one line with exit 2 instead of a stack trace.
+ */
+export async function withParamRange<T>(method: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (e) {
+    if (e instanceof RangeError) {
+      throw new ParamError(method, "values", `out of the range this method can compute with: ${e.message}`);
+    }
+    throw e;
+  }
 }
 
 export type { LogRecord };

@@ -8,14 +8,16 @@ import { type Command, Option } from "commander";
 import { writeCountTable } from "../../log/count-table.ts";
 import { loadLog, openLog } from "../../log/read.ts";
 import { writeBatches, writeLog } from "../../log/write.ts";
-import type { Method, MethodContext, ParamSpec } from "../../methods/method.ts";
+import { type Method, type MethodContext, type ParamSpec, withParamRange } from "../../methods/method.ts";
 import { getMethod, methods } from "../../methods/registry.ts";
 import { runStage } from "../../stream/stage.ts";
 import { UsageError } from "../../util/errors.ts";
 import { Rng } from "../../util/random.ts";
 import {
   addInputOptions,
+  checkOutputs,
   DEFAULT_SEED,
+  fileOutputs,
   type InputFlags,
   parseSeed,
   printTable,
@@ -110,13 +112,20 @@ export function register(program: Command): void {
     const method = getMethod(flags.method);
     const params = method.parse(methodParams(method, flags, known));
     const opts = readOptions(flags, flags.out);
-    const ctx: MethodContext = { rng: Rng.fromSeed(flags.seed), progress: opts.progress };
+    await checkOutputs(inputs, fileOutputs(flags.out, opts.rejectsPath));
+    const ctx: MethodContext = {
+      rng: Rng.fromSeed(flags.seed),
+      progress: opts.progress,
+      warn: (message) => process.stderr.write(`querymask: note: ${message}\n`),
+    };
     const t0 = performance.now();
     let counts: Record<string, number>;
     let rejected: number;
     if (method.createStage && !flags.batch) {
       const log = await openLog(inputs, opts);
-      const stage = await method.createStage(params, ctx, { classified: log.classified });
+      const stage = await withParamRange(method.name, async () =>
+        method.createStage!(params, ctx, { classified: log.classified }),
+      );
       opts.progress.start(`${method.name}`);
       try {
         await writeBatches(flags.out, log.format, runStage(stage, log.batches()), {
@@ -132,7 +141,7 @@ export function register(program: Command): void {
       opts.progress.start("reading");
       const input = await loadLog(inputs, opts);
       opts.progress.stop();
-      const release = await method.anonymize(input, params, ctx);
+      const release = await withParamRange(method.name, () => method.anonymize(input, params, ctx));
       if (release.log) await writeLog(flags.out, release.log);
       else if (release.table) await writeCountTable(flags.out, release.table);
       else throw new Error(`method ${method.name} released nothing`);

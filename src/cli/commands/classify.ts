@@ -11,6 +11,8 @@ import { writeBatches } from "../../log/write.ts";
 import type { ScrubMode } from "../../scrub/types.ts";
 import {
   addInputOptions,
+  checkOutputs,
+  fileOutputs,
   type InputFlags,
   intArg,
   printTable,
@@ -60,6 +62,7 @@ export function register(program: Command): void {
     );
   addInputOptions(cmd).action(async (inputs: string[], flags: ClassifyFlags) => {
     const opts = readOptions(flags, flags.out);
+    await checkOutputs(inputs, fileOutputs(flags.out, opts.rejectsPath));
     const log = await openLog(inputs, opts);
     const classifier = await Classifier.create({
       cacheSize: flags.cacheSize,

@@ -9,7 +9,7 @@ import { loadCalibration } from "../../synth/calibration.ts";
 import { type GenerateOptions, generateRecords, newStats, usersForRows } from "../../synth/generate.ts";
 import { UsageError } from "../../util/errors.ts";
 import { consoleProgress } from "../../util/progress.ts";
-import { DEFAULT_SEED, intArg, parseSeed, printTable } from "../shared.ts";
+import { checkOutputs, DEFAULT_SEED, fileOutputs, intArg, parseSeed, printTable } from "../shared.ts";
 
 interface GenerateFlags {
   users?: number;
@@ -84,6 +84,7 @@ export function register(program: Command): void {
       const users = flags.users ?? usersForRows(flags.rows!, base);
       const opts: GenerateOptions = { ...base, seed: flags.seed, users };
 
+      await checkOutputs([], fileOutputs(flags.out, undefined));
       const stats = newStats();
       const progress = consoleProgress({ quiet: flags.quiet ?? false });
       const writer = createLogWriter(flags.out, format, { classified: opts.withTruth ?? false });

@@ -9,7 +9,15 @@ import { emptyCounts, scrubRecords } from "../../scrub/scrub-log.ts";
 import { createScrubber } from "../../scrub/scrubber.ts";
 import { PII_TYPES, type PiiType, type ScrubMode } from "../../scrub/types.ts";
 import { UsageError } from "../../util/errors.ts";
-import { addInputOptions, type InputFlags, printTable, readOptions, reportRejects } from "../shared.ts";
+import {
+  addInputOptions,
+  checkOutputs,
+  fileOutputs,
+  type InputFlags,
+  printTable,
+  readOptions,
+  reportRejects,
+} from "../shared.ts";
 
 interface ScrubFlags extends InputFlags {
   out: string;
@@ -58,6 +66,7 @@ export function register(program: Command): void {
     const types = parseTypes(flags.types);
     const scrubber = createScrubber(types ? { mode: flags.mode, types } : { mode: flags.mode });
     const opts = readOptions(flags, flags.out);
+    await checkOutputs(inputs, fileOutputs(flags.out, opts.rejectsPath));
     const log = await openLog(inputs, opts);
     const counts = emptyCounts();
     opts.progress.start("scrubbing");

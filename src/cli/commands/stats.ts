@@ -2,10 +2,19 @@
 import type { Command } from "commander";
 import { openLog } from "../../log/read.ts";
 import { type LogStats, StatsAccumulator } from "../../log/stats.ts";
-import { addInputOptions, type InputFlags, printTable, readOptions, reportRejects } from "../shared.ts";
+import {
+  addInputOptions,
+  checkOutputs,
+  fileOutputs,
+  type InputFlags,
+  printTable,
+  readOptions,
+  reportRejects,
+} from "../shared.ts";
 
 export async function logStats(inputs: string[], flags: InputFlags): Promise<LogStats & { format: string }> {
   const opts = readOptions(flags);
+  await checkOutputs(inputs, fileOutputs(undefined, opts.rejectsPath));
   const log = await openLog(inputs, opts);
   const acc = new StatsAccumulator();
   opts.progress.start("reading");
