@@ -359,3 +359,41 @@ test("a partition has one owner at a time: a second worker waits for the lease; 
     await bus.close();
   }
 });
+
+test("serve --cluster: an accepted batch lands on the ingest stream once, even when the client retries", {
+  skip,
+}, async () => {
+  const { ClusterRuntime } = await import("../../src/service/runtime.ts");
+  const { startService } = await import("../../src/service/server.ts");
+  const bus = await openBus(natsUrl(cluster), "serve-test");
+  await resetStreams(bus.jsm);
+  await bus.close();
+  const b = await openBus(natsUrl(cluster), "serve-test");
+  const svc = await startService(new ClusterRuntime(b), { port: 0 });
+  try {
+    const body = `${records
+      .slice(0, 20)
+      .map((r) =>
+        JSON.stringify({ ...r, time: new Date(r.time * 1000).toISOString().slice(0, 19).replace("T", " ") }),
+      )
+      .join("\n")}\n`;
+    for (let i = 0; i < 2; i++) {
+      const res = await fetch(`${svc.url}/ingest`, {
+        method: "POST",
+        body,
+        headers: { "idempotency-key": "batch-1" },
+      });
+      assert.equal(res.status, 200);
+    }
+    const bad = await fetch(`${svc.url}/ingest`, { method: "POST", body: `${body}{"user":""}\n` });
+    assert.equal(bad.status, 400);
+    const info = await b.jsm.streams.info("QM_INGEST");
+    assert.equal(
+      info.state.messages,
+      1,
+      "one message: the retry was a duplicate, the bad request applied nothing",
+    );
+  } finally {
+    await svc.shutdown();
+  }
+});
