@@ -1,12 +1,12 @@
 /**
- * Profile writer: reads the released stream and keeps per-user category profiles in PostgreSQL. Each released
+ * Profile writer: reads the released stream and keeps per-user category profiles in a {@link ProfileSink}
+ * (PostgreSQL in the cluster; the embedded SQLite store offers the same). Each released
  * batch is applied in one transaction keyed by its id (see {@link PgProfileStore.addBatch}) and acknowledged
  * after the commit: a crash between the two redelivers a batch that is then skipped.
  */
 import type { LogRecord } from "../log/record.ts";
-import type { PgProfileStore } from "../profile/pg-store.ts";
 import { categoryAt } from "../profile/profiler.ts";
-import type { ProfileDelta } from "../profile/store.ts";
+import type { ProfileDelta, ProfileSink } from "../profile/store.ts";
 import { type Bus, workConsumer } from "./bus.ts";
 import { readConfig } from "./config.ts";
 import { RELEASED_STREAM } from "./topology.ts";
@@ -42,7 +42,7 @@ export interface ProfileHooks {
 
 export async function runProfileWriter(
   bus: Bus,
-  store: PgProfileStore,
+  store: ProfileSink,
   hooks: ProfileHooks = {},
 ): Promise<void> {
   const config = await readConfig(bus);
@@ -52,10 +52,10 @@ export async function runProfileWriter(
   for await (const m of messages) {
     const b = decode<ReleasedBatch>(m.data);
     const id = `r.${b.partition}.${b.inSeq}`;
-    const applied = await store.addBatch(id, batchDeltas(b.records, config.profileDepth));
+    const applied = await store.applyBatch(id, batchDeltas(b.records, config.profileDepth));
     await m.ackAck();
     hooks.onBatch?.(id, applied);
-    if (b.end) await store.markEnded(b.partition);
-    if (hooks.untilEnd && b.end && (await store.endedPartitions()) === config.partitions) break;
+    if (b.end) await store.applyBatch(`end.${b.partition}`, []);
+    if (hooks.untilEnd && b.end && (await store.countApplied("end.")) === config.partitions) break;
   }
 }

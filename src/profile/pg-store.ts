@@ -4,7 +4,7 @@
  * from; a batch already applied is skipped in the same transaction, so a replay after a crash changes nothing.
  */
 import pg from "pg";
-import { type CategoryWeight, type ProfileDelta, weigh } from "./store.ts";
+import { type CategoryWeight, type ProfileDelta, type ProfileSink, weigh } from "./store.ts";
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS qm_profile (
@@ -13,7 +13,7 @@ CREATE TABLE IF NOT EXISTS qm_profile (
 CREATE TABLE IF NOT EXISTS qm_applied (batch_id TEXT PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now());
 `;
 
-export class PgProfileStore {
+export class PgProfileStore implements ProfileSink {
   private constructor(private readonly pool: pg.Pool) {}
 
   static async open(url: string): Promise<PgProfileStore> {
@@ -28,7 +28,7 @@ export class PgProfileStore {
    * Apply the deltas of batch `batchId` exactly once: true if applied now, false if it was applied before.
    * One transaction: the batch's id and its counts commit together or not at all.
    */
-  async addBatch(batchId: string, deltas: readonly ProfileDelta[]): Promise<boolean> {
+  async applyBatch(batchId: string, deltas: readonly ProfileDelta[]): Promise<boolean> {
     const client = await this.pool.connect();
     try {
       await client.query("BEGIN");
@@ -62,30 +62,18 @@ export class PgProfileStore {
   }
 
   /** Every (user, category, count) row, sorted by user then category (byte order, as the SQLite store). */
-  async rows(): Promise<ProfileDelta[]> {
+  async sortedRows(): Promise<ProfileDelta[]> {
     const r = await this.pool.query<{ user_id: string; category: string; count: string }>(
       `SELECT user_id, category, count FROM qm_profile ORDER BY user_id COLLATE "C", category COLLATE "C"`,
     );
     return r.rows.map((x) => ({ user: x.user_id, category: x.category, count: Number(x.count) }));
   }
 
-  /** Record that partition p's end-of-stream batch is applied (idempotent). */
-  async markEnded(partition: number): Promise<void> {
-    await this.pool.query("INSERT INTO qm_applied (batch_id) VALUES ($1) ON CONFLICT DO NOTHING", [
-      `end.${partition}`,
-    ]);
-  }
-
-  /** How many partitions' end-of-stream batches are applied. */
-  async endedPartitions(): Promise<number> {
+  async countApplied(prefix: string): Promise<number> {
     const r = await this.pool.query<{ n: string }>(
-      "SELECT count(*) AS n FROM qm_applied WHERE batch_id LIKE 'end.%'",
+      "SELECT count(*) AS n FROM qm_applied WHERE left(batch_id, $1) = $2",
+      [prefix.length, prefix],
     );
-    return Number(r.rows[0]?.n ?? 0);
-  }
-
-  async appliedBatches(): Promise<number> {
-    const r = await this.pool.query<{ n: string }>("SELECT count(*) AS n FROM qm_applied");
     return Number(r.rows[0]?.n ?? 0);
   }
 

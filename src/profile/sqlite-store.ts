@@ -11,6 +11,7 @@ import {
   type CategoryWeight,
   type LoadedInput,
   type ProfileDelta,
+  type ProfileSink,
   type ProfileStore,
   weigh,
 } from "./store.ts";
@@ -24,12 +25,13 @@ CREATE TABLE IF NOT EXISTS profile (
 CREATE TABLE IF NOT EXISTS input_load (
   id INTEGER PRIMARY KEY, sha256 TEXT NOT NULL, file TEXT NOT NULL, bytes INTEGER NOT NULL, at TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS input_load_sha256 ON input_load (sha256);
+CREATE TABLE IF NOT EXISTS applied_batch (id TEXT PRIMARY KEY) WITHOUT ROWID;
 CREATE VIEW IF NOT EXISTS profile_named AS
   SELECT u.name AS user, c.path AS category, p.count AS count
   FROM profile p JOIN user u ON u.id = p.user JOIN category c ON c.id = p.category;
 `;
 
-export class SqliteProfileStore implements ProfileStore {
+export class SqliteProfileStore implements ProfileStore, ProfileSink {
   private readonly db: Database.Database;
   private readonly userIds = new Map<string, number>();
   private readonly categoryIds = new Map<string, number>();
@@ -147,6 +149,26 @@ export class SqliteProfileStore implements ProfileStore {
       throw e;
     }
     return result;
+  }
+
+  async applyBatch(batchId: string, deltas: readonly ProfileDelta[]): Promise<boolean> {
+    const mark = this.db.prepare("INSERT OR IGNORE INTO applied_batch (id) VALUES (?)");
+    return this.db.transaction(() => {
+      if (mark.run(batchId).changes === 0) return false;
+      this.add(deltas);
+      return true;
+    })();
+  }
+
+  async countApplied(prefix: string): Promise<number> {
+    const r = this.db
+      .prepare("SELECT count(*) AS n FROM applied_batch WHERE substr(id, 1, ?) = ?")
+      .get(prefix.length, prefix) as { n: number };
+    return r.n;
+  }
+
+  async sortedRows(): Promise<ProfileDelta[]> {
+    return this.rows();
   }
 
   close(): void {

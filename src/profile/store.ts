@@ -46,6 +46,18 @@ export interface ProfileStore {
   close(): void;
 }
 
+/**
+ * The streaming write side that both the SQLite and the PostgreSQL store offer: a batch of deltas applied exactly
+ * once under its id (a replayed batch is skipped, in the same transaction that would apply it). The cluster's
+ * profile writer and the service write through this; `rows` reads back for comparison.
+ */
+export interface ProfileSink {
+  applyBatch(batchId: string, deltas: readonly ProfileDelta[]): Promise<boolean>;
+  /** How many applied batch ids start with `prefix`. */
+  countApplied(prefix: string): Promise<number>;
+  sortedRows(): Promise<ProfileDelta[]>;
+}
+
 /** Weights from counts, by descending count then category name. */
 export function weigh(counts: readonly { category: string; count: number }[]): CategoryWeight[] {
   const total = counts.reduce((a, c) => a + c.count, 0);

@@ -232,7 +232,7 @@ test("cluster run: the release equals the embedded partitioned run's, and Postgr
   assertNoneUnderAuthor(records, released);
   const store = await PgProfileStore.open(pgUrl(cluster));
   try {
-    assert.deepEqual(await store.rows(), want.rows);
+    assert.deepEqual(await store.sortedRows(), want.rows);
   } finally {
     await store.close();
   }
@@ -305,7 +305,7 @@ test("kill -9 of a classify worker, an anonymizer and the profile writer mid-str
     classify = worker(["classify"]);
     anon0 = worker(["anonymize", "--partition", "0"]);
     await until(
-      async () => (await pgStore.appliedBatches()) > 10,
+      async () => (await pgStore.countApplied("r.")) > 10,
       60_000,
       "the profile writer to apply 10 batches",
     );
@@ -326,7 +326,7 @@ test("kill -9 of a classify worker, an anonymizer and the profile writer mid-str
     assert.deepEqual(multiset(released), multiset(want.out), "release after crashes = embedded release");
     assertNoneUnderAuthor(records, released);
     assert.deepEqual(
-      await pgStore.rows(),
+      await pgStore.sortedRows(),
       want.rows,
       "PostgreSQL profiles after crashes = embedded profiles",
     );
@@ -395,5 +395,33 @@ test("serve --cluster: an accepted batch lands on the ingest stream once, even w
     );
   } finally {
     await svc.shutdown();
+  }
+});
+
+test("the profile writer's sink is one interface: SQLite and PostgreSQL both apply a batch once and agree", {
+  skip,
+}, async () => {
+  const deltas = [
+    { user: "u1", category: "Top/Arts", count: 2 },
+    { user: "u2", category: "Top/Sports", count: 1 },
+  ];
+  const pgStore = await PgProfileStore.open(pgUrl(cluster));
+  await pgStore.clear();
+  const lite = new SqliteProfileStore(":memory:");
+  try {
+    for (const sink of [pgStore, lite]) {
+      assert.equal(await sink.applyBatch("r.0.1", deltas), true);
+      assert.equal(await sink.applyBatch("r.0.1", deltas), false, "a replayed batch is skipped");
+      assert.equal(await sink.applyBatch("r.0.2", deltas.slice(0, 1)), true);
+      assert.equal(await sink.countApplied("r.0."), 2);
+    }
+    assert.deepEqual(await pgStore.sortedRows(), await lite.sortedRows());
+    assert.deepEqual(await lite.sortedRows(), [
+      { user: "u1", category: "Top/Arts", count: 4 },
+      { user: "u2", category: "Top/Sports", count: 1 },
+    ]);
+  } finally {
+    lite.close();
+    await pgStore.close();
   }
 });
