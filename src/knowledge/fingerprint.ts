@@ -23,11 +23,12 @@ import { wordnetDir } from "./wordnet.ts";
 export const SNAPSHOT_VERSION = 17;
 
 /**
- * Source files whose code decides what the snapshot holds: every module of this folder but the loader, and the
- * text modules the build calls (a new build module is covered without being listed).
+ * Source files whose code decides what the snapshot holds: every module of this folder but the loader and the
+ * word vectors (embeddings.ts, a cache of its own), and the text modules the build calls (a new build module is
+ * covered without being listed).
  */
 const BUILD_CODE = readdirSync(fileURLToPath(new URL(".", import.meta.url)))
-  .filter((f) => f.endsWith(".ts") && f !== "knowledge-base.ts")
+  .filter((f) => f.endsWith(".ts") && f !== "knowledge-base.ts" && f !== "embeddings.ts")
   .sort()
   .map((f) => fileURLToPath(new URL(f, import.meta.url)))
   .concat(

@@ -1,0 +1,124 @@
+/**
+ * Features of one query for the learned decision layer (model.ts), read off what Algorithm 1 already computed:
+ * the candidate categories of each semantic unit with their specificity and weakness, the query rules' answer,
+ * the rule-based answer itself, the single words' candidates, the words and their character n-grams, and the
+ * kinds of identifier the scrubber removed, and the mean word vector of the content words (embeddings.ts).
+ * Features are names with values, plus that dense vector; the model keeps a weight vector per name it saw in
+ * training and ignores the others.
+ */
+import type { Embeddings } from "../knowledge/embeddings.ts";
+import type { Taxonomy } from "../knowledge/taxonomy.ts";
+import type { PiiSpan } from "../scrub/types.ts";
+import { isStopword } from "../text/stopwords.ts";
+
+/** A unit the knowledge base placed: its candidate categories (best first), vote weight and weakness. */
+export interface PlacedUnit {
+  readonly ids: readonly number[];
+  /** The category the vote uses (usually `ids[0]`). */
+  readonly id: number;
+  /** Specificity vote, `1 + log(N / refs)`, a tenth for weak and facet units. */
+  readonly w: number;
+  readonly weak: boolean;
+}
+
+/** What Algorithm 1 found for a query, as the features read it. */
+export interface Evidence {
+  readonly placed: readonly PlacedUnit[];
+  /** The query rules' answer (World, Adult, sites, …), if one applied. */
+  readonly ruled: number | undefined;
+  /** The rule-based classifier's final answer. */
+  readonly base: number | undefined;
+  /** The words after scrubbing and spelling recommendation. */
+  readonly words: readonly string[];
+  /** Each word's own candidate categories (undefined = none). */
+  readonly wordIds: readonly (readonly number[] | undefined)[];
+  readonly spans: readonly PiiSpan[];
+}
+
+/** Feature names and values, in parallel, and the dense part (undefined when no word has a vector). */
+export interface Features {
+  readonly names: string[];
+  readonly values: number[];
+  readonly dense?: Float64Array | undefined;
+}
+
+/**
+ * Length of the dense vector (the mean word vector scaled to this length): chosen by 5-fold cross-validation on
+ * the training queries among 1, 3, 6, 10, 20, 40 (with the model's shrinkage, a longer vector is a weaker prior
+ * on its weights).
+ */
+export const DENSE_LENGTH = 10;
+
+/** How many of a unit's candidate categories give features (best first). */
+const CANDIDATES = 3;
+
+/**
+ * The features of a query. Top-level branches are named by their label (`Sports`), so a model does not depend
+ * on taxonomy ids.
+ */
+export function queryFeatures(ev: Evidence, tax: Taxonomy, emb?: Embeddings): Features {
+  const names: string[] = [];
+  const values: number[] = [];
+  const add = (name: string, value = 1) => {
+    names.push(name);
+    values.push(value);
+  };
+  const top = (id: number) => tax.label(tax.ancestorAt(id, 1));
+  add(ev.base === undefined ? "base:none" : `base:${top(ev.base)}`);
+  if (ev.ruled !== undefined) add(`rule:${top(ev.ruled)}`);
+  // The vote, per branch, relative to the largest (the winner has 1), and each unit's candidates by rank.
+  let max = 0;
+  for (const p of ev.placed) max = Math.max(max, p.w);
+  const votes = new Map<string, number>();
+  for (const p of ev.placed) {
+    const t = top(p.id);
+    votes.set(t, (votes.get(t) ?? 0) + p.w);
+    const kind = p.weak ? "weak" : "unit";
+    const seen = new Set<string>();
+    for (let r = 0; r < p.ids.length && r < CANDIDATES; r++) {
+      const c = top(p.ids[r]!);
+      if (seen.has(c)) continue;
+      seen.add(c);
+      add(`${kind}${r === 0 ? "1" : "n"}:${c}`);
+    }
+  }
+  let best = 0;
+  for (const v of votes.values()) best = Math.max(best, v);
+  for (const [t, v] of votes) add(`vote:${t}`, v / best);
+  add(`units:${Math.min(ev.placed.length, 3)}`);
+  // Words: each content word, its first candidate branch, and its character n-grams.
+  const words = ev.words;
+  let content = 0;
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i]!;
+    if (!/[a-z0-9]/.test(w)) continue;
+    if (isStopword(w)) {
+      add(`sw:${w}`);
+      continue;
+    }
+    content++;
+    add(`w:${w}`);
+    const ids = ev.wordIds[i];
+    if (ids !== undefined && ids.length > 0) add(`wcat:${top(ids[0]!)}`);
+    else add("wcat:none");
+    const g = `^${w}$`;
+    for (let k = 0; k + 4 <= g.length; k++) add(`c:${g.slice(k, k + 4)}`, 0.5);
+  }
+  for (let i = 0; i + 1 < words.length; i++) add(`b:${words[i]} ${words[i + 1]}`);
+  add(`len:${Math.min(content, 4)}`);
+  for (const s of ev.spans) add(`pii:${s.type}`);
+  let dense: Float64Array | undefined;
+  if (emb !== undefined) {
+    const acc = new Float64Array(emb.dims);
+    let found = 0;
+    for (const w of words) if (!isStopword(w) && emb.addTo(w, acc)) found++;
+    let norm = 0;
+    for (let d = 0; d < acc.length; d++) norm += acc[d]! * acc[d]!;
+    if (found > 0 && norm > 0) {
+      const k = DENSE_LENGTH / Math.sqrt(norm);
+      for (let d = 0; d < acc.length; d++) acc[d]! *= k;
+      dense = acc;
+    } else add("emb:none");
+  }
+  return { names, values, dense };
+}
