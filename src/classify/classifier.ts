@@ -18,7 +18,13 @@ import { createScrubber, type Scrubber } from "../scrub/scrubber.ts";
 import type { PiiSpan, ScrubMode } from "../scrub/types.ts";
 import type { Token } from "../text/nlp.ts";
 import { isStopword } from "../text/stopwords.ts";
-import { type Evidence, type PlacedUnit, queryFeatures } from "./features.ts";
+import {
+  DENSE_LENGTH,
+  type Evidence,
+  type PlacedUnit,
+  queryLevelFeatures,
+  wordFeatures,
+} from "./features.ts";
 import { LinearModel, type ModelFile } from "./model.ts";
 import { idOf, QueryRules } from "./query-rules.ts";
 import {
@@ -105,6 +111,9 @@ export function loadModel(kb: KnowledgeBase, path = BUNDLED_MODEL): LinearModel 
     );
   return LinearModel.fromFile(file, kb.fingerprint, path);
 }
+
+const EMB_NONE = ["emb:none"];
+const ONE = [1];
 
 /** Exponent of the top-level search prior in the "vote" rule (0 = no prior). */
 const PRIOR_WEIGHT = 0.5;
@@ -277,9 +286,11 @@ export class Classifier {
     const model = this.model!;
     if (a.ruled !== undefined) return a.found;
     const tax = this.kb.taxonomy;
-    const f = queryFeatures(this.evidenceOf(a), tax, this.embeddings);
-    if (a.found === undefined && f.dense === undefined) return undefined;
-    const top = this.modelTops[model.predict(f)]!;
+    const s = this.scoreQuery(a);
+    if (s === undefined) return undefined;
+    let c = 0;
+    for (let k = 1; k < s.length; k++) if (s[k]! > s[c]!) c = k;
+    const top = this.modelTops[c]!;
     if (a.found !== undefined && tax.ancestorAt(a.found.id, 1) === top) return a.found;
     let best: Placed | undefined;
     let bestId = -1;
@@ -298,6 +309,67 @@ export class Classifier {
     }
     return { id: top, unit: "" };
   }
+
+  /**
+   * The model's scores of the analysed query: `model.scores(queryFeatures(…))`, with each word's part (its
+   * named features, the projection of its vector) remembered per word. Undefined when neither Algorithm 1 nor
+   * the word vectors know anything of the query.
+   */
+  private scoreQuery(a: Analysis): Float64Array | undefined {
+    const model = this.model!;
+    const tax = this.kb.taxonomy;
+    const emb = this.embeddings;
+    const ev = this.evidenceOf(a);
+    const q = queryLevelFeatures(ev, tax);
+    const s = model.scores(q);
+    const acc = emb === undefined ? undefined : (this.denseScratch ??= new Float64Array(emb.dims));
+    acc?.fill(0);
+    const proj = this.projScratch.fill(0);
+    let found = 0;
+    for (let i = 0; i < ev.words.length; i++) {
+      const w = ev.words[i]!;
+      let part = this.wordParts.get(w);
+      if (part === undefined) {
+        const names: string[] = [];
+        const values: number[] = [];
+        wordFeatures(w, ev.wordIds[i], tax, names, values);
+        const scores = new Float64Array(model.classes.length);
+        model.addWeights(names, values, scores);
+        const vec = emb !== undefined && !isStopword(w) ? emb.find(w) : -1;
+        const dense = new Float64Array(model.classes.length);
+        if (vec >= 0) {
+          const x = new Float64Array(emb!.dims);
+          emb!.addIndex(vec, x);
+          model.addDense(x, 1, dense);
+        }
+        part = { scores, vec, dense };
+        if (this.wordParts.size >= 200_000) this.wordParts.clear();
+        this.wordParts.set(w, part);
+      }
+      for (let k = 0; k < s.length; k++) s[k]! += part.scores[k]!;
+      if (part.vec >= 0 && acc !== undefined) {
+        emb!.addIndex(part.vec, acc);
+        for (let k = 0; k < s.length; k++) proj[k]! += part.dense[k]!;
+        found++;
+      }
+    }
+    if (acc === undefined) return a.found === undefined ? undefined : s;
+    let norm = 0;
+    for (let d = 0; d < acc.length; d++) norm += acc[d]! * acc[d]!;
+    if (found > 0 && norm > 0) {
+      const scale = DENSE_LENGTH / Math.sqrt(norm);
+      for (let k = 0; k < s.length; k++) s[k]! += proj[k]! * scale;
+      return s;
+    }
+    if (a.found === undefined) return undefined;
+    model.addWeights(EMB_NONE, ONE, s);
+    return s;
+  }
+
+  /** Each word's part of the model's scores (see `scoreQuery`). */
+  private readonly wordParts = new Map<string, { scores: Float64Array; vec: number; dense: Float64Array }>();
+  private denseScratch: Float64Array | undefined;
+  private readonly projScratch = new Float64Array(32);
 
   /**
    * Algorithm 1: units by increasing references; the first one the knowledge base places wins. A unit that

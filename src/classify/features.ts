@@ -53,10 +53,56 @@ export const DENSE_LENGTH = 10;
 const CANDIDATES = 3;
 
 /**
- * The features of a query. Top-level branches are named by their label (`Sports`), so a model does not depend
- * on taxonomy ids.
+ * The features of a query: those of the query as a whole (`queryLevelFeatures`) and of each of its words
+ * (`wordFeatures`).
  */
 export function queryFeatures(ev: Evidence, tax: Taxonomy, emb?: Embeddings): Features {
+  const f = queryLevelFeatures(ev, tax, emb);
+  for (let i = 0; i < ev.words.length; i++) wordFeatures(ev.words[i]!, ev.wordIds[i], tax, f.names, f.values);
+  return f;
+}
+
+/** True for a word that is neither a function word nor punctuation (it gets `w:`, `wcat:`, `c:` features). */
+export function isContentWord(w: string): boolean {
+  return /[a-z0-9]/.test(w) && !isStopword(w);
+}
+
+/**
+ * The features of one word of a query: a function word itself; a content word, its first candidate branch and
+ * its character 4-grams. The same word always has the same ones, so a caller may remember what they score.
+ */
+export function wordFeatures(
+  w: string,
+  ids: readonly number[] | undefined,
+  tax: Taxonomy,
+  names: string[],
+  values: number[],
+): void {
+  if (!/[a-z0-9]/.test(w)) return;
+  if (isStopword(w)) {
+    names.push(`sw:${w}`);
+    values.push(1);
+    return;
+  }
+  names.push(`w:${w}`);
+  values.push(1);
+  names.push(
+    ids !== undefined && ids.length > 0 ? `wcat:${tax.label(tax.ancestorAt(ids[0]!, 1))}` : "wcat:none",
+  );
+  values.push(1);
+  const g = `^${w}$`;
+  for (let k = 0; k + 4 <= g.length; k++) {
+    names.push(`c:${g.slice(k, k + 4)}`);
+    values.push(0.5);
+  }
+}
+
+/**
+ * The features of the query as a whole: Algorithm 1's answer, the rules', the units' candidates and votes,
+ * the word pairs, the number of content words, the identifier kinds; with `emb`, the mean word vector of the
+ * content words (or `emb:none` when no word has one).
+ */
+export function queryLevelFeatures(ev: Evidence, tax: Taxonomy, emb?: Embeddings): Features {
   const names: string[] = [];
   const values: number[] = [];
   const add = (name: string, value = 1) => {
@@ -67,8 +113,6 @@ export function queryFeatures(ev: Evidence, tax: Taxonomy, emb?: Embeddings): Fe
   add(ev.base === undefined ? "base:none" : `base:${top(ev.base)}`);
   if (ev.ruled !== undefined) add(`rule:${top(ev.ruled)}`);
   // The vote, per branch, relative to the largest (the winner has 1), and each unit's candidates by rank.
-  let max = 0;
-  for (const p of ev.placed) max = Math.max(max, p.w);
   const votes = new Map<string, number>();
   for (const p of ev.placed) {
     const t = top(p.id);
@@ -86,24 +130,9 @@ export function queryFeatures(ev: Evidence, tax: Taxonomy, emb?: Embeddings): Fe
   for (const v of votes.values()) best = Math.max(best, v);
   for (const [t, v] of votes) add(`vote:${t}`, v / best);
   add(`units:${Math.min(ev.placed.length, 3)}`);
-  // Words: each content word, its first candidate branch, and its character n-grams.
   const words = ev.words;
   let content = 0;
-  for (let i = 0; i < words.length; i++) {
-    const w = words[i]!;
-    if (!/[a-z0-9]/.test(w)) continue;
-    if (isStopword(w)) {
-      add(`sw:${w}`);
-      continue;
-    }
-    content++;
-    add(`w:${w}`);
-    const ids = ev.wordIds[i];
-    if (ids !== undefined && ids.length > 0) add(`wcat:${top(ids[0]!)}`);
-    else add("wcat:none");
-    const g = `^${w}$`;
-    for (let k = 0; k + 4 <= g.length; k++) add(`c:${g.slice(k, k + 4)}`, 0.5);
-  }
+  for (const w of words) if (isContentWord(w)) content++;
   for (let i = 0; i + 1 < words.length; i++) add(`b:${words[i]} ${words[i + 1]}`);
   add(`len:${Math.min(content, 4)}`);
   for (const s of ev.spans) add(`pii:${s.type}`);

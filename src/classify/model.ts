@@ -62,20 +62,33 @@ export class LinearModel {
   /** Scores per class (unnormalized log-probabilities). */
   scores(f: Features, out = new Float64Array(this.classes.length)): Float64Array {
     out.set(this.bias);
+    this.addWeights(f.names, f.values, out);
+    if (f.dense !== undefined) this.addDense(f.dense, 1, out);
+    return out;
+  }
+
+  /** Add the weighted named features into `out` (no bias). */
+  addWeights(names: readonly string[], values: readonly number[], out: Float64Array): void {
     const k = this.classes.length;
-    for (let i = 0; i < f.names.length; i++) {
-      const w = this.weights.get(f.names[i]!);
+    for (let i = 0; i < names.length; i++) {
+      const w = this.weights.get(names[i]!);
       if (w === undefined) continue;
-      const v = f.values[i]!;
+      const v = values[i]!;
       for (let c = 0; c < k; c++) out[c]! += v * w[c]!;
     }
-    const x = f.dense;
-    if (x !== undefined && this.dense.length > 0)
-      for (let d = 0, o = 0; d < x.length; d++) {
-        const v = x[d]!;
-        for (let c = 0; c < k; c++, o++) out[c]! += v * this.dense[o]!;
-      }
-    return out;
+  }
+
+  /**
+   * Add `scale` × the dense weights applied to `x` into `out`. The dense part is linear, so a caller may add the
+   * projections of the words' vectors one by one and scale their sum at the end.
+   */
+  addDense(x: ArrayLike<number>, scale: number, out: Float64Array): void {
+    const k = this.classes.length;
+    if (this.dense.length === 0) return;
+    for (let d = 0, o = 0; d < x.length; d++) {
+      const v = x[d]! * scale;
+      for (let c = 0; c < k; c++, o++) out[c]! += v * this.dense[o]!;
+    }
   }
 
   /** Index of the best class. */

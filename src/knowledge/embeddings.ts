@@ -58,8 +58,8 @@ export class Embeddings {
     return this.offsets.length - 1;
   }
 
-  /** The word's number, or -1. */
-  private find(word: string): number {
+  /** The word's number (for `addIndex`), or -1 when it has no vector. */
+  find(word: string): number {
     let h = 0x811c9dc5;
     for (let k = 0; k < word.length; k++) h = Math.imul(h ^ word.charCodeAt(k), 0x01000193);
     const words = this.words;
@@ -81,9 +81,14 @@ export class Embeddings {
   addTo(word: string, acc: Float64Array): boolean {
     const i = this.find(word);
     if (i < 0) return false;
+    this.addIndex(i, acc);
+    return true;
+  }
+
+  /** Add the vector of word number `i` (see `find`) into `acc`. */
+  addIndex(i: number, acc: Float64Array): void {
     const v = this.vectors;
     for (let d = 0, o = i * this.dims; d < this.dims; d++, o++) acc[d]! += v[o]!;
-    return true;
   }
 
   /** Vectors of the given words only (tests). */
@@ -97,14 +102,23 @@ export class Embeddings {
     return Embeddings.fromParts(source, dims, words, Int8Array.from(rows.flat()));
   }
 
-  /** Load the cache at `path`, building it from the npm package first when it is missing or stale. */
+  /**
+   * Load the cache at `path`, building it from the npm package first when it is missing or stale. Loaded once
+   * per process and path.
+   */
   static load(path = DEFAULT_EMBEDDINGS): Embeddings {
-    const source = embeddingsSource();
-    const cached = existsSync(path) ? readCache(path) : undefined;
-    if (cached !== undefined && cached.source === source) return cached;
-    const built = buildFromPackage(source);
-    writeCache(built, path);
-    return built;
+    let e = loaded.get(path);
+    if (e === undefined) {
+      const source = embeddingsSource();
+      const cached = existsSync(path) ? readCache(path) : undefined;
+      if (cached !== undefined && cached.source === source) e = cached;
+      else {
+        e = buildFromPackage(source);
+        writeCache(e, path);
+      }
+      loaded.set(path, e);
+    }
+    return e;
   }
 
   /** @internal */
@@ -124,6 +138,8 @@ export class Embeddings {
     return { words: this.words, vectors: this.vectors };
   }
 }
+
+const loaded = new Map<string, Embeddings>();
 
 function quantise(v: readonly number[]): number[] {
   let n = 0;

@@ -89,6 +89,31 @@ test("the bundled model matches the bundled knowledge base and is on by default"
   assert.ok(queries.some((q) => c.classify(q).category !== c0.classify(q).category));
 });
 
+test("the classifier's per-word scoring gives the model's own answer on the full features", async () => {
+  const c = await Classifier.create({ kb, cacheSize: 0 });
+  const base = await Classifier.create({ kb, model: null, cacheSize: 0 });
+  const model = loadModel(kb)!;
+  const emb = Embeddings.load();
+  const queries = [
+    "european soccer barcelona players",
+    "cheap flights to paris",
+    "myspace layouts",
+    "how to make a paper airplane",
+    "lyrics to hotel california",
+    "chicago tribune",
+    "the the the",
+    "kjhkjh soccer",
+    "flu flu symptoms",
+  ];
+  for (const q of queries) {
+    const top = model.classes[model.predict(queryFeatures(base.evidence(q), kb.taxonomy, emb))];
+    const got = c.classify(q);
+    const ev = base.evidence(q);
+    if (got.category === "") assert.equal(ev.base, undefined, q); // nothing known: unclassified
+    else if (ev.ruled === undefined) assert.equal(got.category.split("/")[1], top, q);
+  }
+});
+
 test("bad labelled rows are reported as file:line", () => {
   const bad = join(dir, "bad.tsv");
   writeFileSync(bad, "id\tquery\tlabel\n1\tsoccer\tSports\n2\tpasta\tCooking\n");
