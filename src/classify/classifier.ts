@@ -283,7 +283,6 @@ export class Classifier {
    * unclassified cost 0.18 pt — 8 of 56 guessed right.)
    */
   private decide(a: Analysis): { id: number; unit: string } | undefined {
-    const model = this.model!;
     if (a.ruled !== undefined) return a.found;
     const tax = this.kb.taxonomy;
     const s = this.scoreQuery(a);
@@ -322,8 +321,8 @@ export class Classifier {
     const ev = this.evidenceOf(a);
     const q = queryLevelFeatures(ev, tax);
     const s = model.scores(q);
-    const acc = emb === undefined ? undefined : (this.denseScratch ??= new Float64Array(emb.dims));
-    acc?.fill(0);
+    if (emb !== undefined && this.denseScratch === undefined) this.denseScratch = new Float64Array(emb.dims);
+    const acc = emb === undefined ? undefined : this.denseScratch!.fill(0);
     const proj = this.projScratch.fill(0);
     let found = 0;
     for (let i = 0; i < ev.words.length; i++) {

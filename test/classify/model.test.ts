@@ -109,7 +109,8 @@ test("the classifier's per-word scoring gives the model's own answer on the full
     const top = model.classes[model.predict(queryFeatures(base.evidence(q), kb.taxonomy, emb))];
     const got = c.classify(q);
     const ev = base.evidence(q);
-    if (got.category === "") assert.equal(ev.base, undefined, q); // nothing known: unclassified
+    if (got.category === "")
+      assert.equal(ev.base, undefined, q); // nothing known: unclassified
     else if (ev.ruled === undefined) assert.equal(got.category.split("/")[1], top, q);
   }
 });
