@@ -23,6 +23,8 @@ interface ClassifyFlags extends InputFlags {
   scrub: ScrubMode;
   cacheSize: number;
   mainUnit: "vote" | "paper";
+  /** commander's `--no-model`: false = Algorithm 1 alone. */
+  model: boolean;
   outFormat?: "aol" | "ndjson";
   json?: boolean;
 }
@@ -47,6 +49,10 @@ export function register(program: Command): void {
         .choices(["vote", "paper"])
         .default("vote"),
     )
+    .option(
+      "--no-model",
+      "Algorithm 1 alone, without the learned decision layer (data/model/classifier-model.json)",
+    )
     .addOption(
       new Option(
         "--out-format <format>",
@@ -65,6 +71,7 @@ export function register(program: Command): void {
       cacheSize: flags.cacheSize,
       scrub: flags.scrub,
       mainUnit: flags.mainUnit,
+      ...(flags.model ? {} : { model: null }),
     });
     // The Excite layout has no category columns: its classified form is the AOL layout.
     const format = flags.outFormat ?? (log.format === "excite" ? "aol" : log.format);
