@@ -147,6 +147,8 @@ export class Classifier {
     this.scrubber = createScrubber({ mode: scrub });
     this.regional = kb.taxonomy.id("Top/Regional")!;
     this.rules = new QueryRules(kb);
+    this.scoreScratch = new Float64Array(model?.classes.length ?? 0);
+    this.projScratch = new Float64Array(model?.classes.length ?? 0);
     if (model !== undefined)
       this.modelTops = model.classes.map((c) => {
         const id = kb.taxonomy.id(`Top/${c}`);
@@ -320,8 +322,12 @@ export class Classifier {
     const emb = this.embeddings;
     const ev = this.evidenceOf(a);
     const q = queryLevelFeatures(ev, tax);
-    const s = model.scores(q);
-    if (emb !== undefined && this.denseScratch === undefined) this.denseScratch = new Float64Array(emb.dims);
+    const k = model.classes.length;
+    const s = model.scores(q, this.scoreScratch);
+    if (emb !== undefined && this.denseScratch === undefined) {
+      this.denseScratch = new Float64Array(emb.dims);
+      this.vectorScratch = new Float64Array(emb.dims);
+    }
     const acc = emb === undefined ? undefined : this.denseScratch!.fill(0);
     const proj = this.projScratch.fill(0);
     let found = 0;
@@ -332,23 +338,25 @@ export class Classifier {
         const names: string[] = [];
         const values: number[] = [];
         wordFeatures(w, ev.wordIds[i], tax, names, values);
-        const scores = new Float64Array(model.classes.length);
+        // Named features' scores, then the projection of the word's vector, in one array.
+        const scores = new Float64Array(2 * k);
         model.addWeights(names, values, scores);
         const vec = emb !== undefined && !isStopword(w) ? emb.find(w) : -1;
-        const dense = new Float64Array(model.classes.length);
         if (vec >= 0) {
-          const x = new Float64Array(emb!.dims);
+          const x = this.vectorScratch!.fill(0);
           emb!.addIndex(vec, x);
+          const dense = scores.subarray(k);
           model.addDense(x, 1, dense);
         }
-        part = { scores, vec, dense };
+        part = { scores, vec };
         if (this.wordParts.size >= 200_000) this.wordParts.clear();
         this.wordParts.set(w, part);
       }
-      for (let k = 0; k < s.length; k++) s[k]! += part.scores[k]!;
+      const ps = part.scores;
+      for (let c = 0; c < k; c++) s[c]! += ps[c]!;
       if (part.vec >= 0 && acc !== undefined) {
         emb!.addIndex(part.vec, acc);
-        for (let k = 0; k < s.length; k++) proj[k]! += part.dense[k]!;
+        for (let c = 0; c < k; c++) proj[c]! += ps[k + c]!;
         found++;
       }
     }
@@ -357,7 +365,7 @@ export class Classifier {
     for (let d = 0; d < acc.length; d++) norm += acc[d]! * acc[d]!;
     if (found > 0 && norm > 0) {
       const scale = DENSE_LENGTH / Math.sqrt(norm);
-      for (let k = 0; k < s.length; k++) s[k]! += proj[k]! * scale;
+      for (let c = 0; c < k; c++) s[c]! += proj[c]! * scale;
       return s;
     }
     if (a.found === undefined) return undefined;
@@ -366,9 +374,11 @@ export class Classifier {
   }
 
   /** Each word's part of the model's scores (see `scoreQuery`). */
-  private readonly wordParts = new Map<string, { scores: Float64Array; vec: number; dense: Float64Array }>();
+  private readonly wordParts = new Map<string, { scores: Float64Array; vec: number }>();
+  private readonly scoreScratch: Float64Array;
   private denseScratch: Float64Array | undefined;
-  private readonly projScratch = new Float64Array(32);
+  private vectorScratch: Float64Array | undefined;
+  private readonly projScratch: Float64Array;
 
   /**
    * Algorithm 1: units by increasing references; the first one the knowledge base places wins. A unit that

@@ -60,7 +60,7 @@ export class LinearModel {
   }
 
   /** Scores per class (unnormalized log-probabilities). */
-  scores(f: Features, out = new Float64Array(this.classes.length)): Float64Array {
+  scores(f: Features, out: Float64Array = new Float64Array(this.classes.length)): Float64Array {
     out.set(this.bias);
     this.addWeights(f.names, f.values, out);
     if (f.dense !== undefined) this.addDense(f.dense, 1, out);
