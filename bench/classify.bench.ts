@@ -1,6 +1,7 @@
 /**
- * Classifier speed and memory: knowledge-base load time and heap, uncached throughput on distinct queries,
- * cached throughput on the AOL subset's natural repetition (every row, in log order).
+ * Classifier speed and memory: knowledge-base load time and heap, the learned layer's load (model file and word
+ * vectors), uncached throughput on distinct queries, cached throughput on the AOL subset's natural repetition
+ * (every row, in log order). The classifiers are the default ones: Algorithm 1 with the bundled model.
  * Run: `node --expose-gc --import tsx bench/classify.bench.ts` (uses ../shared/data when present; otherwise
  * the bundled Excite sample is not available either, so it falls back to synthetic queries from the KB).
  */

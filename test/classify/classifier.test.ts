@@ -143,3 +143,21 @@ test("word facts and phrase references agree with the knowledge base they summar
     );
   }
 });
+
+test("a public figure is kept and classified by who they are; a private person's name is dropped", () => {
+  for (const [q, top] of [
+    ["tom hanks movies", "Arts"],
+    ["michael jordan", "Sports"],
+  ] as const) {
+    const c = classifier.classify(q);
+    assert.deepEqual(c.spans, [], q);
+    assert.equal(c.scrubbed, q);
+    assert.equal(topOf(c.categoryId), top, q);
+  }
+  const priv = classifier.classify("jennifer wexlerby obituary");
+  assert.deepEqual(
+    priv.spans.map((s) => s.type),
+    ["person_name"],
+  );
+  assert.equal(priv.scrubbed, "obituary");
+});
