@@ -1,7 +1,8 @@
 /**
  * Classifier speed and memory: knowledge-base load time and heap, the learned layer's load (model file and word
  * vectors), uncached throughput on distinct queries, cached throughput on the AOL subset's natural repetition
- * (every row, in log order). The classifiers are the default ones: Algorithm 1 with the bundled model.
+ * (every row, in log order). The classifiers are the default ones, Algorithm 1 with the bundled model; with
+ * `--no-model`, Algorithm 1 alone (to compare under the same load).
  * Run: `node --expose-gc --import tsx bench/classify.bench.ts` (uses ../shared/data when present; otherwise
  * the bundled Excite sample is not available either, so it falls back to synthetic queries from the KB).
  */
@@ -24,7 +25,8 @@ const aolPath = join(
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
 
 await loadKnowledgeBase(); // make sure the snapshot exists (first run builds it)
-if (existsSync(BUNDLED_MODEL) && !existsSync(DEFAULT_EMBEDDINGS)) Embeddings.load(); // and the word vectors' cache
+if (existsSync(BUNDLED_MODEL) && !existsSync(DEFAULT_EMBEDDINGS) && !process.argv.includes("--no-model"))
+  Embeddings.load(); // and the word vectors' cache
 
 gc();
 const heap0 = process.memoryUsage().heapUsed;
@@ -44,7 +46,7 @@ const kbRssMb = (process.memoryUsage().rss - rss0) / 2 ** 20;
 const rssM = process.memoryUsage().rss;
 const tm = performance.now();
 const cpuM = process.cpuUsage();
-const model = loadModel(kb);
+const model = process.argv.includes("--no-model") ? undefined : loadModel(kb);
 const embeddings = model === undefined ? undefined : Embeddings.load();
 const modelLoadMs = performance.now() - tm;
 const modelCpu = process.cpuUsage(cpuM);
