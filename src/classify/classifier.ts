@@ -346,7 +346,7 @@ export class Classifier {
           const x = this.vectorScratch!.fill(0);
           emb!.addIndex(vec, x);
           const dense = scores.subarray(k);
-          model.addDense(x, 1, dense);
+          model.projectDense(x, dense);
         }
         part = { scores, vec };
         if (this.wordParts.size >= 200_000) this.wordParts.clear();

@@ -82,14 +82,40 @@ export class LinearModel {
    * Add `scale` × the dense weights applied to `x` into `out`. The dense part is linear, so a caller may add the
    * projections of the words' vectors one by one and scale their sum at the end.
    */
-  addDense(x: ArrayLike<number>, scale: number, out: Float64Array): void {
+  addDense(x: Float64Array, scale: number, out: Float64Array): void {
     const k = this.classes.length;
-    if (this.dense.length === 0) return;
-    for (let d = 0, o = 0; d < x.length; d++) {
+    const w = this.dense;
+    if (w.length === 0) return;
+    const n = x.length;
+    for (let d = 0, o = 0; d < n; d++, o += k) {
       const v = x[d]! * scale;
-      for (let c = 0; c < k; c++, o++) out[c]! += v * this.dense[o]!;
+      if (v === 0) continue;
+      for (let c = 0; c < k; c++) out[c]! += v * w[o + c]!;
     }
   }
+
+  /**
+   * `addDense(x, 1, out)` as dot products per class over a class-major copy of the dense weights (about 10×
+   * faster than the dimension-major loop; made on first use, so only for a model that is no longer trained).
+   */
+  projectDense(x: Float64Array, out: Float64Array): void {
+    const k = this.classes.length;
+    const dims = this.dense.length / k;
+    if (dims === 0) return;
+    let t = this.denseByClass;
+    if (t === undefined) {
+      t = new Float64Array(this.dense.length);
+      for (let d = 0; d < dims; d++) for (let c = 0; c < k; c++) t[c * dims + d] = this.dense[d * k + c]!;
+      this.denseByClass = t;
+    }
+    for (let c = 0, o = 0; c < k; c++) {
+      let sum = 0;
+      for (let d = 0; d < dims; d++, o++) sum += x[d]! * t[o]!;
+      out[c]! += sum;
+    }
+  }
+
+  private denseByClass: Float64Array | undefined;
 
   /** Index of the best class. */
   predict(f: Features): number {
