@@ -18,13 +18,7 @@ import { createScrubber, type Scrubber } from "../scrub/scrubber.ts";
 import type { PiiSpan, ScrubMode } from "../scrub/types.ts";
 import type { Token } from "../text/nlp.ts";
 import { isStopword } from "../text/stopwords.ts";
-import {
-  DENSE_LENGTH,
-  type Evidence,
-  type PlacedUnit,
-  queryLevelFeatures,
-  wordFeatures,
-} from "./features.ts";
+import { DENSE_LENGTH, type Evidence, type PlacedUnit, queryLevelInto, wordFeatures } from "./features.ts";
 import { LinearModel, type ModelFile } from "./model.ts";
 import { idOf, QueryRules } from "./query-rules.ts";
 import {
@@ -36,6 +30,7 @@ import {
   SHOPPING_WORDS,
   shoppingApplies,
 } from "./rules.ts";
+import { QueryLevelScorer } from "./scoring.ts";
 import { phraseRefs, semanticUnits, type Unit, type WordFacts, wordFacts } from "./units.ts";
 
 export interface Classification {
@@ -148,6 +143,7 @@ export class Classifier {
     this.regional = kb.taxonomy.id("Top/Regional")!;
     this.rules = new QueryRules(kb);
     this.scoreScratch = new Float64Array(model?.classes.length ?? 0);
+    this.queryScorer = model === undefined ? undefined : new QueryLevelScorer(model, kb.taxonomy);
     this.projScratch = new Float64Array(model?.classes.length ?? 0);
     if (model !== undefined)
       this.modelTops = model.classes.map((c) => {
@@ -321,9 +317,10 @@ export class Classifier {
     const tax = this.kb.taxonomy;
     const emb = this.embeddings;
     const ev = this.evidenceOf(a);
-    const q = queryLevelFeatures(ev, tax);
     const k = model.classes.length;
-    const s = model.scores(q, this.scoreScratch);
+    const s = this.scoreScratch;
+    model.setBias(s);
+    queryLevelInto(ev, tax, this.queryScorer!.into(s));
     if (emb !== undefined && this.denseScratch === undefined) {
       this.denseScratch = new Float64Array(emb.dims);
       this.vectorScratch = new Float64Array(emb.dims);
@@ -376,6 +373,7 @@ export class Classifier {
   /** Each word's part of the model's scores (see `scoreQuery`). */
   private readonly wordParts = new Map<string, { scores: Float64Array; vec: number }>();
   private readonly scoreScratch: Float64Array;
+  private readonly queryScorer: QueryLevelScorer | undefined;
   private denseScratch: Float64Array | undefined;
   private vectorScratch: Float64Array | undefined;
   private readonly projScratch: Float64Array;

@@ -98,44 +98,75 @@ export function wordFeatures(
 }
 
 /**
- * The features of the query as a whole: Algorithm 1's answer, the rules', the units' candidates and votes,
- * the word pairs, the number of content words, the identifier kinds; with `emb`, the mean word vector of the
- * content words (or `emb:none` when no word has one).
+ * Where the query-level features go: `queryLevelFeatures` writes them as names (`kind:key`, for training and
+ * the model file), the classifier's scorer adds their weights without building the names (scoring.ts).
+ */
+export interface FeatureSink {
+  /** A feature of a top-level branch: `kind:<label of the branch of id top>`. */
+  branch(kind: string, top: number, value: number): void;
+  /** A feature with a key: `kind:key`. */
+  keyed(kind: string, key: string | number, value: number): void;
+  /** A pair of adjacent words: `b:first second`. */
+  pair(first: string, second: string): void;
+}
+
+/**
+ * The features of the query as a whole, into `sink`: Algorithm 1's answer, the rules', the units' candidates
+ * and votes, the word pairs, the number of units and of content words, the identifier kinds.
+ */
+export function queryLevelInto(ev: Evidence, tax: Taxonomy, sink: FeatureSink): void {
+  if (ev.base === undefined) sink.keyed("base", "none", 1);
+  else sink.branch("base", tax.ancestorAt(ev.base, 1), 1);
+  if (ev.ruled !== undefined) sink.branch("rule", tax.ancestorAt(ev.ruled, 1), 1);
+  // The vote, per branch, relative to the largest (the winner has 1), and each unit's candidates by rank.
+  const tops: number[] = [];
+  const votes: number[] = [];
+  const seen: number[] = [];
+  for (const p of ev.placed) {
+    const t = tax.ancestorAt(p.id, 1);
+    const at = tops.indexOf(t);
+    if (at < 0) {
+      tops.push(t);
+      votes.push(p.w);
+    } else votes[at]! += p.w;
+    seen.length = 0;
+    for (let r = 0; r < p.ids.length && r < CANDIDATES; r++) {
+      const c = tax.ancestorAt(p.ids[r]!, 1);
+      if (seen.includes(c)) continue;
+      seen.push(c);
+      sink.branch(p.weak ? (r === 0 ? "weak1" : "weakn") : r === 0 ? "unit1" : "unitn", c, 1);
+    }
+  }
+  let best = 0;
+  for (const v of votes) best = Math.max(best, v);
+  for (let i = 0; i < tops.length; i++) sink.branch("vote", tops[i]!, votes[i]! / best);
+  sink.keyed("units", Math.min(ev.placed.length, 3), 1);
+  const words = ev.words;
+  let content = 0;
+  for (const w of words) if (isContentWord(w)) content++;
+  for (let i = 0; i + 1 < words.length; i++) sink.pair(words[i]!, words[i + 1]!);
+  sink.keyed("len", Math.min(content, 4), 1);
+  for (const s of ev.spans) sink.keyed("pii", s.type, 1);
+}
+
+/**
+ * The features of the query as a whole as names (`queryLevelInto`); with `emb`, also the mean word vector of
+ * the content words (or `emb:none` when no word has one).
  */
 export function queryLevelFeatures(ev: Evidence, tax: Taxonomy, emb?: Embeddings): Features {
   const names: string[] = [];
   const values: number[] = [];
-  const add = (name: string, value = 1) => {
+  const add = (name: string, value: number) => {
     names.push(name);
     values.push(value);
   };
-  const top = (id: number) => tax.label(tax.ancestorAt(id, 1));
-  add(ev.base === undefined ? "base:none" : `base:${top(ev.base)}`);
-  if (ev.ruled !== undefined) add(`rule:${top(ev.ruled)}`);
-  // The vote, per branch, relative to the largest (the winner has 1), and each unit's candidates by rank.
-  const votes = new Map<string, number>();
-  for (const p of ev.placed) {
-    const t = top(p.id);
-    votes.set(t, (votes.get(t) ?? 0) + p.w);
-    const kind = p.weak ? "weak" : "unit";
-    const seen = new Set<string>();
-    for (let r = 0; r < p.ids.length && r < CANDIDATES; r++) {
-      const c = top(p.ids[r]!);
-      if (seen.has(c)) continue;
-      seen.add(c);
-      add(`${kind}${r === 0 ? "1" : "n"}:${c}`);
-    }
-  }
-  let best = 0;
-  for (const v of votes.values()) best = Math.max(best, v);
-  for (const [t, v] of votes) add(`vote:${t}`, v / best);
-  add(`units:${Math.min(ev.placed.length, 3)}`);
+  queryLevelInto(ev, tax, {
+    branch: (kind, top, value) => add(`${kind}:${tax.label(top)}`, value),
+    keyed: (kind, key, value) => add(`${kind}:${key}`, value),
+    pair: (first, second) => add(`b:${first} ${second}`, 1),
+  });
   const words = ev.words;
-  let content = 0;
-  for (const w of words) if (isContentWord(w)) content++;
-  for (let i = 0; i + 1 < words.length; i++) add(`b:${words[i]} ${words[i + 1]}`);
-  add(`len:${Math.min(content, 4)}`);
-  for (const s of ev.spans) add(`pii:${s.type}`);
+  const add1 = (name: string) => add(name, 1);
   let dense: Float64Array | undefined;
   if (emb !== undefined) {
     const acc = new Float64Array(emb.dims);
@@ -147,7 +178,7 @@ export function queryLevelFeatures(ev: Evidence, tax: Taxonomy, emb?: Embeddings
       const k = DENSE_LENGTH / Math.sqrt(norm);
       for (let d = 0; d < acc.length; d++) acc[d]! *= k;
       dense = acc;
-    } else add("emb:none");
+    } else add1("emb:none");
   }
   return { names, values, dense };
 }

@@ -125,6 +125,21 @@ export class LinearModel {
     return best;
   }
 
+  /** The weights of a named feature (per class), or undefined when the model has none. */
+  weightOf(name: string): Float64Array | undefined {
+    return this.weights.get(name);
+  }
+
+  /** The names of the features with weights. */
+  featureNames(): IterableIterator<string> {
+    return this.weights.keys();
+  }
+
+  /** Set `out` to the biases. */
+  setBias(out: Float64Array): void {
+    out.set(this.bias);
+  }
+
   /** Number of features with weights. */
   get size(): number {
     return this.weights.size;
