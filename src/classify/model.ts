@@ -24,6 +24,8 @@ export interface TrainOptions {
   l2?: number;
   /** A feature seen in fewer examples is left out (default 2). */
   minCount?: number;
+  /** Feature names never given weights (e.g. those that would spell out a whole training query). */
+  exclude?: ReadonlySet<string>;
 }
 
 /** The model file's layout (JSON). */
@@ -32,7 +34,12 @@ export interface ModelFile {
   readonly version: 1;
   /** Fingerprint of the knowledge-base snapshot the features were computed with. */
   readonly kbFingerprint: string;
-  readonly trainedOn: { readonly examples: number; readonly seed: number; readonly options: TrainOptions };
+  readonly trainedOn: {
+    readonly examples: number;
+    readonly seed: number;
+    /** The training options (without the excluded names, which would spell out the queries). */
+    readonly options: Omit<TrainOptions, "exclude"> & { readonly excluded?: number };
+  };
   readonly classes: readonly string[];
   /** Weights × `SCALE`, rounded: per class, then per feature. */
   readonly bias: readonly number[];
@@ -162,7 +169,7 @@ export class LinearModel {
     const weights = new Map<string, Float64Array>();
     const grads = new Map<string, Float64Array>();
     for (const [n, c] of counts)
-      if (c >= minCount) {
+      if (c >= minCount && !opts.exclude?.has(n)) {
         weights.set(n, new Float64Array(k));
         grads.set(n, new Float64Array(k).fill(1e-8));
       }

@@ -62,6 +62,16 @@ export function readLabelled(path: string): Labelled[] {
   return out;
 }
 
+/** Every query of a labelled file, Unclassifiable rows included (see `trainFromLabels`'s `withhold`). */
+export function readQueries(path: string): string[] {
+  const lines = readFileSync(path, "utf8").split("\n");
+  const qi = (lines[0] ?? "").split("\t").indexOf("query");
+  return lines
+    .slice(1)
+    .filter((l) => l.trim() !== "")
+    .map((l) => l.split("\t")[qi] ?? "");
+}
+
 /** Features of each labelled query (computed with `classifier`, which should have no model). */
 export function featurize(classifier: Classifier, rows: readonly Labelled[], emb?: Embeddings): Example[] {
   const tax = classifier.kb.taxonomy;
@@ -190,7 +200,14 @@ export interface TrainRun {
  */
 export async function trainFromLabels(
   rows: readonly Labelled[],
-  opts: { kb?: KnowledgeBase; seed?: number; folds?: number; embeddings?: Embeddings | null } = {},
+  opts: {
+    kb?: KnowledgeBase;
+    seed?: number;
+    folds?: number;
+    embeddings?: Embeddings | null;
+    /** Queries no word or pair feature may spell out (default: the rows'; pass every query of the file). */
+    withhold?: readonly string[];
+  } = {},
 ): Promise<TrainRun> {
   const kb = opts.kb ?? (await loadKnowledgeBase());
   if (kb.fingerprint === undefined)
@@ -199,13 +216,20 @@ export async function trainFromLabels(
   const emb = opts.embeddings === null ? undefined : (opts.embeddings ?? Embeddings.load());
   const examples = featurize(classifier, rows, emb);
   const seed = opts.seed ?? 1;
-  const trainOpts: TrainOptions = { seed };
+  // No word or word-pair feature spells out a whole labelled query: the model file must not hold the queries.
+  const exclude = new Set<string>();
+  for (const query of opts.withhold ?? rows.map((r) => r.query)) {
+    const q = query.toLowerCase().trim().split(/\s+/).join(" ");
+    exclude.add(`w:${q}`);
+    exclude.add(`b:${q}`);
+  }
+  const trainOpts: TrainOptions = { seed, exclude };
   const folds = opts.folds ?? 5;
   const cv = folds > 1 ? crossValidate(examples, folds, trainOpts, seed) : undefined;
   const model = trainModel(examples, trainOpts);
   const file = model.toFile(
     kb.fingerprint,
-    { examples: examples.length, seed, options: trainOpts },
+    { examples: examples.length, seed, options: { seed, excluded: exclude.size } },
     emb?.source,
   );
   return { file, model, examples: examples.length, cv };

@@ -115,6 +115,29 @@ test("the classifier's per-word scoring gives the model's own answer on the full
   }
 });
 
+test("no word or pair feature of the model file spells out a whole labelled query", async () => {
+  const rows = [
+    { query: "ebay", label: "Shopping" },
+    { query: "ebay motors", label: "Shopping" },
+    { query: "cheap ebay motors", label: "Shopping" },
+    { query: "Ebay  Motors parts", label: "Shopping" },
+    { query: "flu", label: "Health" },
+    { query: "flu shots", label: "Health" },
+  ];
+  const run = await trainFromLabels(rows, { kb, folds: 0, embeddings: null });
+  const names = Object.keys(run.file.weights);
+  assert.ok(names.includes("w:motors"), "features seen twice are kept…");
+  for (const gone of ["w:ebay", "w:flu", "b:ebay motors"]) assert.ok(!names.includes(gone), gone);
+  // An unlabelled query of the file is withheld too when passed.
+  const more = await trainFromLabels(rows, {
+    kb,
+    folds: 0,
+    embeddings: null,
+    withhold: [...rows.map((r) => r.query), "motors"],
+  });
+  assert.ok(!Object.keys(more.file.weights).includes("w:motors"));
+});
+
 test("bad labelled rows are reported as file:line", () => {
   const bad = join(dir, "bad.tsv");
   writeFileSync(bad, "id\tquery\tlabel\n1\tsoccer\tSports\n2\tpasta\tCooking\n");

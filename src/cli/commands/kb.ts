@@ -7,7 +7,7 @@ import { existsSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Command } from "commander";
 import { BUNDLED_MODEL } from "../../classify/classifier.ts";
-import { precisionRecall, readLabelled, trainFromLabels } from "../../classify/train.ts";
+import { precisionRecall, readLabelled, readQueries, trainFromLabels } from "../../classify/train.ts";
 import { buildKnowledgeBase, loadKnowledgeBase } from "../../knowledge/knowledge-base.ts";
 import { DEFAULT_SNAPSHOT } from "../../knowledge/snapshot.ts";
 import { writeFileAtomic } from "../../log/atomic.ts";
@@ -76,7 +76,7 @@ export function register(program: Command): void {
       const t0 = performance.now();
       const rows = readLabelled(labels);
       process.stderr.write(`training on ${rows.length} labelled queries of ${labels}…\n`);
-      const run = await trainFromLabels(rows, { seed, folds });
+      const run = await trainFromLabels(rows, { seed, folds, withhold: readQueries(labels) });
       await writeFileAtomic(flags.out, `${JSON.stringify(run.file)}\n`);
       const secs = ((performance.now() - t0) / 1000).toFixed(1);
       const summary = {
