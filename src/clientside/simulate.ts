@@ -3,8 +3,9 @@
  * that user's query events in time order (all users interleaved by time); each query is routed by the protocol
  * (`protocol.ts`) and the engine files it under an id. The result is the engine's view — the log the engine
  * would keep, each record under the id it was filed under, in the input's format — plus the measures of paper
- * 002: the profile exposure level (PEL) per user, the share of users above the paper's 70% and 80% thresholds
- * by number of neighbours, the synthetic worst case, and the cost (hops, added latency).
+ * 002: the profile exposure level (PEL) per user, the share of users whose uncertainty (100 − PEL) is above the
+ * paper's 70% and 80% thresholds by number of neighbours, the synthetic worst case, and the cost (hops, added
+ * latency).
  *
  * A next-page request (the same query again, or Excite's empty query) is not a new query: it follows the route
  * of the query it pages through, so the page comes from the node that fetched the first one.
@@ -33,7 +34,11 @@ export interface ProtocolParams {
   readonly worstCase?: number;
 }
 
-export const PEL_THRESHOLDS = [70, 80] as const;
+/**
+ * Paper 002 counts the users whose uncertainty — what the engine does not know of their profile, 100 − PEL — is
+ * above 70% and above 80%, i.e. the users the protocol hides well.
+ */
+export const UNCERTAINTY_THRESHOLDS = [70, 80] as const;
 
 export interface DegreeRow {
   /** Number of neighbours: "3", or a range such as "6-10", "51+". */
@@ -42,9 +47,9 @@ export interface DegreeRow {
   /** Users of the row with a PEL (the others have a one-category profile). */
   readonly measured: number;
   readonly meanPel: number | null;
-  /** Percent of measured users with PEL above 70 / 80. */
-  readonly over70: number | null;
-  readonly over80: number | null;
+  /** Percent of measured users whose uncertainty (100 − PEL) is above 70 / 80. */
+  readonly uncertaintyAbove70: number | null;
+  readonly uncertaintyAbove80: number | null;
 }
 
 export interface WorstCase {
@@ -85,9 +90,9 @@ export interface ClientsideSummary {
   readonly pelP50: number | null;
   readonly pelP75: number | null;
   readonly pelP90: number | null;
-  /** Percent of users with a PEL above 70 / 80. */
-  readonly pelOver70: number | null;
-  readonly pelOver80: number | null;
+  /** Percent of users with a PEL whose uncertainty (100 − PEL) is above 70 / 80 (paper 002's thresholds). */
+  readonly uncertaintyAbove70: number | null;
+  readonly uncertaintyAbove80: number | null;
   readonly byNeighbours: DegreeRow[];
   readonly worstCase?: WorstCase;
 }
@@ -140,8 +145,9 @@ const BUCKETS: readonly [number, number, string][] = [
 ];
 
 const mean = (xs: readonly number[]) => (xs.length === 0 ? null : xs.reduce((a, b) => a + b, 0) / xs.length);
-const percentOver = (xs: readonly number[], t: number) =>
-  xs.length === 0 ? null : (100 * xs.filter((x) => x > t).length) / xs.length;
+/** Percent of PEL values whose uncertainty 100 − PEL is above `t`. */
+const uncertainAbove = (pels: readonly number[], t: number) =>
+  pels.length === 0 ? null : (100 * pels.filter((x) => 100 - x > t).length) / pels.length;
 const nullable = (x: number) => (Number.isNaN(x) ? null : x);
 
 /** Run the protocol over `log` on `graph`. `rng` drives the user placement, the roles and every route. */
@@ -244,8 +250,8 @@ export function simulateClientside(
       users: inRow.length,
       measured: xs.length,
       meanPel: mean(xs),
-      over70: percentOver(xs, 70),
-      over80: percentOver(xs, 80),
+      uncertaintyAbove70: uncertainAbove(xs, UNCERTAINTY_THRESHOLDS[0]),
+      uncertaintyAbove80: uncertainAbove(xs, UNCERTAINTY_THRESHOLDS[1]),
     });
   }
   const latencies = Array.from(hops, (h) => 2 * h * params.hopMs).sort((a, b) => a - b);
@@ -271,8 +277,8 @@ export function simulateClientside(
     pelP50: nullable(quantile(sorted, 0.5)),
     pelP75: nullable(quantile(sorted, 0.75)),
     pelP90: nullable(quantile(sorted, 0.9)),
-    pelOver70: percentOver(measured, PEL_THRESHOLDS[0]),
-    pelOver80: percentOver(measured, PEL_THRESHOLDS[1]),
+    uncertaintyAbove70: uncertainAbove(measured, UNCERTAINTY_THRESHOLDS[0]),
+    uncertaintyAbove80: uncertainAbove(measured, UNCERTAINTY_THRESHOLDS[1]),
     byNeighbours,
     ...(params.worstCase
       ? { worstCase: worstCase(graph, nodeOf, roles, params, params.worstCase, rng.fork(4)) }

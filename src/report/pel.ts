@@ -1,7 +1,7 @@
 /**
  * The report's profile exposure level (PEL) section: client-side protection (paper 002) is on the frontier as
  * a method whose release is the engine's view; this table puts the distribution of its per-user PEL beside it
- * (mean, quantiles, and the share of users above the paper's 70% and 80% thresholds), averaged over seeds.
+ * (mean, quantiles, and the share of users whose uncertainty 100 − PEL is above the paper's 70% and 80%), averaged over seeds.
  * Rows come from any method whose counts carry `meanPel` (today: `clientside`). Empty when there is none.
  */
 import type { ResultRow } from "../experiment/run-one.ts";
@@ -14,8 +14,8 @@ const COLUMNS: readonly [key: string, label: string][] = [
   ["pelP50", "median"],
   ["pelP75", "p75"],
   ["pelP90", "p90"],
-  ["pelOver70", "% users > 70"],
-  ["pelOver80", "% users > 80"],
+  ["uncertaintyAbove70", "% users, uncertainty > 70"],
+  ["uncertaintyAbove80", "% users, uncertainty > 80"],
   ["forwarded", "% queries forwarded"],
   ["meanLatencyMs", "added latency, ms"],
 ];
@@ -43,8 +43,8 @@ export function pelSection(rows: readonly ResultRow[]): string {
     .join("\n");
   return `<h3 id="pel">Profile exposure level (client-side protection)</h3>
 <p>For client-side protection the release is the engine's view. PEL = I(X;Y)/H(X) × 100 per user, between her real
-category profile X and the profile the engine builds for her id Y: 100 = fully exposed, 0 = nothing exposed. Paper 002
-counts the users above 70% and 80%; lower is better. Users whose queries all fall in one category have no PEL.</p>
+category profile X and the profile the engine builds for her id Y: 100 = fully exposed, 0 = nothing exposed. Lower is
+better. Paper 002 counts the users whose uncertainty, 100 − PEL, is above 70% and 80%: higher is better. Users whose queries all fall in one category have no PEL.</p>
 <div class="scroll"><table><thead><tr><th>configuration</th><th>seeds</th>${COLUMNS.map(([, l]) => `<th>${esc(l)}</th>`).join("")}</tr></thead><tbody>
 ${body}
 </tbody></table></div>`;

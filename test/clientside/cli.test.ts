@@ -22,7 +22,7 @@ test("simulate-clientside writes the engine's view and prints the PEL summary as
   const s = JSON.parse(r.stdout);
   assert.equal(s.users, 891);
   assert.equal(s.events, 4482);
-  for (const k of ["meanPel", "pelP10", "pelP50", "pelP90", "pelOver70", "pelOver80"])
+  for (const k of ["meanPel", "pelP10", "pelP50", "pelP90", "uncertaintyAbove70", "uncertaintyAbove80"])
     assert.equal(typeof s[k], "number", k);
   assert.ok(s.meanPel > 0 && s.meanPel < 100);
   assert.ok(s.byNeighbours.length > 0);

@@ -87,7 +87,7 @@ test("PEL is 100 for everyone when every query is sent by its author (no forward
     assert.equal(sim.summary.forwarded, 0);
     assert.ok(sim.summary.pelUsers > 30);
     for (const v of sim.pel.values()) if (v !== undefined) assert.ok(Math.abs(v - 100) < 1e-9);
-    assert.equal(sim.summary.pelOver80, 100);
+    assert.equal(sim.summary.uncertaintyAbove70, 0);
   }
 });
 
@@ -170,7 +170,15 @@ test("as a method, its release is the engine's view and its counts carry the PEL
   });
   assert.equal(release.log!.records.length, log.records.length);
   assert.equal(release.origin!.length, log.records.length);
-  for (const k of ["meanPel", "pelP10", "pelP50", "pelP90", "pelOver70", "pelOver80", "forwarded"]) {
+  for (const k of [
+    "meanPel",
+    "pelP10",
+    "pelP50",
+    "pelP90",
+    "uncertaintyAbove70",
+    "uncertaintyAbove80",
+    "forwarded",
+  ]) {
     assert.equal(typeof release.counts[k], "number", k);
   }
   assert.throws(() => clientside.parse({ selfish: 0.7, colluding: 0.5 }), /at most 1/);

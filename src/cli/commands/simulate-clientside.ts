@@ -4,11 +4,11 @@
  * one log user and sends that user's queries; the protocol forwards each one to a friend or not; the engine's
  * view (every query under the id it was filed under) goes to `-o`, in the input's format, so every attack and
  * yardstick applies to it. Prints the profile exposure level (PEL) distribution, the share of users above 70%
- * and 80% by number of neighbours, the cost, and with `--worst-case N` the synthetic worst case.
+ * and 80% of uncertainty (100 − PEL) by number of neighbours, the cost, and with `--worst-case N` the synthetic worst case.
  */
 import { resolve } from "node:path";
 import type { Command } from "commander";
-import { PEL_THRESHOLDS, simulateClientside } from "../../clientside/simulate.ts";
+import { simulateClientside, UNCERTAINTY_THRESHOLDS } from "../../clientside/simulate.ts";
 import { classifyRecords, loadClassifier } from "../../experiment/classify.ts";
 import { expandInputs, loadLog } from "../../log/read.ts";
 import { RejectSink } from "../../log/rejects.ts";
@@ -166,8 +166,8 @@ export function register(program: Command): void {
         [s.pelP10, s.pelP25, s.pelP50, s.pelP75, s.pelP90].map((v) => fmt(v)).join(" / "),
       ],
       [
-        `users with PEL > ${PEL_THRESHOLDS[0]} / > ${PEL_THRESHOLDS[1]}`,
-        `${fmt(s.pelOver70)}% / ${fmt(s.pelOver80)}%`,
+        `uncertainty (100 − PEL) > ${UNCERTAINTY_THRESHOLDS[0]} / > ${UNCERTAINTY_THRESHOLDS[1]}`,
+        `${fmt(s.uncertaintyAbove70)}% / ${fmt(s.uncertaintyAbove80)}% of users`,
       ],
       ...(s.worstCase
         ? ([
@@ -180,10 +180,10 @@ export function register(program: Command): void {
       ["output", flags.out ?? "(none: -o not given)"],
       ["seconds (CPU)", `${summary.seconds.toFixed(2)} (${summary.cpuSeconds.toFixed(2)})`],
     ]);
-    process.stdout.write("\nneighbours  users  with PEL  mean PEL  >70%   >80%\n");
+    process.stdout.write("\nneighbours  users  with PEL  mean PEL  % users with uncertainty >70 / >80\n");
     for (const r of s.byNeighbours) {
       process.stdout.write(
-        `${r.neighbours.padEnd(10)}  ${formatNumber(r.users).padStart(5)}  ${formatNumber(r.measured).padStart(8)}  ${fmt(r.meanPel).padStart(8)}  ${fmt(r.over70).padStart(5)}  ${fmt(r.over80).padStart(5)}\n`,
+        `${r.neighbours.padEnd(10)}  ${formatNumber(r.users).padStart(5)}  ${formatNumber(r.measured).padStart(8)}  ${fmt(r.meanPel).padStart(8)}  ${fmt(r.uncertaintyAbove70).padStart(6)}  ${fmt(r.uncertaintyAbove80).padStart(6)}\n`,
       );
     }
   });
