@@ -184,3 +184,24 @@ test("as a method, its release is the engine's view and its counts carry the PEL
   assert.throws(() => clientside.parse({ selfish: 0.7, colluding: 0.5 }), /at most 1/);
   assert.throws(() => clientside.parse({ graph: "ring" }), /small-world, scale-free/);
 });
+
+test("beyond the first hop a query never comes back to its author", () => {
+  // A triangle: from the author's friend, the only other candidates are the friend itself and the third node.
+  const g: SocialGraph = {
+    labels: ["a", "b", "c"],
+    adj: [
+      [1, 2],
+      [0, 2],
+      [0, 1],
+    ],
+  };
+  const rng = Rng.fromSeed(3);
+  const roles = new Uint8Array(3);
+  const hopsSeen = new Set<number>();
+  for (let i = 0; i < 2000; i++) {
+    const r = routeQuery(0, g, roles, 5, rng);
+    hopsSeen.add(r.hops);
+    if (r.hops > 0) assert.notEqual(r.submitter, 0, `came back after ${r.hops} hops`);
+  }
+  assert.ok(hopsSeen.has(0) && hopsSeen.has(1) && hopsSeen.has(3));
+});
