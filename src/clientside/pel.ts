@@ -11,10 +11,11 @@
  *
  *   P(x, y) = (a/n) · pOwn(x) · [x = y]  +  (f/n) · pReal(x) · pForeign(y)
  *
- * Every query sent by its author gives X = Y, so PEL = 100; an id holding none of the user's queries gives X
- * independent of Y, so PEL = 0 (also when the engine holds nothing under the id). H(X) is the entropy of X's
- * marginal, so 0 ≤ PEL ≤ 100 always. A user whose queries all fall in one category has H(X) = 0 and no PEL
- * (undefined, counted apart). Unclassified events ("" category) are left out of the profiles.
+ * An id holding only the user's own queries gives X = Y, so PEL = 100 (every query sent by its author, in
+ * particular); an id holding none of them gives X independent of Y, so PEL = 0 (also when the engine holds
+ * nothing under the id). H(X) is the entropy of X's marginal, so 0 ≤ PEL ≤ 100 always. A user whose queries all
+ * fall in one category has no PEL (undefined, counted apart). Unclassified events ("" category) are left out of
+ * the profiles.
  */
 
 /** One query event as the engine files it. */
@@ -59,8 +60,8 @@ function normalise(c: Counts | undefined, n: number): Map<string, number> {
 
 /**
  * PEL of one user from category counts: `real` (everything the user wrote), `own` (what the engine files under
- * her id that she wrote) and `foreign` (what it files under her id that others wrote). Undefined when the
- * user's real profile is a single category (or empty).
+ * her id that she wrote) and `foreign` (what it files under her id that others wrote). Undefined exactly when
+ * the user's real profile is a single category (or empty).
  */
 export function pelFromCounts(
   real: Counts,
@@ -74,7 +75,7 @@ export function pelFromCounts(
   const f = total(foreign);
   const n = a + f;
   if (a === 0) return 0; // nothing of hers under her id (or nothing at all): X independent of Y
-  if (f === 0 && entropy(normalise(own, a)) > 0) return 100; // only hers under her id: X = Y
+  if (f === 0) return 100; // everything under her id is hers: X = Y
   const pOwn = normalise(own, a);
   const pForeign = normalise(foreign, f);
   const wa = a / n;

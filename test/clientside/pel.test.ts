@@ -40,6 +40,13 @@ test("PEL is 0 when the engine holds none of the user's queries under her id", (
   assert.equal(pel.get("v"), 0);
 });
 
+test("an id holding only some of the user's queries and nothing else exposes all it holds: PEL 100", () => {
+  // u's real profile has two categories; the engine holds only her c1 query under her id (c2 went to v, who
+  // sent nothing to u). X = Y on everything under u's id.
+  const pel = profileExposure([ev("u", "u", "c1"), ev("u", "v", "c2"), ev("v", "v", "c3"), ev("v", "v", "c4")]);
+  assert.equal(pel.get("u"), 100);
+});
+
 test("a one-category or unclassified profile has no PEL", () => {
   const pel = profileExposure([ev("u", "u", "c1"), ev("u", "u", "c1"), ev("w", "w", ""), ev("w", "w", "")]);
   assert.equal(pel.get("u"), undefined);
