@@ -74,3 +74,35 @@ test("usage errors exit 2: a network too small, a bad share, -o over the input",
   assert.match(over.stderr, /never written over an input/);
   assert.equal(readFileSync(copy, "utf8"), readFileSync(EXCITE, "utf8"));
 });
+
+test("anonymize --method clientside classifies an unclassified log for PEL and leaves the queries as typed", () => {
+  const out = join(tempDir(), "view.log");
+  const r = spawnSync(
+    process.execPath,
+    [
+      "bin/querymask.js",
+      "anonymize",
+      "--method",
+      "clientside",
+      "--degree",
+      "4",
+      "-q",
+      "--json",
+      EXCITE,
+      "-o",
+      out,
+    ],
+    { encoding: "utf8" },
+  );
+  assert.equal(r.status, 0, r.stderr);
+  const s = JSON.parse(r.stdout);
+  assert.ok(s.pelUsers > 200, `pelUsers ${s.pelUsers}`);
+  assert.equal(typeof s.meanPel, "number");
+  const strip = (text: string) =>
+    text
+      .trimEnd()
+      .split("\n")
+      .map((l) => l.split("\t").slice(1).join("\t"))
+      .sort();
+  assert.deepEqual(strip(readFileSync(out, "utf8")), strip(readFileSync(EXCITE, "utf8")));
+});

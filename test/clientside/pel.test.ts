@@ -43,7 +43,12 @@ test("PEL is 0 when the engine holds none of the user's queries under her id", (
 test("an id holding only some of the user's queries and nothing else exposes all it holds: PEL 100", () => {
   // u's real profile has two categories; the engine holds only her c1 query under her id (c2 went to v, who
   // sent nothing to u). X = Y on everything under u's id.
-  const pel = profileExposure([ev("u", "u", "c1"), ev("u", "v", "c2"), ev("v", "v", "c3"), ev("v", "v", "c4")]);
+  const pel = profileExposure([
+    ev("u", "u", "c1"),
+    ev("u", "v", "c2"),
+    ev("v", "v", "c3"),
+    ev("v", "v", "c4"),
+  ]);
   assert.equal(pel.get("u"), 100);
 });
 

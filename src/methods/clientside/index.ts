@@ -13,6 +13,7 @@ import {
   type ProtocolParams,
   simulateClientside,
 } from "../../clientside/simulate.ts";
+import type { LogRecord } from "../../log/record.ts";
 import type { RejectSink } from "../../log/rejects.ts";
 import type { Rng } from "../../util/random.ts";
 import { intParam, type Method, numberParam, ParamError, type Release } from "../method.ts";
@@ -90,6 +91,33 @@ export async function buildNetwork(
   };
 }
 
+/**
+ * The records with a category each, for the profiles PEL compares: as they are when the log is classified,
+ * else copies classified by the project classifier (loaded on demand, as the swap does). The queries are left
+ * as they are — the engine sees what users type. Without a classifier PEL is n/a (`pelUsers` 0).
+ */
+async function withCategories(records: LogRecord[]): Promise<LogRecord[]> {
+  if (records.every((r) => r.category !== undefined)) return records;
+  const spec = "../../classify/classifier.ts";
+  let classifier: { classify(q: string): { category: string } };
+  try {
+    const mod = await import(spec);
+    classifier = await mod.Classifier.create();
+  } catch {
+    return records;
+  }
+  const memo = new Map<string, string>();
+  return records.map((r) => {
+    if (r.category !== undefined) return r;
+    let c = memo.get(r.query);
+    if (c === undefined) {
+      c = r.query === "" ? "" : classifier.classify(r.query).category;
+      memo.set(r.query, c);
+    }
+    return { ...r, category: c };
+  });
+}
+
 /** The summary's numbers as method counts (the report reads the PEL ones). */
 export function summaryCounts(s: ClientsideSummary): Record<string, number> {
   const out: Record<string, number> = {};
@@ -158,7 +186,8 @@ export const clientside: Method<ClientsideParams> = {
   async anonymize(input, params, ctx): Promise<Release> {
     const users = new Set(input.records.map((r) => r.user)).size;
     const { graph } = await buildNetwork(params, users, ctx.rng.fork(1));
-    const sim = simulateClientside(input, graph, params, ctx.rng.fork(2), ctx.progress);
+    const log = { ...input, records: await withCategories(input.records) };
+    const sim = simulateClientside(log, graph, params, ctx.rng.fork(2), ctx.progress);
     return { log: sim.view, origin: sim.origin, counts: summaryCounts(sim.summary) };
   },
 };
