@@ -183,7 +183,9 @@ export function simulateClientside(
   const route = rng.fork(3);
   const lastOfUser = new Int32Array(users.length).fill(-1);
   const submitter = new Int32Array(events.length);
-  // A next-page event takes its query's route: the user's previous event in log order.
+  const routed = new Uint8Array(events.length);
+  // A next-page event takes its query's route: the user's previous event in log order (when a log out of time
+  // order puts the page before its query, the page is routed as a query of its own).
   const previous = new Int32Array(events.length).fill(-1);
   for (let i = 0; i < events.length; i++) {
     const u = userIndex.get(events[i]!.user)!;
@@ -196,7 +198,7 @@ export function simulateClientside(
     const e = events[i]!;
     const author = nodeOf[userIndex.get(e.user)!]!;
     const p = previous[i]!;
-    if (e.nextPage && p >= 0) {
+    if (e.nextPage && p >= 0 && routed[p] === 1) {
       submitter[i] = submitter[p]!;
       filedNode[i] = filedNode[p]!;
       hops[i] = hops[p]!;
@@ -206,6 +208,7 @@ export function simulateClientside(
       filedNode[i] = r.filed;
       hops[i] = r.hops;
     }
+    routed[i] = 1;
     if (submitter[i] !== author) forwarded++;
     if (filedNode[i] !== submitter[i]) reported++;
     if ((k & 4095) === 4095) progress.tick(4096);

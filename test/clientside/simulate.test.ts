@@ -205,3 +205,17 @@ test("beyond the first hop a query never comes back to its author", () => {
   }
   assert.ok(hopsSeen.has(0) && hopsSeen.has(1) && hopsSeen.has(3));
 });
+
+test("a next-page request logged before its query (out of time order) is routed on its own, by a real node", () => {
+  const records: LogRecord[] = [];
+  for (let u = 0; u < 10; u++) {
+    records.push({ user: `u${u}`, query: `q${u}`, time: 500, category: CATS[u % 5] });
+    records.push({ user: `u${u}`, query: `q${u}`, time: 100, category: CATS[u % 5] }); // "next page", earlier
+  }
+  const g = smallWorld(10, 4, 0, Rng.fromSeed(1));
+  const sim = simulateClientside({ records, format: "aol" }, g, { ...P, maxHops: 0 }, Rng.fromSeed(2));
+  // No forwarding: every event must be filed under its own author, the early page included.
+  sim.view.records.forEach((r, i) => {
+    assert.equal(r.user, records[sim.origin[i]!]!.user);
+  });
+});
