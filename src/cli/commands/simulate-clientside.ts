@@ -9,11 +9,10 @@
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import { simulateClientside, UNCERTAINTY_THRESHOLDS } from "../../clientside/simulate.ts";
-import { classifyRecords, loadClassifier } from "../../experiment/classify.ts";
 import { expandInputs, loadLog } from "../../log/read.ts";
 import { RejectSink } from "../../log/rejects.ts";
 import { writeLog } from "../../log/write.ts";
-import { buildNetwork, parseClientside } from "../../methods/clientside/index.ts";
+import { buildNetwork, parseClientside, withCategories } from "../../methods/clientside/index.ts";
 import { UsageError } from "../../util/errors.ts";
 import { Rng } from "../../util/random.ts";
 import {
@@ -106,13 +105,8 @@ export function register(program: Command): void {
     opts.progress.start("reading");
     const log = await loadLog(inputs, opts);
     opts.progress.stop();
-    const notes: string[] = [];
-    let records = log.records;
-    if (records.some((r) => r.category === undefined)) {
-      const c = await loadClassifier();
-      if (c.categorize) records = classifyRecords(records, c.categorize, opts.progress);
-      else notes.push(c.note ?? "no classifier: PEL is n/a");
-    }
+    const { records, note } = await withCategories(log.records, opts.progress);
+    const notes = note ? [note] : [];
     const edgeRejects = flags.lenient
       ? new RejectSink(`${flags.out ?? "clientside"}.edges.rejects.tsv`)
       : undefined;

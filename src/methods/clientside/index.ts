@@ -15,6 +15,7 @@ import {
 } from "../../clientside/simulate.ts";
 import type { LogRecord } from "../../log/record.ts";
 import type { RejectSink } from "../../log/rejects.ts";
+import { type Progress, silentProgress } from "../../util/progress.ts";
 import type { Rng } from "../../util/random.ts";
 import { intParam, type Method, numberParam, ParamError, type Release } from "../method.ts";
 
@@ -94,20 +95,29 @@ export async function buildNetwork(
 /**
  * The records with a category each, for the profiles PEL compares: as they are when the log is classified,
  * else copies classified by the project classifier (loaded on demand, as the swap does). The queries are left
- * as they are — the engine sees what users type. Without a classifier PEL is n/a (`pelUsers` 0).
+ * as they are — the engine sees what users type. Without a classifier the records come back as they are, with
+ * a note, and PEL is n/a (`pelUsers` 0).
  */
-async function withCategories(records: LogRecord[]): Promise<LogRecord[]> {
-  if (records.every((r) => r.category !== undefined)) return records;
+export async function withCategories(
+  records: LogRecord[],
+  progress: Progress = silentProgress,
+): Promise<{ records: LogRecord[]; note?: string }> {
+  if (records.every((r) => r.category !== undefined)) return { records };
   const spec = "../../classify/classifier.ts";
   let classifier: { classify(q: string): { category: string } };
   try {
     const mod = await import(spec);
     classifier = await mod.Classifier.create();
-  } catch {
-    return records;
+  } catch (err) {
+    return {
+      records,
+      note: `classifier not available (${(err as Error).message.split("\n")[0]}): PEL is n/a`,
+    };
   }
   const memo = new Map<string, string>();
-  return records.map((r) => {
+  progress.start("classify", records.length);
+  const out = records.map((r, i) => {
+    if ((i & 4095) === 4095) progress.tick(4096);
     if (r.category !== undefined) return r;
     let c = memo.get(r.query);
     if (c === undefined) {
@@ -116,6 +126,9 @@ async function withCategories(records: LogRecord[]): Promise<LogRecord[]> {
     }
     return { ...r, category: c };
   });
+  progress.tick(records.length & 4095);
+  progress.stop();
+  return { records: out };
 }
 
 /** The summary's numbers as method counts (the report reads the PEL ones). */
@@ -186,7 +199,7 @@ export const clientside: Method<ClientsideParams> = {
   async anonymize(input, params, ctx): Promise<Release> {
     const users = new Set(input.records.map((r) => r.user)).size;
     const { graph } = await buildNetwork(params, users, ctx.rng.fork(1));
-    const log = { ...input, records: await withCategories(input.records) };
+    const log = { ...input, records: (await withCategories(input.records, ctx.progress)).records };
     const sim = simulateClientside(log, graph, params, ctx.rng.fork(2), ctx.progress);
     return { log: sim.view, origin: sim.origin, counts: summaryCounts(sim.summary) };
   },
