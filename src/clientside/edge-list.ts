@@ -72,7 +72,7 @@ export async function readEdgeList(file: string, rejects?: RejectSink): Promise<
   }
   if (labels.length === 0) throw new InputError(file, undefined, "no edges (an empty social network)");
   return {
-    graph: { labels, adj: sets.map((s) => [...s].sort((x, y) => x - y)) },
+    graph: { labels, named: true, adj: sets.map((s) => [...s].sort((x, y) => x - y)) },
     duplicates,
     rejected: (rejects?.count ?? 0) - before,
   };

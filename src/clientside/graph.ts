@@ -10,6 +10,8 @@ import type { Rng } from "../util/random.ts";
 export interface SocialGraph {
   /** Node names: the labels of an edge-list file, or "0", "1", … for a generated graph. */
   readonly labels: readonly string[];
+  /** The labels are people's names (an edge list), so log users may be placed on them by name. */
+  readonly named?: boolean;
   /** Sorted neighbour indices of each node (no self-loops, no duplicates; symmetric). */
   readonly adj: readonly (readonly number[])[];
 }

@@ -108,8 +108,8 @@ export interface SimulationResult {
 }
 
 /**
- * Which node each user is: by name when every user of the log is a node label of the graph, otherwise a seeded
- * random choice of distinct nodes. A graph with fewer nodes than the log has users is a usage error.
+ * Which node each user is: by name when the graph is an edge list naming every user of the log, otherwise a
+ * seeded random choice of distinct nodes. A graph with fewer nodes than the log has users is a usage error.
  */
 export function assignUsers(users: readonly string[], graph: SocialGraph, rng: Rng): Int32Array {
   const n = graph.labels.length;
@@ -120,7 +120,7 @@ export function assignUsers(users: readonly string[], graph: SocialGraph, rng: R
   }
   const out = new Int32Array(users.length);
   const byLabel = new Map(graph.labels.map((l, i) => [l, i]));
-  if (users.every((u) => byLabel.has(u))) {
+  if (graph.named && users.every((u) => byLabel.has(u))) {
     users.forEach((u, i) => {
       out[i] = byLabel.get(u)!;
     });

@@ -4,7 +4,7 @@ import fc from "fast-check";
 import type { SocialGraph } from "../../src/clientside/graph.ts";
 import { smallWorld } from "../../src/clientside/graph.ts";
 import { COLLUDING, HONEST, routeQuery } from "../../src/clientside/protocol.ts";
-import { type ProtocolParams, simulateClientside } from "../../src/clientside/simulate.ts";
+import { assignUsers, type ProtocolParams, simulateClientside } from "../../src/clientside/simulate.ts";
 import type { LogRecord, QueryLog } from "../../src/log/record.ts";
 import { clientside } from "../../src/methods/clientside/index.ts";
 import { Rng } from "../../src/util/random.ts";
@@ -218,4 +218,32 @@ test("a next-page request logged before its query (out of time order) is routed 
   sim.view.records.forEach((r, i) => {
     assert.equal(r.user, records[sim.origin[i]!]!.user);
   });
+});
+
+test("users sit on nodes by name only when an edge list names them all; otherwise at random, by seed", () => {
+  const users = ["0", "1", "2", "3"];
+  const ring: SocialGraph = {
+    labels: ["0", "1", "2", "3", "4", "5"],
+    adj: [
+      [1, 5],
+      [0, 2],
+      [1, 3],
+      [2, 4],
+      [3, 5],
+      [4, 0],
+    ],
+  };
+  assert.deepEqual([...assignUsers(users, { ...ring, named: true }, Rng.fromSeed(1))], [0, 1, 2, 3]);
+  const placements = new Set<string>();
+  for (let seed = 0; seed < 20; seed++)
+    placements.add(String([...assignUsers(users, ring, Rng.fromSeed(seed))]));
+  assert.ok(placements.size > 10, "a generated graph's labels are not names: placement is random");
+  assert.deepEqual(
+    [...assignUsers(users, ring, Rng.fromSeed(4))],
+    [...assignUsers(users, ring, Rng.fromSeed(4))],
+  );
+  assert.throws(
+    () => assignUsers(["a", "b", "c"], { labels: ["x", "y"], adj: [[1], [0]] }, Rng.fromSeed(1)),
+    /2 nodes but the log has 3 users/,
+  );
 });
