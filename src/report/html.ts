@@ -11,6 +11,7 @@ import { getYardstick } from "../metrics/registry.ts";
 import type { Column, Value } from "../metrics/yardstick.ts";
 import { barSpec, frontierSpec, markFrontier, renderSvg } from "./charts.ts";
 import { FRONTIER, INTRO, NA, SEEDS } from "./guidance.ts";
+import { pelSection } from "./pel.ts";
 
 /** Rows of the same method and parameters, averaged over seeds. */
 export interface Aggregate {
@@ -204,6 +205,7 @@ ${kv(summary)}
 <h2 id="frontier">Privacy–utility frontier</h2>
 <p>${esc(FRONTIER)}</p>
 ${figures.join("\n")}
+${pelSection(rows)}
 <h2 id="yardsticks-charts">Each yardstick</h2>
 ${bars.join("\n")}
 <h2 id="methods">Results by method</h2>

@@ -13,6 +13,7 @@ import * as generate from "./generate.ts";
 import * as kb from "./kb.ts";
 import * as profile from "./profile.ts";
 import * as scrub from "./scrub.ts";
+import * as simulateClientside from "./simulate-clientside.ts";
 import * as stats from "./stats.ts";
 
 export type RegisterCommand = (program: Command) => void;
@@ -26,6 +27,7 @@ export const commands: RegisterCommand[] = [
   attack.register,
   checkKm.register,
   experiment.register,
+  simulateClientside.register,
   scrub.register,
   kb.register,
   classify.register,
