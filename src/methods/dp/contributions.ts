@@ -74,8 +74,7 @@ class Bounder {
 /** Each user's d most frequent queries. */
 export function boundQueries(users: readonly QueryEvent[][], d: number): Bounded {
   const b = new Bounder(d);
-  for (const list of users)
-    b.add(process.env.DP_ORDER === "freq" ? byFrequency(list.map((e) => e.query)) : list.map((e) => e.query));
+  for (const list of users) b.add(byFrequency(list.map((e) => e.query)));
   return b;
 }
 
