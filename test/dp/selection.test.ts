@@ -73,7 +73,9 @@ test("policy steps: a user adds at most 1 in ℓ1 (Laplace) or ℓ2 (Gaussian), 
           // with budget to spare, every open item reaches Γ exactly
           const gaps = start.map((x) => Math.max(0, gamma - x));
           if (norm(gaps) <= 1)
-            start.forEach((x, i) => x < gamma && assert.ok(Math.abs(h[i]! - gamma) < 1e-9));
+            start.forEach((x, i) => {
+              if (x < gamma) assert.ok(Math.abs(h[i]! - gamma) < 1e-9);
+            });
         }
       },
     ),
