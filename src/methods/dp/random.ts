@@ -32,7 +32,7 @@ export interface Randomness {
 }
 
 /** A child generator with a well-mixed state, derived deterministically from `rng`. */
-export function remixed(rng: Rng): Rng {
+function remixed(rng: Rng): Rng {
   const state = [0, 1, 2, 3].map(
     (i) => fmix32(rng.intBetween(-0x80000000, 0x7fffffff) ^ Math.imul(i + 1, 0x9e3779b9)) | 0,
   );
