@@ -59,6 +59,8 @@ export interface Release {
   readonly counts: Record<string, number>;
   /** Privacy parameters a method guarantees by construction (e.g. { epsilon: 1, delta: 1e-5 }). */
   readonly guarantee?: Record<string, number>;
+  /** Plain sentences the user must read, e.g. why nothing was released and what would release something. */
+  readonly notes?: readonly string[];
 }
 
 export interface StageOptions {

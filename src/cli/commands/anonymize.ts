@@ -121,6 +121,7 @@ export function register(program: Command): void {
     const t0 = performance.now();
     let counts: Record<string, number>;
     let rejected: number;
+    let notes: readonly string[] = [];
     if (method.createStage && !flags.batch) {
       const log = await openLog(inputs, opts);
       const stage = await withParamRange(method.name, async () =>
@@ -146,10 +147,12 @@ export function register(program: Command): void {
       else if (release.table) await writeCountTable(flags.out, release.table);
       else throw new Error(`method ${method.name} released nothing`);
       counts = { ...release.counts, ...(release.guarantee ?? {}) };
+      notes = release.notes ?? [];
       rejected = input.rejected;
     }
     const seconds = (performance.now() - t0) / 1000;
     reportRejects(rejected, opts.rejectsPath);
+    for (const note of notes) process.stderr.write(`querymask: ${note}\n`);
     const summary = {
       method: method.name,
       params,
