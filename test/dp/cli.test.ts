@@ -47,7 +47,8 @@ test("dp parameters out of a usable range exit 2 with a message, before any work
   const dir = tempDir();
   const log = smallLog(dir, 3);
   for (const [flag, value, re] of [
-    ["--epsilon", "1e-320", /querymask: dp: parameter epsilon: must be in \[0\.001, 1000\], got 1e-320/],
+    ["--epsilon", "1e-320", /querymask: dp: parameter epsilon: 1e-320 is too close to 0/],
+    ["--epsilon", "1e-10", /querymask: dp: parameter epsilon: must be in \[0\.001, 1000\], got 1e-10/],
     ["--delta", "0", /dp: parameter delta: must be in/],
     ["--selection", "magic", /dp: parameter selection: must be one of/],
   ] as const) {
