@@ -9,28 +9,11 @@
 import type { KnowledgeBase } from "../knowledge/knowledge-base.ts";
 import type { LogRecord, QueryLog } from "../log/record.ts";
 import type { Stage } from "../stream/stage.ts";
+import type { ParamSpec } from "../util/params.ts";
 import type { Progress } from "../util/progress.ts";
 import type { Rng } from "../util/random.ts";
 
-/** A parameter a method accepts, for `--help`, configs and validation messages. */
-export interface ParamSpec {
-  readonly name: string;
-  readonly type: "int" | "number" | "string" | "boolean";
-  readonly description: string;
-  readonly default?: number | string | boolean;
-}
-
-/** Raised for a parameter that is out of range or of the wrong type; the CLI exits with code 2. */
-export class ParamError extends Error {
-  constructor(
-    readonly method: string,
-    readonly param: string,
-    reason: string,
-  ) {
-    super(`${method}: parameter ${param}: ${reason}`);
-    this.name = "ParamError";
-  }
-}
+export { ParamError, type ParamSpec } from "../util/params.ts";
 
 export interface MethodContext {
   readonly rng: Rng;
@@ -86,40 +69,6 @@ export interface Method<P = unknown> {
   createStage?(params: P, ctx: MethodContext, opts?: StageOptions): Stage | Promise<Stage>;
 }
 
-/** Helper for methods' `parse`: read an integer parameter with a default and a lower bound. */
-export function intParam(
-  method: string,
-  raw: Readonly<Record<string, unknown>>,
-  name: string,
-  def: number | undefined,
-  min: number,
-  max = Number.MAX_SAFE_INTEGER,
-): number {
-  const v = raw[name] ?? def;
-  const n = typeof v === "string" && v.trim() !== "" ? Number(v) : v;
-  if (typeof n !== "number" || !Number.isInteger(n)) {
-    throw new ParamError(method, name, `must be an integer, got ${JSON.stringify(v)}`);
-  }
-  if (n < min || n > max) throw new ParamError(method, name, `must be in [${min}, ${max}], got ${n}`);
-  return n;
-}
-
-/** Helper for methods' `parse`: read a number parameter with a default and an open/closed lower bound. */
-export function numberParam(
-  method: string,
-  raw: Readonly<Record<string, unknown>>,
-  name: string,
-  def: number | undefined,
-  check: (n: number) => string | undefined,
-): number {
-  const v = raw[name] ?? def;
-  const n = typeof v === "string" && v.trim() !== "" ? Number(v) : v;
-  if (typeof n !== "number" || !Number.isFinite(n)) {
-    throw new ParamError(method, name, `must be a number, got ${JSON.stringify(v)}`);
-  }
-  const problem = check(n);
-  if (problem) throw new ParamError(method, name, problem);
-  return n;
-}
+export { intParam, numberParam } from "../util/params.ts";
 
 export type { LogRecord };
