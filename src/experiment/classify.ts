@@ -1,34 +1,21 @@
 /**
- * Optional classification of the experiment's input: when the project classifier (src/classify) is
- * available, every record gets its ODP category, and released queries the original never had can be
- * classified too. The classifier is loaded on demand, so experiments run (with category yardsticks n/a) where
- * it is not built.
+ * Optional classification of the experiment's input: when the knowledge service's classifier is available,
+ * every record gets its ODP category, and released queries the original never had can be classified too. The
+ * classifier is loaded on demand, so experiments run (with category yardsticks n/a) where it is not built.
  */
+import type { KnowledgeService } from "../classify/service.ts";
 import type { LogRecord } from "../log/record.ts";
 import { type Progress, silentProgress } from "../util/progress.ts";
-
-interface ClassifierLike {
-  classify(query: string): { category: string; unit?: string };
-}
 
 /** Query text → ODP path ("" = unclassified), memoised. */
 export type Categorizer = (query: string) => string;
 
-/** The project classifier as a {@link Categorizer}, or a note saying why there is none. */
-export async function loadClassifier(): Promise<{ categorize?: Categorizer; note?: string }> {
-  const spec = "../classify/classifier.ts";
-  let mod: { Classifier?: { create(opts?: unknown): ClassifierLike | Promise<ClassifierLike> } };
+/** The knowledge service's classifier as a {@link Categorizer}, or a note saying why there is none. */
+export async function loadClassifier(
+  knowledge: KnowledgeService,
+): Promise<{ categorize?: Categorizer; note?: string }> {
   try {
-    mod = await import(spec);
-  } catch (err) {
-    return {
-      note: `classifier not available (${(err as Error).message.split("\n")[0]}); category yardsticks are n/a`,
-    };
-  }
-  if (!mod.Classifier)
-    return { note: "src/classify/classifier.ts exports no Classifier; category yardsticks are n/a" };
-  try {
-    const classifier = await mod.Classifier.create();
+    const classifier = await knowledge.classifier();
     const memo = new Map<string, string>();
     return {
       categorize: (q) => {
@@ -42,7 +29,7 @@ export async function loadClassifier(): Promise<{ categorize?: Categorizer; note
     };
   } catch (err) {
     return {
-      note: `classifier failed to load (${(err as Error).message.split("\n")[0]}); category yardsticks are n/a`,
+      note: `classifier not available (${(err as Error).message.split("\n")[0]}); category yardsticks are n/a`,
     };
   }
 }

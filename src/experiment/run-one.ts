@@ -4,6 +4,7 @@
  * throws) becomes an "error" row naming the cause rather than stopping the whole experiment.
  */
 
+import type { KnowledgeService } from "../classify/service.ts";
 import { Taxonomy } from "../knowledge/taxonomy.ts";
 import type { QueryLog } from "../log/record.ts";
 import type { Release } from "../methods/method.ts";
@@ -42,6 +43,8 @@ export interface PreparedInput {
   readonly log: QueryLog;
   /** The classifier, loaded on first use (only releases with new query texts need it); absent = none. */
   readonly categorizer?: () => Promise<Categorizer | undefined>;
+  /** Knowledge for the methods that need it (mdav and its family, swap on unclassified input). */
+  readonly knowledge?: KnowledgeService;
 }
 
 let taxonomy: Taxonomy | undefined;
@@ -95,7 +98,11 @@ export async function runCombination(
   try {
     const params = method.parse(combo.params);
     const rng = Rng.fromSeed(combo.seed);
-    const release = await method.anonymize(input.log, params, { rng: rng.fork(1), progress: silentProgress });
+    const release = await method.anonymize(input.log, params, {
+      rng: rng.fork(1),
+      progress: silentProgress,
+      knowledge: input.knowledge,
+    });
     clock("anonymize");
     const methodInfo = { name: method.name, paper: method.paper };
     const categoryOf = await categoryLookup(input, release);

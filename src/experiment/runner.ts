@@ -5,6 +5,7 @@
  */
 import { mkdir } from "node:fs/promises";
 import { join, resolve } from "node:path";
+import { createKnowledgeService } from "../classify/service.ts";
 import { loadLog } from "../log/read.ts";
 import type { QueryLog } from "../log/record.ts";
 import { eventsOf } from "../metrics/counting.ts";
@@ -84,14 +85,16 @@ export async function runExperiment(config: ExperimentConfig, opts: RunOptions):
   }
   const logSha256 = opts.log ? contentHash(opts.log.records) : await hashFiles(config.log);
 
+  const knowledge = createKnowledgeService();
   const { categorize, note } =
-    config.classify === false ? { note: "classification off (config)" } : await loadClassifier();
+    config.classify === false ? { note: "classification off (config)" } : await loadClassifier(knowledge);
   if (note) notes.push(note);
   if (config.classify === true && !categorize) throw new Error(`classify: true, but ${note}`);
   const records = categorize ? classifyRecords(loaded.records, categorize, progress) : loaded.records;
   const input: PreparedInput = {
     log: { ...loaded, records, classified: loaded.classified || !!categorize },
     categorizer: categorize ? async () => categorize : undefined,
+    knowledge,
   };
   if (categorize) say(`experiment: classified ${records.length.toLocaleString("en")} records`);
   else say(`experiment: ${note}`);

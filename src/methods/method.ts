@@ -6,7 +6,7 @@
  * it receives the whole input log (batch) and returns a {@link Release}. A streaming method (swap) also exposes a
  * pipeline stage of its own, but still implements this interface for batch use and for experiments.
  */
-import type { KnowledgeBase } from "../knowledge/knowledge-base.ts";
+import type { KnowledgeService } from "../classify/service.ts";
 import type { LogRecord, QueryLog } from "../log/record.ts";
 import type { Stage } from "../stream/stage.ts";
 import type { ParamSpec } from "../util/params.ts";
@@ -18,8 +18,12 @@ export { ParamError, type ParamSpec } from "../util/params.ts";
 export interface MethodContext {
   readonly rng: Rng;
   readonly progress: Progress;
-  /** Loaded on demand by methods that need categories or semantics (swap, mdav). */
-  readonly knowledge?: () => Promise<KnowledgeBase>;
+  /**
+   * The knowledge base and the classifier, for methods that need categories or semantics (swap on an
+   * unclassified input, mdav and its family). The CLI and the experiment runner always set it; without it mdav
+   * falls back to a stand-in label mapper (tests) and swap to a service of its own.
+   */
+  readonly knowledge?: KnowledgeService;
 }
 
 /** A query-click count table: the output of the DP release (not per-user logs). */

@@ -5,6 +5,7 @@
  * is written in the input's format, or as a query-click count table when the method releases counts only.
  */
 import { type Command, Option } from "commander";
+import { createKnowledgeService } from "../../classify/service.ts";
 import { writeCountTable } from "../../log/count-table.ts";
 import { loadLog, openLog } from "../../log/read.ts";
 import { writeBatches, writeLog } from "../../log/write.ts";
@@ -110,7 +111,11 @@ export function register(program: Command): void {
     const method = getMethod(flags.method);
     const params = method.parse(methodParams(method, flags, known));
     const opts = readOptions(flags, flags.out);
-    const ctx: MethodContext = { rng: Rng.fromSeed(flags.seed), progress: opts.progress };
+    const ctx: MethodContext = {
+      rng: Rng.fromSeed(flags.seed),
+      progress: opts.progress,
+      knowledge: createKnowledgeService(),
+    };
     const t0 = performance.now();
     let counts: Record<string, number>;
     let rejected: number;

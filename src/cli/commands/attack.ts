@@ -7,6 +7,7 @@ import { type Command, Option } from "commander";
 import type { Attack } from "../../attacks/attack.ts";
 import { attacks, getAttack } from "../../attacks/registry.ts";
 import { profileRun } from "../../attacks/resources.ts";
+import { createKnowledgeService } from "../../classify/service.ts";
 import { loadLog } from "../../log/read.ts";
 import type { QueryLog } from "../../log/record.ts";
 import { loadCategorize } from "../../methods/swap/classify.ts";
@@ -67,7 +68,7 @@ function attackParams(attack: Attack, flags: AttackFlags, known: Iterable<string
 
 async function withCategories(log: QueryLog): Promise<QueryLog> {
   if (log.records.every((r) => r.category !== undefined)) return log;
-  const categorize = await loadCategorize();
+  const categorize = await loadCategorize(createKnowledgeService());
   return {
     ...log,
     records: log.records.map((r) => {
