@@ -6,13 +6,25 @@
  */
 import { createKnowledgeService, type KnowledgeService } from "../../classify/service.ts";
 import type { LogRecord } from "../../log/record.ts";
+import { scrubClick } from "../../scrub/click-url.ts";
+import type { PiiSpan } from "../../scrub/types.ts";
 import { UsageError } from "../../util/errors.ts";
 
-/** Sets `category` (and the scrubbed `query`, `unit`) of a record in place. */
+/**
+ * Sets `category` (and the scrubbed `query`, `unit`) of a record in place, and removes its click when the host
+ * carries an identifier removed from the query (src/scrub/click-url.ts).
+ */
 export type Categorize = (record: LogRecord) => void;
 
+interface Classified {
+  category: string;
+  unit?: string;
+  scrubbed?: string;
+  spans?: readonly PiiSpan[];
+}
+
 interface ClassifierLike {
-  classify(query: string): { category: string; unit?: string; scrubbed?: string };
+  classify(query: string): Classified;
 }
 
 /** True when every record already carries a category (a classified log). */
@@ -35,7 +47,7 @@ export async function loadCategorize(knowledge?: KnowledgeService): Promise<Cate
         "classify the log first or give one whose records carry categories",
     );
   }
-  const memo = new Map<string, { category: string; unit?: string; scrubbed?: string }>();
+  const memo = new Map<string, Classified>();
   return (r) => {
     let c = memo.get(r.query);
     if (c === undefined) {
@@ -46,5 +58,9 @@ export async function loadCategorize(knowledge?: KnowledgeService): Promise<Cate
     r.category = c.category;
     if (c.unit !== undefined) r.unit = c.unit;
     if (c.scrubbed !== undefined) r.query = c.scrubbed;
+    if (c.spans?.length && r.clickUrl && scrubClick(r, c.spans) !== r) {
+      delete r.clickUrl;
+      delete r.itemRank;
+    }
   };
 }
