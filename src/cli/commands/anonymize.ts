@@ -51,8 +51,8 @@ function camel(name: string): string {
   return name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 }
 
-/** Every parameter name any method takes, with the methods that take it. */
-function paramFlags(): Map<string, { spec: ParamSpec; methods: string[] }> {
+/** Every parameter name any method takes, with the methods that take it (also `querymask audit`'s flags). */
+export function paramFlags(): Map<string, { spec: ParamSpec; methods: string[] }> {
   const out = new Map<string, { spec: ParamSpec; methods: string[] }>();
   for (const m of methods) {
     for (const p of m.params) {
@@ -65,9 +65,9 @@ function paramFlags(): Map<string, { spec: ParamSpec; methods: string[] }> {
 }
 
 /** The raw parameters given for `method`; a flag the method does not take is a usage error. */
-function methodParams(
+export function methodParams(
   method: Method,
-  flags: AnonymizeFlags,
+  flags: Readonly<Record<string, unknown>>,
   known: Map<string, unknown>,
 ): Record<string, unknown> {
   const raw: Record<string, unknown> = {};
