@@ -69,7 +69,7 @@ export function classifyLog(
   classifier: Classifier,
   log: QueryLog,
   progress: Progress = silentProgress,
-): { log: QueryLog; counts: Record<string, number> } {
+): { log: QueryLog; counts: Record<string, number>; clicksDropped: number } {
   const tally = new ClassifyTally(classifier);
   const records: LogRecord[] = [];
   progress.start("classify", log.records.length);
@@ -80,5 +80,9 @@ export function classifyLog(
     progress.tick(part.length);
   }
   progress.stop();
-  return { log: { records, format: log.format, classified: true }, counts: tally.counts };
+  return {
+    log: { records, format: log.format, classified: true },
+    counts: tally.counts,
+    clicksDropped: tally.clicksDropped,
+  };
 }

@@ -10,7 +10,7 @@
  */
 import type { KnowledgeBase } from "../knowledge/knowledge-base.ts";
 import { DEFAULT_SNAPSHOT } from "../knowledge/snapshot.ts";
-import type { Classification, Classifier } from "./classifier.ts";
+import type { Classifier } from "./classifier.ts";
 
 export interface KnowledgeService {
   /** Where the knowledge base's snapshot is read from (for summaries and reports). */
@@ -18,7 +18,7 @@ export interface KnowledgeService {
   /** The knowledge base (ODP taxonomy, WordNet bridge, term specificity, spelling), loaded once. */
   base(): Promise<KnowledgeBase>;
   /** The project classifier over {@link base} (paper 000 Algorithm 1, identifier scrub included), created once. */
-  classifier(): Promise<{ classify(query: string): Classification }>;
+  classifier(): Promise<Classifier>;
 }
 
 /** A service over the snapshot at `snapshot` (default: `.cache/kb/`, built on first use when missing). */

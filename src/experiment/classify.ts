@@ -1,11 +1,10 @@
 /**
- * Optional classification of the experiment's input: when the knowledge service's classifier is available,
- * every record gets its ODP category, and released queries the original never had can be classified too. The
- * classifier is loaded on demand, so experiments run (with category yardsticks n/a) where it is not built.
+ * The classifier for the experiment: when the knowledge service's classifier is available, the runner
+ * classifies an unclassified input as `querymask classify` does (src/classify/classify-log.ts), and released
+ * queries the original never had can be categorised too. The classifier is loaded on demand, so experiments run
+ * (with category yardsticks n/a) where it is not built.
  */
 import type { KnowledgeService } from "../classify/service.ts";
-import type { LogRecord } from "../log/record.ts";
-import { type Progress, silentProgress } from "../util/progress.ts";
 
 /** Query text → ODP path ("" = unclassified), memoised. */
 export type Categorizer = (query: string) => string;
@@ -32,20 +31,4 @@ export async function loadClassifier(
       note: `classifier not available (${(err as Error).message.split("\n")[0]}); category yardsticks are n/a`,
     };
   }
-}
-
-/** Copies of `records` with `category` set (records that already carry one keep it). */
-export function classifyRecords(
-  records: readonly LogRecord[],
-  categorize: Categorizer,
-  progress: Progress = silentProgress,
-): LogRecord[] {
-  progress.start("classify", records.length);
-  const out = records.map((r, i) => {
-    if ((i & 4095) === 4095) progress.tick(4096);
-    return r.category !== undefined ? { ...r } : { ...r, category: categorize(r.query) };
-  });
-  progress.tick(records.length & 4095);
-  progress.stop();
-  return out;
 }

@@ -1,9 +1,11 @@
 /**
- * Run one combination: anonymize the input with one method, one parameter point and one seed, then measure
- * the release with every chosen yardstick. A failure (a method that rejects the input, a yardstick that
+ * Run one combination: anonymize the input with one method, one parameter point and one seed, audit the
+ * release (src/audit: does it keep the method's promises?), then measure it with every chosen yardstick. A
+ * failure (a method that rejects the input, a yardstick that
  * throws) becomes an "error" row naming the cause rather than stopping the whole experiment.
  */
 
+import { audit, verdict } from "../audit/audit.ts";
 import type { KnowledgeService } from "../classify/service.ts";
 import { Taxonomy } from "../knowledge/taxonomy.ts";
 import type { QueryLog } from "../log/record.ts";
@@ -32,6 +34,10 @@ export interface ResultRow {
   readonly counts: Readonly<Record<string, number>>;
   /** Guarantees the method states (k, ε, δ, …). */
   readonly guarantee: Readonly<Record<string, number>>;
+  /** The audit's verdict on the release: "pass", or "FAIL: " and the failed checks (absent on errors). */
+  readonly audit?: string;
+  /** The failed checks' first violations, one line each (absent when the audit passed). */
+  readonly auditViolations?: readonly string[];
   /** Seconds spent in the method ("anonymize") and in each yardstick, by name. */
   readonly timings?: Readonly<Record<string, number>>;
   /** `<yardstick>.<column>` → value, null = n/a. */
@@ -104,6 +110,18 @@ export async function runCombination(
       knowledge: input.knowledge,
     });
     clock("anonymize");
+    const audited = audit(
+      {
+        method: method.name,
+        params: params as Record<string, unknown>,
+        original: input.log,
+        released: release.log,
+        table: release.table,
+        summary: release.counts,
+      },
+      3,
+    );
+    clock("audit");
     const methodInfo = { name: method.name, paper: method.paper };
     const categoryOf = await categoryLookup(input, release);
     const ctx: YardstickContext = {
@@ -130,6 +148,14 @@ export async function runCombination(
       seconds: (performance.now() - started) / 1000,
       counts: release.counts,
       guarantee: release.guarantee ?? {},
+      audit: verdict(audited),
+      ...(audited.ok
+        ? {}
+        : {
+            auditViolations: audited.results
+              .filter((r) => !r.ok)
+              .flatMap((r) => r.examples.map((e) => `${r.name}: ${e}`)),
+          }),
       timings,
       values,
     };
