@@ -52,7 +52,9 @@ const logArb: fc.Arbitrary<QueryLog> = fc
       const [query, category] = VOCAB[e.query]!;
       const base = { user: String(100 + e.user), query, time, category, unit: query.split(" ")[0]! };
       if (e.clicks.length === 0) records.push(base);
-      e.clicks.forEach((s, i) => records.push({ ...base, itemRank: i + 1, clickUrl: SITES[s]! }));
+      e.clicks.forEach((s, i) => {
+        records.push({ ...base, itemRank: i + 1, clickUrl: SITES[s]! });
+      });
     }
     return { records, format: "aol" as const, classified: true };
   });
