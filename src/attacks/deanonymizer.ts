@@ -46,11 +46,9 @@ interface Bucket {
 
 export function runDeanonymizer(name: string, rule: PickRule, input: AttackInput): AttackResult {
   const recs = input.released.records;
-  const k0 = Number(input.params.k ?? 3);
-  const delta = Number(input.params.delta ?? 1.2);
-  const depth = Number(input.params.depth ?? 1);
-  if (!(k0 >= 2) || !(delta > 1) || !(depth >= 1))
-    throw new AttackError(`${name}: need k ≥ 2, δ > 1, depth ≥ 1`);
+  const k0 = input.params.k as number;
+  const delta = input.params.delta as number;
+  const depth = input.params.depth as number;
   if (recs.some((r) => r.category === undefined)) {
     throw new AttackError(`${name}: the released log carries no categories; classify it first`);
   }

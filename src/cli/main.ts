@@ -6,8 +6,8 @@
  * Exit codes: 0 ok, 1 runtime failure, 2 bad input or usage.
  */
 import { Command, CommanderError } from "commander";
-import { ParamError } from "../methods/method.ts";
 import { EXIT_BAD_INPUT, EXIT_FAILURE, InputError, UsageError } from "../util/errors.ts";
+import { ParamError } from "../util/params.ts";
 import { commands } from "./commands/index.ts";
 
 export function buildProgram(): Command {

@@ -5,6 +5,7 @@
  * is written in the input's format, or as a query-click count table when the method releases counts only.
  */
 import { type Command, Option } from "commander";
+import { createKnowledgeService } from "../../classify/service.ts";
 import { writeCountTable } from "../../log/count-table.ts";
 import { loadLog, openLog } from "../../log/read.ts";
 import { writeBatches, writeLog } from "../../log/write.ts";
@@ -52,8 +53,8 @@ function camel(name: string): string {
   return name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 }
 
-/** Every parameter name any method takes, with the methods that take it. */
-function paramFlags(): Map<string, { spec: ParamSpec; methods: string[] }> {
+/** Every parameter name any method takes, with the methods that take it (also `querymask audit`'s flags). */
+export function paramFlags(): Map<string, { spec: ParamSpec; methods: string[] }> {
   const out = new Map<string, { spec: ParamSpec; methods: string[] }>();
   for (const m of methods) {
     for (const p of m.params) {
@@ -66,9 +67,9 @@ function paramFlags(): Map<string, { spec: ParamSpec; methods: string[] }> {
 }
 
 /** The raw parameters given for `method`; a flag the method does not take is a usage error. */
-function methodParams(
+export function methodParams(
   method: Method,
-  flags: AnonymizeFlags,
+  flags: Readonly<Record<string, unknown>>,
   known: Map<string, unknown>,
 ): Record<string, unknown> {
   const raw: Record<string, unknown> = {};
@@ -117,6 +118,7 @@ export function register(program: Command): void {
       rng: Rng.fromSeed(flags.seed),
       progress: opts.progress,
       warn: (message) => process.stderr.write(`querymask: note: ${message}\n`),
+      knowledge: createKnowledgeService(),
     };
     const t0 = performance.now();
     let counts: Record<string, number>;

@@ -90,7 +90,14 @@ export function register(program: Command): void {
       .filter(([k]) => k !== "events" && k !== "scrubbed")
       .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
     if (flags.json) {
-      const summary = { out: flags.out, rows, rejected: log.rejects.count, coverage, counts };
+      const summary = {
+        out: flags.out,
+        rows,
+        rejected: log.rejects.count,
+        coverage,
+        counts,
+        clicksDropped: tally.clicksDropped,
+      };
       process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
       return;
     }
@@ -99,6 +106,7 @@ export function register(program: Command): void {
       ["rows", rows],
       ["query events", events],
       ["events with identifiers scrubbed", counts.scrubbed!],
+      ["click URLs dropped (identifier in host)", tally.clicksDropped],
       ["coverage", `${(100 * coverage).toFixed(2)}% (${unclassified.toLocaleString("en")} unclassified)`],
       ...perTop.map(([k, v]): [string, string] => [
         `  ${k}`,

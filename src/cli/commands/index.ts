@@ -5,6 +5,7 @@
 import type { Command } from "commander";
 import * as anonymize from "./anonymize.ts";
 import * as attack from "./attack.ts";
+import * as audit from "./audit.ts";
 import * as checkKm from "./check-km.ts";
 import * as classify from "./classify.ts";
 import * as demo from "./demo.ts";
@@ -25,6 +26,7 @@ export const commands: RegisterCommand[] = [
   generate.register,
   profile.register,
   attack.register,
+  audit.register,
   checkKm.register,
   experiment.register,
   simulateClientside.register,

@@ -87,6 +87,7 @@ export function register(program: Command): void {
       ["records read", counts.records],
       ["records changed", counts.changed],
       ["records removed (empty)", counts.removed],
+      ["click URLs dropped (identifier in host)", counts.clicksDropped],
       ...PII_TYPES.map((t): [string, number] => [`  ${t}`, counts.spans[t]]),
       ["written to", flags.out],
     ]);

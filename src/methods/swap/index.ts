@@ -68,7 +68,7 @@ export const swap: Method<SwapParams> = {
   async anonymize(input, params, ctx): Promise<Release> {
     let records = input.records;
     if (!isClassified(records)) {
-      const categorize: Categorize = await loadCategorize();
+      const categorize: Categorize = await loadCategorize(ctx.knowledge);
       records = records.map((r) => {
         const copy = { ...r };
         if (copy.category === undefined) categorize(copy);
@@ -87,7 +87,7 @@ export const swap: Method<SwapParams> = {
   },
 
   async createStage(params, ctx, opts = {}) {
-    const categorize = opts.classified ? undefined : await loadCategorize();
+    const categorize = opts.classified ? undefined : await loadCategorize(ctx.knowledge);
     return new SwapStage(params, ctx.rng.fork(0), categorize, opts.snapshot as SwapStageSnapshot | undefined);
   },
 };
