@@ -97,6 +97,12 @@ const PARAMS: Record<string, fc.Arbitrary<Record<string, unknown>>> = {
   "mdav-strings": fc.record({ k: fc.integer({ min: 2, max: 3 }) }),
   erola: fc.record({ k: fc.integer({ min: 2, max: 3 }) }),
   navarro: fc.record({ k: fc.integer({ min: 2, max: 3 }) }),
+  clientside: fc.record({
+    graph: fc.constantFrom("small-world", "scale-free"),
+    degree: fc.integer({ min: 2, max: 4 }),
+    maxHops: fc.integer({ min: 1, max: 2 }),
+    selfish: fc.constantFrom(0, 0.25),
+  }),
 };
 
 /** Anonymize, write the release to a file, read it back and audit it with the method's summary. */
