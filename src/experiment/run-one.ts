@@ -6,7 +6,7 @@
 
 import { Taxonomy } from "../knowledge/taxonomy.ts";
 import type { QueryLog } from "../log/record.ts";
-import type { Release } from "../methods/method.ts";
+import { methodRng, type Release } from "../methods/method.ts";
 import { getMethod } from "../methods/registry.ts";
 import { getYardstick } from "../metrics/registry.ts";
 import type { Value, YardstickContext, YardstickOptions } from "../metrics/yardstick.ts";
@@ -95,7 +95,11 @@ export async function runCombination(
   try {
     const params = method.parse(combo.params);
     const rng = Rng.fromSeed(combo.seed);
-    const release = await method.anonymize(input.log, params, { rng: rng.fork(1), progress: silentProgress });
+    rng.fork(1); // the method's stream (methodRng); the yardsticks fork theirs after it, as before
+    const release = await method.anonymize(input.log, params, {
+      rng: methodRng(combo.seed),
+      progress: silentProgress,
+    });
     clock("anonymize");
     const methodInfo = { name: method.name, paper: method.paper };
     const categoryOf = await categoryLookup(input, release);

@@ -10,7 +10,7 @@ import type { KnowledgeBase } from "../knowledge/knowledge-base.ts";
 import type { LogRecord, QueryLog } from "../log/record.ts";
 import type { Stage } from "../stream/stage.ts";
 import type { Progress } from "../util/progress.ts";
-import type { Rng } from "../util/random.ts";
+import { Rng } from "../util/random.ts";
 
 /** A parameter a method accepts, for `--help`, configs and validation messages. */
 export interface ParamSpec {
@@ -30,6 +30,14 @@ export class ParamError extends Error {
     super(`${method}: parameter ${param}: ${reason}`);
     this.name = "ParamError";
   }
+}
+
+/**
+ * The random stream a method gets for a run with `seed`. The CLI and the experiment runner both take it from
+ * here, so the same log, parameters and seed give the same release through either.
+ */
+export function methodRng(seed: number): Rng {
+  return Rng.fromSeed(seed).fork(1);
 }
 
 export interface MethodContext {

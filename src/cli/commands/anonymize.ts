@@ -4,19 +4,22 @@
  * with a streaming stage runs as a stream (memory flat in the log size); the others load the log. The release
  * is written in the input's format, or as a query-click count table when the method releases counts only.
  */
+
+import { dirname, resolve } from "node:path";
 import { type Command, Option } from "commander";
 import { writeCountTable } from "../../log/count-table.ts";
-import { loadLog, openLog } from "../../log/read.ts";
+import { loadLog, type OpenedLog, openLog } from "../../log/read.ts";
 import { writeBatches, writeLog } from "../../log/write.ts";
-import type { Method, MethodContext, ParamSpec } from "../../methods/method.ts";
+import { type Method, type MethodContext, methodRng, type ParamSpec } from "../../methods/method.ts";
 import { getMethod, methods } from "../../methods/registry.ts";
 import { runStage } from "../../stream/stage.ts";
+import { checkTimeOrder, NotInTimeOrder, sortByTime } from "../../stream/time-order.ts";
 import { UsageError } from "../../util/errors.ts";
-import { Rng } from "../../util/random.ts";
 import {
   addInputOptions,
   DEFAULT_SEED,
   type InputFlags,
+  intArg,
   parseSeed,
   printTable,
   readOptions,
@@ -29,6 +32,7 @@ interface AnonymizeFlags extends InputFlags {
   seed: number;
   json?: boolean;
   batch?: boolean;
+  sortBuffer: number;
   [param: string]: unknown;
 }
 
@@ -37,6 +41,7 @@ const RESERVED = new Set([
   "out",
   "seed",
   "batch",
+  "sort-buffer",
   "json",
   "format",
   "lenient",
@@ -96,6 +101,12 @@ export function register(program: Command): void {
     )
     .option("--seed <n>", "random seed", parseSeed, DEFAULT_SEED)
     .option("--batch", "load the whole log even if the method can stream")
+    .option(
+      "--sort-buffer <records>",
+      "streaming a log not in time order: records held in memory per sorted run on disk",
+      intArg(1),
+      65_536,
+    )
     .option("--json", "print the summary as JSON");
   for (const [name, { spec, methods: users }] of known) {
     const def = spec.default === undefined ? "" : ` (default ${spec.default})`;
@@ -110,24 +121,58 @@ export function register(program: Command): void {
     const method = getMethod(flags.method);
     const params = method.parse(methodParams(method, flags, known));
     const opts = readOptions(flags, flags.out);
-    const ctx: MethodContext = { rng: Rng.fromSeed(flags.seed), progress: opts.progress };
+    const ctx: MethodContext = { rng: methodRng(flags.seed), progress: opts.progress };
     const t0 = performance.now();
     let counts: Record<string, number>;
     let rejected: number;
-    if (method.createStage && !flags.batch) {
-      const log = await openLog(inputs, opts);
-      const stage = await method.createStage(params, ctx, { classified: log.classified });
-      opts.progress.start(`${method.name}`);
+    const createStage = method.createStage?.bind(method);
+    if (createStage && !flags.batch) {
+      // A stage is defined on a stream in time order. Stream the file as it comes while it is in time order;
+      // at the first record out of order, discard what was written and start over on the log sorted by time
+      // (an external merge sort: memory stays bounded), so the release is the one the batch path gives.
+      const stream = async (log: OpenedLog, sorted: boolean) => {
+        const stage = await createStage(
+          params,
+          { ...ctx, rng: methodRng(flags.seed) },
+          {
+            classified: log.classified,
+          },
+        );
+        const input = sorted
+          ? sortByTime(log.batches(), {
+              runRecords: flags.sortBuffer,
+              tempDir: dirname(resolve(flags.out)),
+              onRuns: (n) => {
+                if (n > 0 && !flags.quiet) process.stderr.write(`querymask: merging ${n} sorted runs\n`);
+              },
+            })
+          : checkTimeOrder(log.batches());
+        opts.progress.start(sorted ? `${method.name} (sorting by time)` : method.name);
+        try {
+          await writeBatches(flags.out, log.format, runStage(stage, input), { classified: log.classified });
+        } finally {
+          opts.progress.stop();
+        }
+        await log.rejects.close();
+        return { stage, rejected: log.rejects.count };
+      };
+      let log = await openLog(inputs, opts);
+      let run: Awaited<ReturnType<typeof stream>>;
       try {
-        await writeBatches(flags.out, log.format, runStage(stage, log.batches()), {
-          classified: log.classified,
-        });
-      } finally {
-        opts.progress.stop();
+        run = await stream(log, false);
+      } catch (e) {
+        if (!(e instanceof NotInTimeOrder)) throw e;
+        await log.rejects.abort();
+        if (!flags.quiet) {
+          process.stderr.write(
+            `querymask: ${e.where}: the log is not in time order; sorting it by time and starting over\n`,
+          );
+        }
+        log = await openLog(inputs, opts);
+        run = await stream(log, true);
       }
-      await log.rejects.close();
-      counts = stage.counts();
-      rejected = log.rejects.count;
+      counts = run.stage.counts();
+      rejected = run.rejected;
     } else {
       opts.progress.start("reading");
       const input = await loadLog(inputs, opts);
