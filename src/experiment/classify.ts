@@ -16,7 +16,8 @@ export type Categorizer = (query: string) => string;
 
 /** The project classifier as a {@link Categorizer}, or a note saying why there is none. */
 export async function loadClassifier(): Promise<{ categorize?: Categorizer; note?: string }> {
-  const spec = "../classify/classifier.ts";
+  // Named at run time (not followed by the compiler); .js once compiled to dist/.
+  const spec = `../classify/classifier.${import.meta.url.endsWith(".ts") ? "ts" : "js"}`;
   let mod: { Classifier?: { create(opts?: unknown): ClassifierLike | Promise<ClassifierLike> } };
   try {
     mod = await import(spec);

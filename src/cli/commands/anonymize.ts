@@ -92,7 +92,6 @@ export function register(program: Command): void {
   const known = paramFlags();
   const cmd = program
     .command("anonymize")
-    .description("anonymize a query log with one of the registered methods")
     .argument("<log...>", "input log files or glob patterns")
     .requiredOption("-m, --method <name>", `method: ${methods.map((m) => m.name).join(", ")}`)
     .requiredOption(

@@ -22,7 +22,8 @@ export function isClassified(records: readonly LogRecord[]): boolean {
 
 /** Load the project classifier; a clear usage error if it is not available. */
 export async function loadCategorize(): Promise<Categorize> {
-  const spec = "../../classify/classifier.ts";
+  // Named at run time (not followed by the compiler); .js once compiled to dist/.
+  const spec = `../../classify/classifier.${import.meta.url.endsWith(".ts") ? "ts" : "js"}`;
   let mod: { Classifier?: { create(opts?: unknown): ClassifierLike | Promise<ClassifierLike> } };
   try {
     mod = await import(spec);
