@@ -14,7 +14,7 @@
  * (Mironov, CCS 2012); a snapping or discrete-Laplace mechanism would close this. See docs/dp.md.
  */
 import { getRandomValues } from "node:crypto";
-import laplace from "@stdlib/random-base-laplace";
+import { createRequire } from "node:module";
 import { fmix32 } from "../../util/hash.ts";
 import { Rng } from "../../util/random.ts";
 
@@ -61,5 +61,10 @@ export function laplaceNoise(rng: Rng, b: number, source: NoiseSource = "seeded"
       return u;
     };
   }
+  // Required on use, not imported: stdlib's module tree costs ~60 ms to load, paid by every CLI command that
+  // lists the methods.
+  const laplace = createRequire(import.meta.url)(
+    "@stdlib/random-base-laplace",
+  ) as typeof import("@stdlib/random-base-laplace");
   return laplace.factory(0, b, { prng: uniform });
 }
