@@ -4,8 +4,8 @@
 // (src/**/*.json). bin/querymask.js runs dist/ when it is newer than every file in src/.
 import { spawnSync } from "node:child_process";
 import { copyFileSync, mkdirSync, readdirSync, rmSync } from "node:fs";
-import { dirname, join } from "node:path";
 import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 
 rmSync("dist", { recursive: true, force: true });
 const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
