@@ -115,7 +115,7 @@ function decodeBlock(block: Buffer, firstLine: number, onBad: BadLineHandler): (
 
 /** Stream `file` as blocks of lines. Call {@link checkFile} first for clean errors on missing files. */
 export async function* readLineBlocks(file: string, onBad: BadLineHandler): AsyncGenerator<LineBlock> {
-  const raw = createReadStream(file, { highWaterMark: 1 << 20 });
+  const raw = createReadStream(file, { highWaterMark: 1 << 18 });
   const source = (await isGzip(file)) ? raw.pipe(createGunzip()) : raw;
   raw.on("error", (e) => source.destroy(e));
   let carry: Buffer | undefined;

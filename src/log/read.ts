@@ -26,7 +26,7 @@ export interface ReadOptions {
   /** Or a sink shared with other readers. */
   rejects?: RejectSink;
   progress?: Progress;
-  /** Records per batch (default 8192). */
+  /** Records per batch (default 256: a small batch dies young, so the garbage collector never copies or promotes it). */
   batchSize?: number;
   /** Attach `source` (file, line) to each record (default true). */
   keepSource?: boolean;
@@ -134,7 +134,7 @@ async function* readRecords(
   opts: ReadOptions,
 ): AsyncGenerator<LogRecord[]> {
   const codec = codecs[format];
-  const size = opts.batchSize ?? 8192;
+  const size = opts.batchSize ?? 256;
   const keepSource = opts.keepSource ?? true;
   let batch: LogRecord[] = [];
   for (const file of files) {
