@@ -8,7 +8,6 @@
  */
 import { createReadStream } from "node:fs";
 import { createGunzip } from "node:zlib";
-import { glob } from "tinyglobby";
 import { InputError, UsageError } from "../util/errors.ts";
 import type { Progress } from "../util/progress.ts";
 import { codecs, detectFormat } from "./formats/index.ts";
@@ -53,6 +52,7 @@ export async function expandInputs(patterns: readonly string[]): Promise<string[
       out.push(p);
       continue;
     }
+    const { glob } = await import("tinyglobby"); // loaded only when a pattern is given
     const found = (await glob(p, { onlyFiles: true, expandDirectories: false })).sort();
     if (found.length === 0) throw new InputError(p, undefined, "no file matches this pattern");
     out.push(...found);
