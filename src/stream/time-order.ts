@@ -48,7 +48,7 @@ export async function* checkTimeOrder(input: AsyncIterable<LogRecord[]>): AsyncG
 }
 
 export interface SortOptions {
-  /** Records held in memory at once while building runs (default 65,536). */
+  /** Records held in memory at once while building runs (default 16,384). */
   runRecords?: number;
   /** Records per output batch (default 8192). */
   batchSize?: number;
@@ -56,6 +56,11 @@ export interface SortOptions {
   tempDir?: string;
   /** Called once with the number of runs spilled (0 when the input fitted in one run). */
   onRuns?: (runs: number) => void;
+  /**
+   * Runs merged at once (default 64): more runs are first merged in groups into longer runs, so the open files
+   * and read buffers stay bounded however large the log.
+   */
+  fanIn?: number;
 }
 
 /** A run record on disk: one JSON array per line (`source` is kept: messages and origins need it). */
@@ -99,18 +104,23 @@ function unpack(line: string): LogRecord {
 
 const byTime = (a: LogRecord, b: LogRecord): number => a.time - b.time;
 
-async function writeRun(path: string, run: readonly LogRecord[]): Promise<void> {
+async function writeRun(
+  path: string,
+  batches: Iterable<LogRecord[]> | AsyncIterable<LogRecord[]>,
+): Promise<void> {
   const out: WriteStream = createWriteStream(path);
   const done = new Promise<void>((resolve, reject) => {
     out.on("finish", resolve);
     out.on("error", reject);
   });
   let chunk = "";
-  for (const r of run) {
-    chunk += `${pack(r)}\n`;
-    if (chunk.length >= 1 << 16) {
-      if (!out.write(chunk)) await new Promise<void>((resolve) => out.once("drain", () => resolve()));
-      chunk = "";
+  for await (const batch of batches) {
+    for (const r of batch) {
+      chunk += `${pack(r)}\n`;
+      if (chunk.length >= 1 << 16) {
+        if (!out.write(chunk)) await new Promise<void>((resolve) => out.once("drain", () => resolve()));
+        chunk = "";
+      }
     }
   }
   out.end(chunk);
@@ -173,6 +183,33 @@ function siftDown(heap: RunReader[], i: number): void {
   }
 }
 
+/** Merge sorted run files into batches of one sorted sequence; ties go to the earlier file. */
+async function* mergeRuns(paths: readonly string[], batchSize: number): AsyncGenerator<LogRecord[]> {
+  const heap: RunReader[] = [];
+  for (let i = 0; i < paths.length; i++) {
+    const reader = new RunReader(paths[i]!, i);
+    await reader.advance();
+    if (reader.head !== undefined) heap.push(reader);
+  }
+  for (let i = (heap.length >> 1) - 1; i >= 0; i--) siftDown(heap, i);
+  let out: LogRecord[] = [];
+  while (heap.length > 0) {
+    const top = heap[0]!;
+    out.push(top.head!);
+    if (out.length >= batchSize) {
+      yield out;
+      out = [];
+    }
+    await top.advance();
+    if (top.head === undefined) {
+      heap[0] = heap[heap.length - 1]!;
+      heap.pop();
+    }
+    if (heap.length > 0) siftDown(heap, 0);
+  }
+  if (out.length > 0) yield out;
+}
+
 /**
  * The records of `input` as a stable sort by time, in batches, holding at most `runRecords` records (plus one
  * small read buffer per run) in memory. An input that fits in one run is sorted in memory and never touches disk.
@@ -181,7 +218,7 @@ export async function* sortByTime(
   input: AsyncIterable<LogRecord[]>,
   opts: SortOptions = {},
 ): AsyncGenerator<LogRecord[]> {
-  const runRecords = opts.runRecords ?? 65_536;
+  const runRecords = opts.runRecords ?? 16_384;
   const batchSize = opts.batchSize ?? 8192;
   let run: LogRecord[] = [];
   let dir: string | undefined;
@@ -194,7 +231,7 @@ export async function* sortByTime(
           run.sort(byTime);
           dir ??= await mkdtemp(join(opts.tempDir ?? tmpdir(), "querymask-sort-"));
           const path = join(dir, `run-${paths.length}.jsonl`);
-          await writeRun(path, run);
+          await writeRun(path, [run]);
           paths.push(path);
           run = [];
         }
@@ -209,33 +246,29 @@ export async function* sortByTime(
     }
     if (run.length > 0) {
       const path = join(dir!, `run-${paths.length}.jsonl`);
-      await writeRun(path, run);
+      await writeRun(path, [run]);
       paths.push(path);
       run = [];
     }
-    const heap: RunReader[] = [];
-    for (let i = 0; i < paths.length; i++) {
-      const reader = new RunReader(paths[i]!, i);
-      await reader.advance();
-      if (reader.head !== undefined) heap.push(reader);
-    }
-    for (let i = (heap.length >> 1) - 1; i >= 0; i--) siftDown(heap, i);
-    let out: LogRecord[] = [];
-    while (heap.length > 0) {
-      const top = heap[0]!;
-      out.push(top.head!);
-      if (out.length >= batchSize) {
-        yield out;
-        out = [];
+    // Merge in passes of at most fanIn runs; groups are consecutive, so ties still go to the earlier records.
+    const fanIn = Math.max(2, opts.fanIn ?? 64);
+    let runs = paths;
+    while (runs.length > fanIn) {
+      const next: string[] = [];
+      for (let g = 0; g < runs.length; g += fanIn) {
+        const group = runs.slice(g, g + fanIn);
+        if (group.length === 1) {
+          next.push(group[0]!);
+          continue;
+        }
+        const path = join(dir!, `run-${paths.length + next.length}-${runs.length}.jsonl`);
+        await writeRun(path, mergeRuns(group, batchSize));
+        for (const p of group) await rm(p);
+        next.push(path);
       }
-      await top.advance();
-      if (top.head === undefined) {
-        heap[0] = heap[heap.length - 1]!;
-        heap.pop();
-      }
-      if (heap.length > 0) siftDown(heap, 0);
+      runs = next;
     }
-    if (out.length > 0) yield out;
+    yield* mergeRuns(runs, batchSize);
   } finally {
     if (dir !== undefined) await rm(dir, { recursive: true, force: true });
   }

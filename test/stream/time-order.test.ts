@@ -29,13 +29,14 @@ const recordArb = fc.record(
   { requiredKeys: ["user", "query", "time"] },
 );
 
-test("sortByTime is a stable sort by time, whether it fits in memory or spills runs to disk", async () => {
+test("sortByTime is a stable sort by time, in memory, from runs on disk, or through several merge passes", async () => {
   await fc.assert(
     fc.asyncProperty(
       fc.array(recordArb, { maxLength: 200 }),
       fc.integer({ min: 1, max: 50 }),
-      fc.integer({ min: 1, max: 300 }),
-      async (input, batch, runRecords) => {
+      fc.integer({ min: 1, max: 120 }),
+      fc.integer({ min: 2, max: 5 }),
+      async (input, batch, runRecords, fanIn) => {
         const records = input.map((r, i) => ({ ...r, source: { file: "in.tsv", line: i + 2 } }));
         const dir = tempDir();
         let runs = -1;
@@ -44,6 +45,7 @@ test("sortByTime is a stable sort by time, whether it fits in memory or spills r
             runRecords,
             batchSize: 7,
             tempDir: dir,
+            fanIn,
             onRuns: (n) => (runs = n),
           }),
         );

@@ -104,7 +104,7 @@ export function register(program: Command): void {
       "--sort-buffer <records>",
       "streaming a log not in time order: records held in memory per sorted run on disk",
       intArg(1),
-      65_536,
+      16_384,
     )
     .option("--json", "print the summary as JSON");
   for (const [name, { spec, methods: users }] of known) {
