@@ -9,7 +9,7 @@ import { audit, verdict } from "../audit/audit.ts";
 import type { KnowledgeService } from "../classify/service.ts";
 import { Taxonomy } from "../knowledge/taxonomy.ts";
 import type { QueryLog } from "../log/record.ts";
-import type { Release } from "../methods/method.ts";
+import { methodRng, type Release } from "../methods/method.ts";
 import { getMethod } from "../methods/registry.ts";
 import { getYardstick } from "../metrics/registry.ts";
 import type { Value, YardstickContext, YardstickOptions } from "../metrics/yardstick.ts";
@@ -104,8 +104,9 @@ export async function runCombination(
   try {
     const params = method.parse(combo.params);
     const rng = Rng.fromSeed(combo.seed);
+    rng.fork(1); // the method's stream (methodRng); the yardsticks fork theirs after it, as before
     const release = await method.anonymize(input.log, params, {
-      rng: rng.fork(1),
+      rng: methodRng(combo.seed),
       progress: silentProgress,
       knowledge: input.knowledge,
     });

@@ -11,9 +11,17 @@ import type { LogRecord, QueryLog } from "../log/record.ts";
 import type { Stage } from "../stream/stage.ts";
 import { ParamError, type ParamSpec } from "../util/params.ts";
 import type { Progress } from "../util/progress.ts";
-import type { Rng } from "../util/random.ts";
+import { Rng } from "../util/random.ts";
 
 export { ParamError, type ParamSpec } from "../util/params.ts";
+
+/**
+ * The random stream a method gets for a run with `seed`. The CLI and the experiment runner both take it from
+ * here, so the same log, parameters and seed give the same release through either.
+ */
+export function methodRng(seed: number): Rng {
+  return Rng.fromSeed(seed).fork(1);
+}
 
 export interface MethodContext {
   readonly rng: Rng;

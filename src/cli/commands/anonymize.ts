@@ -4,22 +4,25 @@
  * with a streaming stage runs as a stream (memory flat in the log size); the others load the log. The release
  * is written in the input's format, or as a query-click count table when the method releases counts only.
  */
+
+import { dirname, resolve } from "node:path";
 import { type Command, Option } from "commander";
 import { createKnowledgeService } from "../../classify/service.ts";
 import { writeCountTable } from "../../log/count-table.ts";
-import { loadLog, openLog } from "../../log/read.ts";
+import { loadLog, type OpenedLog, openLog } from "../../log/read.ts";
 import { writeBatches, writeLog } from "../../log/write.ts";
-import { type Method, type MethodContext, type ParamSpec, withParamRange } from "../../methods/method.ts";
+import { type Method, type MethodContext, methodRng, type ParamSpec, withParamRange } from "../../methods/method.ts";
 import { getMethod, methods } from "../../methods/registry.ts";
 import { runStage } from "../../stream/stage.ts";
+import { checkTimeOrder, NotInTimeOrder, sortByTime } from "../../stream/time-order.ts";
 import { UsageError } from "../../util/errors.ts";
-import { Rng } from "../../util/random.ts";
 import {
   addInputOptions,
   checkOutputs,
   DEFAULT_SEED,
   fileOutputs,
   type InputFlags,
+  intArg,
   parseSeed,
   printTable,
   readOptions,
@@ -32,6 +35,7 @@ interface AnonymizeFlags extends InputFlags {
   seed: number;
   json?: boolean;
   batch?: boolean;
+  sortBuffer: number;
   [param: string]: unknown;
 }
 
@@ -40,6 +44,7 @@ const RESERVED = new Set([
   "out",
   "seed",
   "batch",
+  "sort-buffer",
   "json",
   "format",
   "lenient",
@@ -90,7 +95,6 @@ export function register(program: Command): void {
   const known = paramFlags();
   const cmd = program
     .command("anonymize")
-    .description("anonymize a query log with one of the registered methods")
     .argument("<log...>", "input log files or glob patterns")
     .requiredOption("-m, --method <name>", `method: ${methods.map((m) => m.name).join(", ")}`)
     .requiredOption(
@@ -99,6 +103,12 @@ export function register(program: Command): void {
     )
     .option("--seed <n>", "random seed", parseSeed, DEFAULT_SEED)
     .option("--batch", "load the whole log even if the method can stream")
+    .option(
+      "--sort-buffer <records>",
+      "streaming a log not in time order: records held in memory per sorted run on disk",
+      intArg(1),
+      16_384,
+    )
     .option("--json", "print the summary as JSON");
   for (const [name, { spec, methods: users }] of known) {
     const def = spec.default === undefined ? "" : ` (default ${spec.default})`;
@@ -115,7 +125,7 @@ export function register(program: Command): void {
     const opts = readOptions(flags, flags.out);
     await checkOutputs(inputs, fileOutputs(flags.out, opts.rejectsPath));
     const ctx: MethodContext = {
-      rng: Rng.fromSeed(flags.seed),
+      rng: methodRng(flags.seed),
       progress: opts.progress,
       warn: (message) => process.stderr.write(`querymask: note: ${message}\n`),
       knowledge: createKnowledgeService(),
@@ -124,22 +134,50 @@ export function register(program: Command): void {
     let counts: Record<string, number>;
     let rejected: number;
     let notes: readonly string[] = [];
-    if (method.createStage && !flags.batch) {
-      const log = await openLog(inputs, opts);
-      const stage = await withParamRange(method.name, async () =>
-        method.createStage!(params, ctx, { classified: log.classified }),
-      );
-      opts.progress.start(`${method.name}`);
+    const createStage = method.createStage?.bind(method);
+    if (createStage && !flags.batch) {
+      // A stage is defined on a stream in time order. Stream the file as it comes while it is in time order;
+      // at the first record out of order, discard what was written and start over on the log sorted by time
+      // (an external merge sort: memory stays bounded), so the release is the one the batch path gives.
+      const stream = async (log: OpenedLog, sorted: boolean) => {
+        const stage = await withParamRange(method.name, async () =>
+          createStage(params, { ...ctx, rng: methodRng(flags.seed) }, { classified: log.classified }),
+        );
+        const input = sorted
+          ? sortByTime(log.batches(), {
+              runRecords: flags.sortBuffer,
+              tempDir: dirname(resolve(flags.out)),
+              onRuns: (n) => {
+                if (n > 0 && !flags.quiet) process.stderr.write(`querymask: merging ${n} sorted runs\n`);
+              },
+            })
+          : checkTimeOrder(log.batches());
+        opts.progress.start(sorted ? `${method.name} (sorting by time)` : method.name);
+        try {
+          await writeBatches(flags.out, log.format, runStage(stage, input), { classified: log.classified });
+        } finally {
+          opts.progress.stop();
+        }
+        await log.rejects.close();
+        return { stage, rejected: log.rejects.count };
+      };
+      let log = await openLog(inputs, opts);
+      let run: Awaited<ReturnType<typeof stream>>;
       try {
-        await writeBatches(flags.out, log.format, runStage(stage, log.batches()), {
-          classified: log.classified,
-        });
-      } finally {
-        opts.progress.stop();
+        run = await stream(log, false);
+      } catch (e) {
+        if (!(e instanceof NotInTimeOrder)) throw e;
+        await log.rejects.abort();
+        if (!flags.quiet) {
+          process.stderr.write(
+            `querymask: ${e.where}: the log is not in time order; sorting it by time and starting over\n`,
+          );
+        }
+        log = await openLog(inputs, opts);
+        run = await stream(log, true);
       }
-      await log.rejects.close();
-      counts = stage.counts();
-      rejected = log.rejects.count;
+      counts = run.stage.counts();
+      rejected = run.rejected;
     } else {
       opts.progress.start("reading");
       const input = await loadLog(inputs, opts);

@@ -82,7 +82,6 @@ async function withCategories(log: QueryLog): Promise<QueryLog> {
 export function register(program: Command): void {
   const cmd = program
     .command("attack")
-    .description("attack a released log and measure how many records it links to their author")
     .requiredOption("-a, --attack <name>", `attack: ${attacks.map((a) => a.name).join(", ")}`)
     .requiredOption("--original <file>", "the original log")
     .requiredOption("--released <file>", "the released (anonymized) log")

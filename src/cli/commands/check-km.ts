@@ -30,7 +30,6 @@ interface CheckKmFlags extends InputFlags {
 export function register(program: Command): void {
   const cmd = program
     .command("check-km")
-    .description("check that a log is (k,m)-anonymous: every ≤ m terms of a history are held by ≥ k users")
     .argument("<log...>", "log files or glob patterns (AOL TSV, Excite, NDJSON; plain or .gz)")
     .requiredOption("--k <n>", "minimum number of users holding each combination (≥ 2)", intArg(2))
     .requiredOption("--m <n>", "largest combination size an adversary knows (≥ 1)", intArg(1))

@@ -32,7 +32,6 @@ interface ClassifyFlags extends InputFlags {
 export function register(program: Command): void {
   const cmd = program
     .command("classify")
-    .description("assign each query an ODP category and main semantic unit (paper 000, Algorithm 1)")
     .argument("<log...>", "log files or glob patterns (AOL TSV, Excite, NDJSON; plain or .gz)")
     .requiredOption("-o, --out <file>", "classified log (same format as the input; .gz compresses)")
     .addOption(

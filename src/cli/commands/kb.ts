@@ -9,11 +9,7 @@ import { DEFAULT_SNAPSHOT } from "../../knowledge/snapshot.ts";
 import { printTable } from "../shared.ts";
 
 export function register(program: Command): void {
-  const kb = program
-    .command("kb")
-    .description(
-      "build or inspect the knowledge base (ODP taxonomy, WordNet bridge, term specificity, spelling)",
-    );
+  const kb = program.command("kb");
 
   kb.command("build")
     .description("build the knowledge-base snapshot (done automatically on first use if missing)")
