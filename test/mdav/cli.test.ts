@@ -8,9 +8,8 @@ import { createKnowledgeService } from "../../src/classify/service.ts";
 import { loadLog } from "../../src/log/read.ts";
 import { erola } from "../../src/methods/erola/index.ts";
 import { mdav } from "../../src/methods/mdav/index.ts";
-import type { Method } from "../../src/methods/method.ts";
+import { type Method, methodRng } from "../../src/methods/method.ts";
 import { silentProgress } from "../../src/util/progress.ts";
-import { Rng } from "../../src/util/random.ts";
 import { tempDir } from "../helpers/tmp.ts";
 
 const CLI = fileURLToPath(new URL("../../src/cli/main.ts", import.meta.url));
@@ -72,7 +71,7 @@ for (const method of [mdav, erola] as Method[]) {
     const input = await loadLog([log], { progress: silentProgress });
     const params = method.parse({ k: 2 });
     const run = (knowledge?: ReturnType<typeof createKnowledgeService>) =>
-      method.anonymize(input, params, { rng: Rng.fromSeed(1), progress: silentProgress, knowledge });
+      method.anonymize(input, params, { rng: methodRng(1), progress: silentProgress, knowledge });
     const withKb = await run(createKnowledgeService());
     const standIn = await run(undefined);
     const rows = (records: readonly { user: string; query: string }[]) =>

@@ -11,7 +11,13 @@ import { createKnowledgeService } from "../../classify/service.ts";
 import { writeCountTable } from "../../log/count-table.ts";
 import { loadLog, type OpenedLog, openLog } from "../../log/read.ts";
 import { writeBatches, writeLog } from "../../log/write.ts";
-import { type Method, type MethodContext, methodRng, type ParamSpec, withParamRange } from "../../methods/method.ts";
+import {
+  type Method,
+  type MethodContext,
+  methodRng,
+  type ParamSpec,
+  withParamRange,
+} from "../../methods/method.ts";
 import { getMethod, methods } from "../../methods/registry.ts";
 import { runStage } from "../../stream/stage.ts";
 import { checkTimeOrder, NotInTimeOrder, sortByTime } from "../../stream/time-order.ts";
