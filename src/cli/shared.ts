@@ -3,8 +3,10 @@
  * `--format`, `--lenient`, `--rejects`, `-o/--out`, `--seed`, `--json`, `--quiet`.
  */
 import { type Command, InvalidArgumentError, Option } from "commander";
+import { checkOutputPaths, type OutputPath } from "../log/output-path.ts";
 import type { ReadOptions } from "../log/read.ts";
 import { LOG_FORMATS, type LogFormat } from "../log/record.ts";
+import { defaultRejectsPath } from "../log/rejects.ts";
 import { consoleProgress, type Progress } from "../util/progress.ts";
 
 export interface InputFlags {
@@ -26,20 +28,46 @@ export function addInputOptions(cmd: Command): Command {
     .option("--lenient", "set bad lines aside in a reject file and go on, instead of stopping at the first")
     .option(
       "--rejects <file>",
-      "where --lenient writes bad lines (default: <out>.rejects.tsv, or rejects.tsv)",
+      "where --lenient writes bad lines — raw input rows: keep it private (default: <out>.rejects.PRIVATE.tsv)",
     )
     .option("-q, --quiet", "no progress output");
 }
 
-/** Read options from the flags; the reject file sits beside the output unless given. */
+/** Read options from the flags; the reject file sits beside `out` (the output) unless given. */
 export function readOptions(flags: InputFlags, out?: string): ReadOptions & { progress: Progress } {
   const opts: ReadOptions & { progress: Progress } = {
     format: flags.format ?? "auto",
     lenient: flags.lenient ?? false,
     progress: consoleProgress({ quiet: flags.quiet ?? false }),
   };
-  if (flags.lenient) opts.rejectsPath = flags.rejects ?? (out ? `${out}.rejects.tsv` : "rejects.tsv");
+  if (flags.lenient) opts.rejectsPath = flags.rejects ?? defaultRejectsPath(out);
   return opts;
+}
+
+/**
+ * Check, before any work, every path a command will write (the output, the reject file, a database…): exit 2
+ * with `querymask: <path>: reason` for a path that is an input, a directory, a device, in a missing directory…
+ * Undefined entries (an output the run will not write) are skipped.
+ */
+export async function checkOutputs(
+  inputs: readonly string[],
+  outputs: readonly (OutputPath | undefined)[],
+): Promise<void> {
+  await checkOutputPaths(
+    outputs.filter((o): o is OutputPath => o !== undefined),
+    inputs,
+  );
+}
+
+/** The output and reject-file entries of a command that reads `inputs` and writes `out`. */
+export function fileOutputs(
+  out: string | undefined,
+  rejectsPath: string | undefined,
+): (OutputPath | undefined)[] {
+  return [
+    out === undefined ? undefined : { path: out, role: "output" },
+    rejectsPath === undefined ? undefined : { path: rejectsPath, role: "reject file" },
+  ];
 }
 
 /** Parse `--seed`: any integer; the default is fixed so that runs are reproducible unless asked otherwise. */
@@ -80,6 +108,10 @@ export function printTable(rows: [string, string | number][]): void {
 
 /** Print the lenient-mode summary line (always, so a user sees that nothing was dropped silently). */
 export function reportRejects(count: number, path: string | undefined): void {
-  if (count > 0)
-    process.stderr.write(`${count.toLocaleString("en")} bad lines set aside in ${path ?? "(not kept)"}\n`);
+  if (count === 0) return;
+  const where =
+    path === undefined
+      ? "(not kept)"
+      : `${path} — it holds raw input rows: keep it private, never ship it with the release`;
+  process.stderr.write(`${count.toLocaleString("en")} bad lines set aside in ${where}\n`);
 }

@@ -6,6 +6,7 @@
  * Workers load the TypeScript sources through tsx's API themselves (`spawnModuleWorker`), so the pool works
  * however the main process was started (tsx CLI, `node --import tsx`, bin/querymask.js).
  */
+import { availableParallelism } from "node:os";
 import type { Worker } from "node:worker_threads";
 import { spawnModuleWorker } from "../util/worker.ts";
 import type { Combination } from "./config.ts";
@@ -20,9 +21,14 @@ export interface PoolOptions {
   readonly onResult: (row: ResultRow) => void | Promise<void>;
 }
 
-/** Run `tasks`, `opts.jobs` at a time; resolves when all are done. */
+/** The workers to start for `jobs` asked: never more than the cores (each worker holds a copy of the input). */
+export function capJobs(jobs: number, tasks: number): number {
+  return Math.max(1, Math.min(jobs, tasks, availableParallelism()));
+}
+
+/** Run `tasks`, `opts.jobs` at a time (at most one per core); resolves when all are done. */
 export async function runPool(tasks: readonly WorkerTask[], opts: PoolOptions): Promise<void> {
-  const jobs = Math.min(opts.jobs, tasks.length);
+  const jobs = capJobs(opts.jobs, tasks.length);
   if (jobs <= 1) {
     for (const t of tasks) await opts.onResult(await runLocal(t.combo, t.key, opts));
     return;

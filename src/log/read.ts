@@ -8,7 +8,6 @@
  */
 import { createReadStream } from "node:fs";
 import { createGunzip } from "node:zlib";
-import { glob } from "tinyglobby";
 import { InputError, UsageError } from "../util/errors.ts";
 import type { Progress } from "../util/progress.ts";
 import { codecs, detectFormat } from "./formats/index.ts";
@@ -26,7 +25,7 @@ export interface ReadOptions {
   /** Or a sink shared with other readers. */
   rejects?: RejectSink;
   progress?: Progress;
-  /** Records per batch (default 8192). */
+  /** Records per batch (default 256: a small batch dies young, so the garbage collector never copies or promotes it). */
   batchSize?: number;
   /** Attach `source` (file, line) to each record (default true). */
   keepSource?: boolean;
@@ -53,11 +52,17 @@ export async function expandInputs(patterns: readonly string[]): Promise<string[
       out.push(p);
       continue;
     }
+    const { glob } = await import("tinyglobby"); // loaded only when a pattern is given
     const found = (await glob(p, { onlyFiles: true, expandDirectories: false })).sort();
     if (found.length === 0) throw new InputError(p, undefined, "no file matches this pattern");
     out.push(...found);
   }
   return out;
+}
+
+/** Files exported on Windows often start with a UTF-8 byte-order mark: it is not part of the first line. */
+function stripBom(s: string): string {
+  return s.charCodeAt(0) === 0xfeff ? s.slice(1) : s;
 }
 
 /** The first line of a file (gunzipped if needed), or undefined if it has none. */
@@ -79,7 +84,7 @@ async function firstLine(file: string): Promise<string | undefined> {
     });
     gz.destroy();
   }
-  const s = text.toString("utf8");
+  const s = stripBom(text.toString("utf8"));
   const nl = s.indexOf("\n");
   const line = nl < 0 ? s : s.slice(0, nl);
   return line === "" ? undefined : line;
@@ -100,6 +105,12 @@ export async function openLog(inputs: readonly string[], opts: ReadOptions = {})
       if (!(lenient && e instanceof InputError && e.reason === "empty file")) throw e;
       rejects.add({ file: f, line: 0, reason: "empty file", raw: "" });
     }
+  }
+  if (usable.length === 0 && (!opts.format || opts.format === "auto")) {
+    // Lenient mode skipped every input as empty: say that, not "cannot tell the format".
+    const what =
+      files.length === 1 ? "empty file" : `empty file, and so are the other ${files.length - 1} inputs`;
+    throw new InputError(files[0]!, undefined, what);
   }
   const head = usable[0] === undefined ? undefined : (await firstLine(usable[0]))?.replace(/\r$/, "");
   let format: LogFormat;
@@ -134,7 +145,7 @@ async function* readRecords(
   opts: ReadOptions,
 ): AsyncGenerator<LogRecord[]> {
   const codec = codecs[format];
-  const size = opts.batchSize ?? 8192;
+  const size = opts.batchSize ?? 256;
   const keepSource = opts.keepSource ?? true;
   let batch: LogRecord[] = [];
   for (const file of files) {
@@ -144,13 +155,17 @@ async function* readRecords(
     };
     let classified = false;
     let lines = 0;
+    // Empty lines are held back: at the end of the file they are a harmless end, before a record they are bad.
+    let blankFrom = 0;
+    let blanks = 0;
     for await (const block of readLineBlocks(file, bad)) {
       for (let i = 0; i < block.lines.length; i++) {
-        const text = block.lines[i];
+        let text = block.lines[i];
         const lineNo = block.firstLine + i;
         lines++;
         if (text === undefined) continue;
         if (lineNo === 1) {
+          text = stripBom(text);
           const header = codec.readHeader(text);
           if (header) {
             classified = header.classified;
@@ -158,9 +173,10 @@ async function* readRecords(
           }
         }
         if (text === "") {
-          bad(lineNo, "empty line", "");
+          if (blanks++ === 0) blankFrom = lineNo;
           continue;
         }
+        for (; blanks > 0; blanks--) bad(blankFrom++, "empty line", "");
         const rec = codec.parse(text, classified);
         if (typeof rec === "string") {
           bad(lineNo, rec, text);
@@ -174,6 +190,9 @@ async function* readRecords(
           batch = [];
         }
       }
+      // Back-pressure from the reject file (lenient runs with millions of bad lines).
+      const behind = rejects.backlog();
+      if (behind) await behind;
     }
     if (lines === 0) bad(0, "empty file", "");
   }

@@ -1,11 +1,19 @@
 /**
- * The embedded profile store: one SQLite file (better-sqlite3, synchronous, no server). Users and categories
+ * The embedded profile store: one SQLite file (better-sqlite3, synchronous, no server). A `load` is one
+ * transaction, so a killed run leaves the store as it was (SQLite's write-ahead log discards the uncommitted
+ * pages on the next open), and the `input_load` table records each input's content hash. Users and categories
  * get integer ids (cached in memory), so the profile table is a compact (user id, category id) → count B-tree;
  * a batch of updates is sorted by key and applied as upserts `count = count + ?` in one transaction. This is
  * what makes ≥ 200,000 records/s possible.
  */
 import Database from "better-sqlite3";
-import { type CategoryWeight, type ProfileDelta, type ProfileStore, weigh } from "./store.ts";
+import {
+  type CategoryWeight,
+  type LoadedInput,
+  type ProfileDelta,
+  type ProfileStore,
+  weigh,
+} from "./store.ts";
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS user (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
@@ -13,6 +21,9 @@ CREATE TABLE IF NOT EXISTS category (id INTEGER PRIMARY KEY, path TEXT NOT NULL 
 CREATE TABLE IF NOT EXISTS profile (
   user INTEGER NOT NULL, category INTEGER NOT NULL, count INTEGER NOT NULL,
   PRIMARY KEY (user, category)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS input_load (
+  id INTEGER PRIMARY KEY, sha256 TEXT NOT NULL, file TEXT NOT NULL, bytes INTEGER NOT NULL, at TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS input_load_sha256 ON input_load (sha256);
 CREATE VIEW IF NOT EXISTS profile_named AS
   SELECT u.name AS user, c.path AS category, p.count AS count
   FROM profile p JOIN user u ON u.id = p.user JOIN category c ON c.id = p.category;
@@ -34,15 +45,7 @@ export class SqliteProfileStore implements ProfileStore {
     // Upserts hit the B-tree at random; a larger page cache keeps it in memory.
     this.db.pragma("cache_size = -131072");
     this.db.exec(SCHEMA);
-    for (const r of this.db.prepare("SELECT id, name FROM user").all() as { id: number; name: string }[]) {
-      this.userIds.set(r.name, r.id);
-    }
-    for (const r of this.db.prepare("SELECT id, path FROM category").all() as {
-      id: number;
-      path: string;
-    }[]) {
-      this.categoryIds.set(r.path, r.id);
-    }
+    this.reloadIds();
     this.insertUser = this.db.prepare("INSERT INTO user (id, name) VALUES (?, ?)");
     this.insertCategory = this.db.prepare("INSERT INTO category (id, path) VALUES (?, ?)");
     const upsert = this.db.prepare<[number, number, number]>(
@@ -52,6 +55,20 @@ export class SqliteProfileStore implements ProfileStore {
     this.apply = this.db.transaction((rows: Float64Array) => {
       for (let i = 0; i < rows.length; i += 3) upsert.run(rows[i]!, rows[i + 1]!, rows[i + 2]!);
     });
+  }
+
+  private reloadIds(): void {
+    this.userIds.clear();
+    this.categoryIds.clear();
+    for (const r of this.db.prepare("SELECT id, name FROM user").all() as { id: number; name: string }[]) {
+      this.userIds.set(r.name, r.id);
+    }
+    for (const r of this.db.prepare("SELECT id, path FROM category").all() as {
+      id: number;
+      path: string;
+    }[]) {
+      this.categoryIds.set(r.path, r.id);
+    }
   }
 
   private userId(name: string): number {
@@ -104,6 +121,32 @@ export class SqliteProfileStore implements ProfileStore {
     return this.db
       .prepare("SELECT user, category, count FROM profile_named ORDER BY user, category")
       .all() as ProfileDelta[];
+  }
+
+  loads(sha256: string): LoadedInput[] {
+    return this.db
+      .prepare("SELECT file, bytes, sha256, at FROM input_load WHERE sha256 = ? ORDER BY id")
+      .all(sha256) as LoadedInput[];
+  }
+
+  async load<T>(inputs: readonly Omit<LoadedInput, "at">[], work: () => Promise<T>): Promise<T> {
+    if (this.db.inTransaction) throw new Error("profile store: a load is already running");
+    // IMMEDIATE: take the write lock now, so a concurrent writer fails at once, not after the work.
+    this.db.exec("BEGIN IMMEDIATE");
+    let result: T;
+    try {
+      result = await work();
+      const at = new Date().toISOString();
+      const record = this.db.prepare("INSERT INTO input_load (sha256, file, bytes, at) VALUES (?, ?, ?, ?)");
+      for (const i of inputs) record.run(i.sha256, i.file, i.bytes, at);
+      this.db.exec("COMMIT");
+    } catch (e) {
+      if (this.db.inTransaction) this.db.exec("ROLLBACK");
+      // The id caches may hold users and categories of the rolled-back transaction.
+      this.reloadIds();
+      throw e;
+    }
+    return result;
   }
 
   close(): void {

@@ -18,6 +18,15 @@ export interface CategoryWeight {
   readonly weight: number;
 }
 
+/** One load of an input into a store: what `profile` records so that a re-run does not count a log twice. */
+export interface LoadedInput {
+  readonly file: string;
+  readonly bytes: number;
+  readonly sha256: string;
+  /** ISO time the load was committed. */
+  readonly at: string;
+}
+
 export interface ProfileStore {
   /** Apply a batch of updates atomically (one transaction). */
   add(deltas: readonly ProfileDelta[]): void;
@@ -27,6 +36,13 @@ export interface ProfileStore {
   users(): string[];
   /** Every (user, category, count) row, sorted by user then category: for comparing two stores. */
   rows(): ProfileDelta[];
+  /** Earlier loads of an input with this content hash (oldest first); empty if never loaded. */
+  loads(sha256: string): LoadedInput[];
+  /**
+   * Run `work` (which calls `add`) as one transaction and record `inputs` as loaded when it commits. If `work`
+   * fails or the process dies, the store is left as it was: a load is all or nothing.
+   */
+  load<T>(inputs: readonly Omit<LoadedInput, "at">[], work: () => Promise<T>): Promise<T>;
   close(): void;
 }
 

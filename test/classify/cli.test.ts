@@ -72,7 +72,7 @@ describe("querymask classify", () => {
     );
     assert.equal(lenient.rows, 1);
     assert.equal(lenient.rejected, 1);
-    assert.match(readFileSync(`${out}.rejects.tsv`, "utf8"), /no time here/);
+    assert.match(readFileSync(`${out}.rejects.PRIVATE.tsv`, "utf8"), /no time here/);
   });
 });
 

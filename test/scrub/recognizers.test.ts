@@ -31,7 +31,7 @@ const POSITIVES: [string, PiiType, string, string, string][] = [
   ["zip code 43085-1234", "zip", "43085-1234", "zip code [ZIP]", "zip code"],
   ["john baker genealogy", "person_name", "john baker", "[PERSON] genealogy", "genealogy"],
   ["mary k wojcik obituary", "person_name", "mary k wojcik", "[PERSON] obituary", "obituary"],
-  ["dr majeski appointment", "person_name", "majeski", "dr [PERSON] appointment", "dr appointment"],
+  ["dr przybylski appointment", "person_name", "przybylski", "dr [PERSON] appointment", "dr appointment"],
   ["kowalski, maria", "person_name", "kowalski, maria", "[PERSON]", ""],
   ["myspace com jsmith22", "url", "myspace com jsmith22", "[URL]", ""],
   ["www.geocities.com/~jsmith", "url", "www.geocities.com/~jsmith", "[URL]", ""],

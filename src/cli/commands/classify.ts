@@ -11,6 +11,8 @@ import { writeBatches } from "../../log/write.ts";
 import type { ScrubMode } from "../../scrub/types.ts";
 import {
   addInputOptions,
+  checkOutputs,
+  fileOutputs,
   type InputFlags,
   intArg,
   printTable,
@@ -32,7 +34,6 @@ interface ClassifyFlags extends InputFlags {
 export function register(program: Command): void {
   const cmd = program
     .command("classify")
-    .description("assign each query an ODP category and main semantic unit (paper 000, Algorithm 1)")
     .argument("<log...>", "log files or glob patterns (AOL TSV, Excite, NDJSON; plain or .gz)")
     .requiredOption("-o, --out <file>", "classified log (same format as the input; .gz compresses)")
     .addOption(
@@ -66,6 +67,7 @@ export function register(program: Command): void {
     );
   addInputOptions(cmd).action(async (inputs: string[], flags: ClassifyFlags) => {
     const opts = readOptions(flags, flags.out);
+    await checkOutputs(inputs, fileOutputs(flags.out, opts.rejectsPath));
     const log = await openLog(inputs, opts);
     const classifier = await Classifier.create({
       cacheSize: flags.cacheSize,
@@ -94,7 +96,14 @@ export function register(program: Command): void {
       .filter(([k]) => k !== "events" && k !== "scrubbed")
       .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
     if (flags.json) {
-      const summary = { out: flags.out, rows, rejected: log.rejects.count, coverage, counts };
+      const summary = {
+        out: flags.out,
+        rows,
+        rejected: log.rejects.count,
+        coverage,
+        counts,
+        clicksDropped: tally.clicksDropped,
+      };
       process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
       return;
     }
@@ -103,6 +112,7 @@ export function register(program: Command): void {
       ["rows", rows],
       ["query events", events],
       ["events with identifiers scrubbed", counts.scrubbed!],
+      ["click URLs dropped (identifier in host)", tally.clicksDropped],
       ["coverage", `${(100 * coverage).toFixed(2)}% (${unclassified.toLocaleString("en")} unclassified)`],
       ...perTop.map(([k, v]): [string, string] => [
         `  ${k}`,

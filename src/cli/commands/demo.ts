@@ -4,12 +4,11 @@
  */
 import type { Command } from "commander";
 import { DEFAULT_OUT, runMainJob } from "../../experiment/main-job.ts";
-import { DEFAULT_SEED, parseSeed } from "../shared.ts";
+import { checkOutputs, DEFAULT_SEED, parseSeed } from "../shared.ts";
 
 export function register(program: Command): void {
   program
     .command("demo")
-    .description("run the main job on the bundled Excite 1997 sample (what `npm start` does)")
     .option("-o, --out <dir>", "output directory", DEFAULT_OUT)
     .option("--seed <n>", "random seed", parseSeed, DEFAULT_SEED)
     .option("-q, --quiet", "no progress output")
@@ -18,6 +17,7 @@ export function register(program: Command): void {
       "\nExample:\n  querymask demo -o out/main-job   # then open out/main-job/report.html",
     )
     .action(async (flags: { out: string; seed: number; quiet?: boolean }) => {
+      await checkOutputs([], [{ path: flags.out, role: "output directory", directory: true }]);
       await runMainJob({ out: flags.out, seed: flags.seed, quiet: flags.quiet ?? false });
     });
 }

@@ -4,32 +4,35 @@
  * src/experiment/runner.ts and docs/experiment.md).
  */
 import type { Command } from "commander";
-import { loadConfig } from "../../experiment/config.ts";
+import { loadConfig, MAX_COMBINATIONS } from "../../experiment/config.ts";
 import { runExperiment } from "../../experiment/runner.ts";
 import { UsageError } from "../../util/errors.ts";
+import { checkOutputs } from "../shared.ts";
 
 export function register(program: Command): void {
   program
     .command("experiment")
-    .description(
-      "compare methods and parameters on one log: attacks, privacy and utility yardsticks, HTML report",
-    )
     .argument("<config>", "experiment config, JSON or YAML (see examples/experiment.yaml)")
     .option(
       "-o, --out <dir>",
       "output directory (results.tsv, results.json, report.html, .cache/)",
       "out/experiment",
     )
-    .option("-j, --jobs <n>", "parallel workers (default: the config's jobs, else the number of CPUs)")
+    .option(
+      "-j, --jobs <n>",
+      "parallel workers, at most the number of CPUs (default: the config's jobs, else that)",
+    )
     .option("--seed <n>", "run only this seed (overrides the config's seeds)")
+    .option("--force", `run even a grid of more than ${MAX_COMBINATIONS.toLocaleString("en")} combinations`)
     .option("--json", "print the results as JSON on stdout")
     .option("-q, --quiet", "no progress on stderr")
     .action(
       async (
         configPath: string,
-        o: { out: string; jobs?: string; seed?: string; json?: boolean; quiet?: boolean },
+        o: { out: string; jobs?: string; seed?: string; json?: boolean; quiet?: boolean; force?: boolean },
       ) => {
-        let config = loadConfig(configPath);
+        let config = loadConfig(configPath, { force: o.force ?? false });
+        await checkOutputs(config.log, [{ path: o.out, role: "output directory", directory: true }]);
         const int = (flag: string, v: string | undefined, min: number) => {
           if (v === undefined) return undefined;
           const n = Number(v);

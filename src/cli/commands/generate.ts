@@ -9,7 +9,7 @@ import { loadCalibration } from "../../synth/calibration.ts";
 import { type GenerateOptions, generateRecords, newStats, usersForRows } from "../../synth/generate.ts";
 import { UsageError } from "../../util/errors.ts";
 import { consoleProgress } from "../../util/progress.ts";
-import { DEFAULT_SEED, intArg, parseSeed, printTable } from "../shared.ts";
+import { checkOutputs, DEFAULT_SEED, fileOutputs, intArg, parseSeed, printTable } from "../shared.ts";
 
 interface GenerateFlags {
   users?: number;
@@ -41,7 +41,6 @@ function formatFor(flags: GenerateFlags): LogFormat {
 export function register(program: Command): void {
   program
     .command("generate")
-    .description("write a seeded synthetic query log (AOL-like users, sessions, clicks, fake identifiers)")
     .option("--users <n>", "number of users (default: enough for --rows)", intArg(1))
     .option("--rows <n>", "stop after this many rows", intArg(0))
     .option("--seed <n>", "random seed: the same seed gives a byte-identical log", parseSeed, DEFAULT_SEED)
@@ -84,6 +83,7 @@ export function register(program: Command): void {
       const users = flags.users ?? usersForRows(flags.rows!, base);
       const opts: GenerateOptions = { ...base, seed: flags.seed, users };
 
+      await checkOutputs([], fileOutputs(flags.out, undefined));
       const stats = newStats();
       const progress = consoleProgress({ quiet: flags.quiet ?? false });
       const writer = createLogWriter(flags.out, format, { classified: opts.withTruth ?? false });

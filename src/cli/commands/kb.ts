@@ -24,11 +24,7 @@ const DEFAULT_LABELS = join(
 );
 
 export function register(program: Command): void {
-  const kb = program
-    .command("kb")
-    .description(
-      "build or inspect the knowledge base (ODP taxonomy, WordNet bridge, term specificity, spelling)",
-    );
+  const kb = program.command("kb");
 
   kb.command("build")
     .description("build the knowledge-base snapshot (done automatically on first use if missing)")

@@ -9,7 +9,15 @@ import { emptyCounts, scrubRecords } from "../../scrub/scrub-log.ts";
 import { createScrubber } from "../../scrub/scrubber.ts";
 import { PII_TYPES, type PiiType, type ScrubMode } from "../../scrub/types.ts";
 import { UsageError } from "../../util/errors.ts";
-import { addInputOptions, type InputFlags, printTable, readOptions, reportRejects } from "../shared.ts";
+import {
+  addInputOptions,
+  checkOutputs,
+  fileOutputs,
+  type InputFlags,
+  printTable,
+  readOptions,
+  reportRejects,
+} from "../shared.ts";
 
 interface ScrubFlags extends InputFlags {
   out: string;
@@ -36,7 +44,6 @@ function parseTypes(list: string | undefined): PiiType[] | undefined {
 export function register(program: Command): void {
   const cmd = program
     .command("scrub")
-    .description("drop or tag personal identifiers (names, addresses, phones, e-mails, ids, …) in each query")
     .argument("<log...>", "log files or glob patterns (AOL TSV, Excite, NDJSON; plain or .gz)")
     .requiredOption("-o, --out <file>", "where to write the scrubbed log (same format as the input)")
     .addOption(
@@ -58,6 +65,7 @@ export function register(program: Command): void {
     const types = parseTypes(flags.types);
     const scrubber = createScrubber(types ? { mode: flags.mode, types } : { mode: flags.mode });
     const opts = readOptions(flags, flags.out);
+    await checkOutputs(inputs, fileOutputs(flags.out, opts.rejectsPath));
     const log = await openLog(inputs, opts);
     const counts = emptyCounts();
     opts.progress.start("scrubbing");
@@ -78,6 +86,7 @@ export function register(program: Command): void {
       ["records read", counts.records],
       ["records changed", counts.changed],
       ["records removed (empty)", counts.removed],
+      ["click URLs dropped (identifier in host)", counts.clicksDropped],
       ...PII_TYPES.map((t): [string, number] => [`  ${t}`, counts.spans[t]]),
       ["written to", flags.out],
     ]);

@@ -2,10 +2,19 @@
 import type { Command } from "commander";
 import { openLog } from "../../log/read.ts";
 import { type LogStats, StatsAccumulator } from "../../log/stats.ts";
-import { addInputOptions, type InputFlags, printTable, readOptions, reportRejects } from "../shared.ts";
+import {
+  addInputOptions,
+  checkOutputs,
+  fileOutputs,
+  type InputFlags,
+  printTable,
+  readOptions,
+  reportRejects,
+} from "../shared.ts";
 
 export async function logStats(inputs: string[], flags: InputFlags): Promise<LogStats & { format: string }> {
   const opts = readOptions(flags);
+  await checkOutputs(inputs, fileOutputs(undefined, opts.rejectsPath));
   const log = await openLog(inputs, opts);
   const acc = new StatsAccumulator();
   opts.progress.start("reading");
@@ -22,7 +31,6 @@ export async function logStats(inputs: string[], flags: InputFlags): Promise<Log
 export function register(program: Command): void {
   const cmd = program
     .command("stats")
-    .description("count users, query events, clicks, next-page requests and distinct queries of a log")
     .argument("<log...>", "log files or glob patterns (AOL TSV, Excite, NDJSON; plain or .gz)")
     .option("--json", "print JSON instead of a table")
     .addHelpText(

@@ -6,6 +6,8 @@
  * synthetic log: real queries picked at random among those of the categories nearest the cluster's centroid
  * category, in per-user quotas (§4.3). See docs/mdav.md.
  */
+import { constants } from "node:buffer";
+import { totalmem } from "node:os";
 import { Taxonomy } from "../../knowledge/taxonomy.ts";
 import type { QueryLog } from "../../log/record.ts";
 import { type Progress, silentProgress } from "../../util/progress.ts";
@@ -28,6 +30,35 @@ export interface MdavParams {
   readonly workers: number;
 }
 
+/**
+ * The most bytes the exact variant may give its n×n Float32 distance matrix: the largest typed array this Node
+ * can make (4 GiB on 64-bit Node 20), and a quarter of the machine's memory. About 32,000 users here.
+ */
+export function exactMatrixLimit(): number {
+  return Math.min(constants.MAX_LENGTH, totalmem() / 4);
+}
+
+/**
+ * The variant to run for `users` users: the one asked for, except that the exact variant falls back to the
+ * blocked one when its matrix cannot fit (200,000 users would need 160 GB: it died with "Invalid typed array
+ * length"). `note` says so in words.
+ */
+export function effectiveVariant(
+  asked: Variant,
+  users: number,
+  limit = exactMatrixLimit(),
+): { variant: Variant; note?: string } {
+  const bytes = users * users * 4;
+  if (asked !== "exact" || bytes <= limit) return { variant: asked };
+  const gb = (b: number) => `${(b / 2 ** 30).toFixed(1)} GiB`;
+  return {
+    variant: "blocked",
+    note:
+      `mdav: ${users.toLocaleString("en")} users: the exact variant needs ${gb(bytes)} for its distance matrix ` +
+      `(at most ${gb(limit)} here), so the blocked variant runs instead (as with --variant blocked)`,
+  };
+}
+
 /** The steps of {@link semanticMicroaggregation}, reported in this order to its `onPhase` hook (benchmarks). */
 export type MdavPhase = "profiles" | "partition" | "representatives" | "release";
 
@@ -42,13 +73,17 @@ export async function semanticMicroaggregation(
   rng: Rng,
   progress: Progress = silentProgress,
   onPhase?: (phase: MdavPhase) => void,
+  warn?: (message: string) => void,
+  exactLimit?: number,
 ): Promise<Release> {
   const logs = userLogs(input.records);
   const { profiles, pool, unmapped } = mapLogs(logs, mapper);
   onPhase?.("profiles");
+  const { variant, note } = effectiveVariant(params.variant, profiles.length, exactLimit);
+  if (note) warn?.(note);
   const clusters = await semanticPartition(mapper.space, profiles, {
     k: params.k,
-    variant: params.variant,
+    variant,
     blockSize: params.block,
     workers: params.workers,
     progress,
@@ -67,7 +102,10 @@ export async function semanticMicroaggregation(
     logs,
     clusters,
     synthetic,
-    { "queries not mapped to ODP": unmapped },
+    {
+      "queries not mapped to ODP": unmapped,
+      ...(note ? { "exact variant too large: blocked variant used": 1 } : {}),
+    },
     params.k,
   );
   onPhase?.("release");
@@ -104,7 +142,7 @@ export async function contextMapper(ctx: MethodContext): Promise<ConceptMapper> 
     bundledMapper ??= labelConceptMapper(Taxonomy.bundled());
     return bundledMapper;
   }
-  const kb = (await ctx.knowledge()) as Parameters<typeof mapperFor>[0];
+  const kb = (await ctx.knowledge.base()) as Parameters<typeof mapperFor>[0];
   let m = mappers.get(kb);
   if (!m) {
     m = mapperFor(kb);
@@ -144,6 +182,14 @@ export const mdav: Method<MdavParams> = {
     return { k, variant, block, workers };
   },
   async anonymize(input, params, ctx) {
-    return semanticMicroaggregation(input, params, await contextMapper(ctx), ctx.rng, ctx.progress);
+    return semanticMicroaggregation(
+      input,
+      params,
+      await contextMapper(ctx),
+      ctx.rng,
+      ctx.progress,
+      undefined,
+      ctx.warn,
+    );
   },
 };

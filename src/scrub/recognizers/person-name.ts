@@ -11,7 +11,7 @@
  * list are never candidates.
  *
  * Two more shapes: "surname, first name" when the comma is there, and a title with a surname that is not an
- * English word ("dr majeski"). Otherwise a single word is never taken as a name ("washington", "ford"): too
+ * English word ("dr przybylski"). Otherwise a single word is never taken as a name ("washington", "ford"): too
  * many surnames are places, brands or words, and a lone surname rarely identifies a person.
  */
 import { cityNames } from "../lexicon/cities.ts";
@@ -194,14 +194,14 @@ function candidateAt(
   if (f === 0) return undefined;
   // the surname right after the first name, or after up to two initials, or after one middle first name
   let best = tryAt(lex, t, i, covered, f, i + 1, 1, undefined);
-  // "i" and "a" are a pronoun and an article far more often than initials ("traci i love you")
+  // "i" and "a" are a pronoun and an article far more often than initials ("kelsey i owe you")
   for (let k = i + 1; k < t.length && k <= i + 2 && t[k]!.text.length === 1 && INITIAL.test(t[k]!.text); k++)
     best = tryAt(lex, t, i, covered, f, k + 1, 1.1, best);
   if (t[i + 1] && firstScore(lex, t[i + 1]!.text) > 0.5) best = tryAt(lex, t, i, covered, f, i + 2, 1, best);
   return best;
 }
 
-/** Titles before a surname alone: "dr majeski", "mrs kowalczyk". */
+/** Titles before a surname alone: "dr przybylski", "mrs kowalczyk". */
 // biome-ignore format: a word list reads better packed
 const HONORIFICS = new Set([
   "mr", "mrs", "ms", "miss", "dr", "rev", "reverend", "pastor", "prof", "professor", "coach", "sgt", "officer",
@@ -276,7 +276,7 @@ function contextShift(q: Query, c: Candidate): number {
   const before = t[c.from - 1]?.text;
   const after = t[c.to + 1]?.text;
   if ((before && INSTITUTION_BEFORE.has(before)) || (after && INSTITUTION_AFTER.has(after))) return -1;
-  // one more name-like word, then the institution: "roy lee walker school", "winnie palmer women's hospital"
+  // one more name-like word, then the institution: "ada lee quint school", "edna vorhees memorial hospital"
   const after2 = t[c.to + 2]?.text;
   if (after2 && INSTITUTION_AFTER.has(after2.endsWith("'s") ? after2.slice(0, -2) : after2)) return -1;
   if (isPlace(t, c)) return -1;
