@@ -1,6 +1,8 @@
 /**
- * Classifier speed and memory: knowledge-base load time and heap, uncached throughput on distinct queries,
- * cached throughput on the AOL subset's natural repetition (every row, in log order).
+ * Classifier speed and memory: knowledge-base load time and heap, the learned layer's load (model file and word
+ * vectors), uncached throughput on distinct queries, cached throughput on the AOL subset's natural repetition
+ * (every row, in log order). The classifiers are the default ones, Algorithm 1 with the bundled model; with
+ * `--no-model`, Algorithm 1 alone (to compare under the same load).
  * Run: `node --expose-gc --import tsx bench/classify.bench.ts` (uses ../shared/data when present; otherwise
  * the bundled Excite sample is not available either, so it falls back to synthetic queries from the KB).
  */
@@ -8,7 +10,8 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import os, { cpus } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { Classifier } from "../src/classify/classifier.ts";
+import { BUNDLED_MODEL, Classifier, loadModel } from "../src/classify/classifier.ts";
+import { DEFAULT_EMBEDDINGS, Embeddings } from "../src/knowledge/embeddings.ts";
 import { loadKnowledgeBase, SnapshotKnowledgeBase } from "../src/knowledge/knowledge-base.ts";
 import { readSnapshot } from "../src/knowledge/snapshot.ts";
 import { loadLog } from "../src/log/read.ts";
@@ -22,6 +25,9 @@ const aolPath = join(
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
 
 await loadKnowledgeBase(); // make sure the snapshot exists (first run builds it)
+if (existsSync(BUNDLED_MODEL) && !existsSync(DEFAULT_EMBEDDINGS) && !process.argv.includes("--no-model"))
+  Embeddings.load(); // and the word vectors' cache
+
 gc();
 const heap0 = process.memoryUsage().heapUsed;
 const rss0 = process.memoryUsage().rss;
@@ -35,6 +41,19 @@ const loadCpuMs = (cpu1.user + cpu1.system) / 1000;
 gc();
 const kbHeapMb = (process.memoryUsage().heapUsed - heap0) / 2 ** 20;
 const kbRssMb = (process.memoryUsage().rss - rss0) / 2 ** 20;
+
+// The learned layer's model and word vectors (their cache file is built on first use, before this bench).
+const rssM = process.memoryUsage().rss;
+const tm = performance.now();
+const cpuM = process.cpuUsage();
+const model = process.argv.includes("--no-model") ? undefined : loadModel(kb);
+const embeddings = model === undefined ? undefined : Embeddings.load();
+const modelLoadMs = performance.now() - tm;
+const modelCpu = process.cpuUsage(cpuM);
+const modelLoadCpuMs = (modelCpu.user + modelCpu.system) / 1000;
+gc();
+const modelRssMb = (process.memoryUsage().rss - rssM) / 2 ** 20;
+const withModel = { model: model ?? null, ...(embeddings !== undefined ? { embeddings } : {}) };
 
 let queries: string[];
 let rows: string[];
@@ -62,10 +81,10 @@ if (existsSync(aolPath)) {
 
 // Steady state of a running process: the JIT, the spelling index and the memos of common words warmed on
 // queries outside the measured sample (the last 2,000 distinct ones).
-const warm = await Classifier.create({ kb, cacheSize: 0 });
+const warm = await Classifier.create({ kb, cacheSize: 0, ...withModel });
 for (let i = 0; i < 2000; i++) warm.classify(queries[queries.length - 1 - (i % queries.length)]!);
 const sample = queries.slice(0, 30_000);
-const uncached = await Classifier.create({ kb, cacheSize: 0 });
+const uncached = await Classifier.create({ kb, cacheSize: 0, ...withModel });
 /** CPU seconds (user + system) since `from`: the machine is shared, so wall time alone misleads. */
 const cpuSince = (from: NodeJS.CpuUsage) => {
   const d = process.cpuUsage(from);
@@ -80,7 +99,11 @@ const uncachedCpuQps = sample.length / cpuSince(c);
 // The cache on the log's natural repetition: every row in log order, first pass cold (misses are computed;
 // a fresh knowledge-base instance, so no word is remembered from the uncached run), second pass over the same
 // rows warm (the steady state of a long-running stream).
-const cached = await Classifier.create({ kb: new SnapshotKnowledgeBase(snap), cacheSize: 200_000 });
+const cached = await Classifier.create({
+  kb: new SnapshotKnowledgeBase(snap),
+  cacheSize: 200_000,
+  ...withModel,
+});
 t = performance.now();
 c = process.cpuUsage();
 for (const q of rows) cached.classify(q);
@@ -104,6 +127,10 @@ const figures = {
   kbLoadCpuMs: Math.round(loadCpuMs),
   kbHeapMb: Math.round(kbHeapMb),
   kbRssMb: Math.round(kbRssMb),
+  model: model !== undefined,
+  modelLoadMs: Math.round(modelLoadMs),
+  modelLoadCpuMs: Math.round(modelLoadCpuMs),
+  modelRssMb: Math.round(modelRssMb),
   uncachedQueries: sample.length,
   uncachedQps: Math.round(uncachedQps),
   uncachedCpuQps: Math.round(uncachedCpuQps),
@@ -121,6 +148,9 @@ console.log(
 console.log("| figure | value |\n| --- | ---: |");
 console.log(`| KB snapshot load (wall / CPU) | ${figures.kbLoadMs} ms / ${figures.kbLoadCpuMs} ms |`);
 console.log(`| KB heap after load | ${figures.kbHeapMb} MB |`);
+console.log(
+  `| learned layer load (model + word vectors; wall / CPU / RSS) | ${figures.modelLoadMs} ms / ${figures.modelLoadCpuMs} ms / ${figures.modelRssMb} MB |`,
+);
 console.log("| (throughput: queries per wall second / per CPU second) | |");
 console.log(
   `| uncached, ${figures.uncachedQueries} distinct queries | ${figures.uncachedQps} / ${figures.uncachedCpuQps} queries/s |`,

@@ -44,10 +44,10 @@ const RUNS: [string, Record<string, unknown>][] = [
   ["threshold", { k: 2 }],
   ["threshold", { k: 5 }],
   ["threshold", { k: 10 }],
-  ["dp", { epsilon: 1, delta: 1e-5, d: 20 }],
-  ["dp", { epsilon: 1, delta: 1e-5, d: 20, clicks: false }],
-  ["dp", { epsilon: 1, delta: 1e-3, d: 1 }],
-  ["dp", { epsilon: Math.log(10), delta: 1e-5, d: 1, clicks: false }],
+  ["dp", { selection: "korolova", epsilon: 1, delta: 1e-5, d: 20 }],
+  ["dp", { selection: "korolova", epsilon: 1, delta: 1e-5, d: 20, clicks: false }],
+  ["dp", { selection: "korolova", epsilon: 1, delta: 1e-3, d: 1 }],
+  ["dp", { selection: "korolova", epsilon: Math.log(10), delta: 1e-5, d: 1, clicks: false }],
 ];
 
 const COLUMNS = [

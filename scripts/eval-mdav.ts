@@ -22,6 +22,7 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { knowledgeOf } from "../src/classify/service.ts";
 import { loadKnowledgeBase } from "../src/knowledge/knowledge-base.ts";
 import { Taxonomy } from "../src/knowledge/taxonomy.ts";
 import { loadLog } from "../src/log/read.ts";
@@ -102,7 +103,11 @@ async function main(): Promise<void> {
   let log: QueryLog = await loadLog([AOL]);
   if (values.users) log = firstUsers(log, Number(values.users));
   const kb = values.mapper === "labels" ? { taxonomy: Taxonomy.bundled() } : await loadKnowledgeBase();
-  const ctxFor = (rng: Rng): MethodContext => ({ rng, progress, knowledge: async () => kb as never });
+  const knowledge = knowledgeOf(
+    kb as never,
+    values.mapper === "labels" ? "stand-in labels" : "knowledge base",
+  );
+  const ctxFor = (rng: Rng): MethodContext => ({ rng, progress, knowledge });
   const mapper = await contextMapper(ctxFor(Rng.fromSeed(seeds[0]!)));
   const runs = new Map<string, Run>();
   for (const name of values.methods.split(",")) {

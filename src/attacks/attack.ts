@@ -12,10 +12,14 @@
  *    "recovered original logs" counts.
  */
 import type { LogRecord, QueryLog } from "../log/record.ts";
+import type { ParamSpec } from "../util/params.ts";
 import type { Progress } from "../util/progress.ts";
 import type { Rng } from "../util/random.ts";
 
-/** What the attacker is assumed to know about the anonymizer (paper 000: k and δ, same categories). */
+/**
+ * What the attacker is assumed to know about the anonymizer (paper 000: k and δ, same categories), as parsed by
+ * the attack's {@link Attack.parse}: every parameter the attack declares is present and valid.
+ */
 export interface AttackParams {
   readonly k?: number;
   readonly delta?: number;
@@ -56,6 +60,14 @@ export interface Attack {
   readonly name: string;
   readonly summary: string;
   readonly paper: string;
+  /** The parameters it takes (for `--help`, the CLI's flags and validation), like a method's. */
+  readonly params: readonly ParamSpec[];
+  /**
+   * Validate raw parameters (CLI flags, a method's parameters); throws ParamError. Keys the attack does not
+   * declare are ignored, so a method's whole parameter set can be handed to its attacks.
+   */
+  parse(raw: Readonly<Record<string, unknown>>): AttackParams;
+  /** Run on parameters returned by {@link Attack.parse}. */
   run(input: AttackInput): Promise<AttackResult>;
 }
 

@@ -13,6 +13,7 @@
  * with the run's seed. The known queries are drawn uniformly from the target's distinct queries.
  */
 import type { LogRecord, QueryLog } from "../log/record.ts";
+import { intParam } from "../util/params.ts";
 import type { Rng } from "../util/random.ts";
 import { type Attack, type AttackInput, type AttackResult, scoreGuesses } from "./attack.ts";
 
@@ -164,9 +165,17 @@ export const backgroundAttack: Attack = {
   name: "background",
   summary: "An adversary who knows m random queries of a target singles out the target's released record.",
   paper: "issue 7 (background knowledge, in the spirit of 004's record linkage)",
+  params: [
+    { name: "m", type: "int", description: "queries of a target the adversary knows (≥ 1)", default: 2 },
+    { name: "targets", type: "int", description: "target users sampled (≥ 1)", default: 1000 },
+  ],
+  parse: (raw) => ({
+    m: intParam("background", raw, "m", 2, 1),
+    targets: intParam("background", raw, "targets", 1000, 1),
+  }),
   async run(input: AttackInput): Promise<AttackResult> {
-    const m = typeof input.params.m === "number" ? input.params.m : 2;
-    const targets = typeof input.params.targets === "number" ? input.params.targets : 1000;
+    const m = intParam("background", input.params, "m", 2, 1);
+    const targets = intParam("background", input.params, "targets", 1000, 1);
     const result = backgroundKnowledge(input.original, input.released, input.origin, {
       m,
       targets,

@@ -1,11 +1,34 @@
 /**
  * De-anonymizers 1–4 of paper 000 (§4.2.2): Algorithm 3 with four ways of naming the author of a popped event.
  */
-import type { Attack } from "./attack.ts";
+import { intParam, numberParam, type ParamSpec } from "../util/params.ts";
+import type { Attack, AttackParams } from "./attack.ts";
 import { argmax, type PickRule, runDeanonymizer } from "./deanonymizer.ts";
 
+/** What the attacker of paper 000 knows: the swap's k, δ and bucket depth. */
+const DEANON_PARAMS: readonly ParamSpec[] = [
+  { name: "k", type: "int", description: "bucket size k the attacker assumes (≥ 2)", default: 3 },
+  { name: "delta", type: "number", description: "growth factor δ the attacker assumes (> 1)", default: 1.2 },
+  { name: "depth", type: "int", description: "category depth the attacker assumes (≥ 1)", default: 1 },
+];
+
+function parseDeanon(name: string, raw: Readonly<Record<string, unknown>>): AttackParams {
+  return {
+    k: intParam(name, raw, "k", 3, 2),
+    delta: numberParam(name, raw, "delta", 1.2, (n) => (n > 1 ? undefined : `must be > 1, got ${n}`)),
+    depth: intParam(name, raw, "depth", 1, 1, 32),
+  };
+}
+
 function deanon(name: string, summary: string, rule: PickRule): Attack {
-  return { name, summary, paper: "000", run: async (input) => runDeanonymizer(name, rule, input) };
+  return {
+    name,
+    summary,
+    paper: "000",
+    params: DEANON_PARAMS,
+    parse: (raw) => parseDeanon(name, raw),
+    run: async (input) => runDeanonymizer(name, rule, { ...input, params: parseDeanon(name, input.params) }),
+  };
 }
 
 /** 1: a random user of the bucket. */

@@ -4,6 +4,7 @@
  * it finds nothing; on the A(NR) ablation it finds the queries left under their own author (Fig. 6).
  */
 import type { LogRecord } from "../log/record.ts";
+import { boolParam } from "../util/params.ts";
 import type { Attack, AttackResult } from "./attack.ts";
 
 function key(r: LogRecord, withTime: boolean): string {
@@ -14,8 +15,17 @@ export const matcher: Attack = {
   name: "matcher",
   summary: "Count released records identical to an original record",
   paper: "000",
+  params: [
+    {
+      name: "matchTime",
+      type: "boolean",
+      description: "a match must also have the same time (false: the paper's time-blind matcher)",
+      default: true,
+    },
+  ],
+  parse: (raw) => ({ matchTime: boolParam("matcher", raw, "matchTime", true) }),
   async run(input): Promise<AttackResult> {
-    const withTime = input.params.matchTime !== false;
+    const withTime = boolParam("matcher", input.params, "matchTime", true);
     const pool = new Map<string, number>();
     const users = new Set<string>();
     for (const r of input.original.records) {

@@ -4,10 +4,11 @@
  */
 import { UsageError } from "../util/errors.ts";
 import type { Attack } from "./attack.ts";
+import { backgroundAttack } from "./background.ts";
 import { deanon1, deanon2, deanon3, deanon4 } from "./deanon.ts";
 import { matcher } from "./matcher.ts";
 
-export const attacks: Attack[] = [deanon1, deanon2, deanon3, deanon4, matcher];
+export const attacks: Attack[] = [deanon1, deanon2, deanon3, deanon4, matcher, backgroundAttack];
 
 export function getAttack(name: string): Attack {
   const a = attacks.find((x) => x.name === name);

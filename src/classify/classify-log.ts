@@ -1,17 +1,21 @@
 /**
  * A whole log through the classifier, as a stream of record batches (memory stays flat however long the log)
- * or in memory: each record gets `category` and `unit`, and its query is replaced by the scrubbed text. A
+ * or in memory: each record gets `category` and `unit`, and its query is replaced by the scrubbed text (a click
+ * URL whose host carries an identifier removed from the query is dropped: src/scrub/click-url.ts). A
  * {@link ClassifyTally} counts per query event (consecutive rows with the same user, query and time) by
  * top-level category, plus `unclassified`, `events` and `scrubbed` (events with an identifier removed).
  */
 import { EventCursor } from "../log/events.ts";
 import type { LogRecord, QueryLog } from "../log/record.ts";
+import { scrubClick } from "../scrub/click-url.ts";
 import { type Progress, silentProgress } from "../util/progress.ts";
 import { type Classification, type Classifier, UNCLASSIFIED } from "./classifier.ts";
 
 /** The counts of a classified log; it may be fed batch by batch (an event may straddle two batches). */
 export class ClassifyTally {
   readonly counts: Record<string, number> = { events: 0, [UNCLASSIFIED]: 0, scrubbed: 0 };
+  /** Click URLs dropped because their host carries an identifier removed from the query. */
+  clicksDropped = 0;
   private readonly events = new EventCursor();
 
   constructor(private readonly classifier: Classifier) {}
@@ -43,7 +47,9 @@ export function classifyRecords(
   for (let i = 0; i < records.length; i++) {
     const r = records[i]!;
     const c = classifier.classify(r.query);
-    out[i] = { ...r, query: c.scrubbed, category: c.category, unit: c.unit };
+    const classified = { ...r, query: c.scrubbed, category: c.category, unit: c.unit };
+    out[i] = scrubClick(classified, c.spans);
+    if (out[i] !== classified) tally.clicksDropped++;
     tally.add(r, c);
   }
   return out;
@@ -63,7 +69,7 @@ export function classifyLog(
   classifier: Classifier,
   log: QueryLog,
   progress: Progress = silentProgress,
-): { log: QueryLog; counts: Record<string, number> } {
+): { log: QueryLog; counts: Record<string, number>; clicksDropped: number } {
   const tally = new ClassifyTally(classifier);
   const records: LogRecord[] = [];
   progress.start("classify", log.records.length);
@@ -74,5 +80,9 @@ export function classifyLog(
     progress.tick(part.length);
   }
   progress.stop();
-  return { log: { records, format: log.format, classified: true }, counts: tally.counts };
+  return {
+    log: { records, format: log.format, classified: true },
+    counts: tally.counts,
+    clicksDropped: tally.clicksDropped,
+  };
 }

@@ -6,11 +6,15 @@
  * Exit codes: 0 ok, 1 runtime failure, 2 bad input or usage.
  */
 import { Command, CommanderError } from "commander";
-import { ParamError } from "../methods/method.ts";
 import { EXIT_BAD_INPUT, EXIT_FAILURE, InputError, UsageError } from "../util/errors.ts";
+import { ParamError } from "../util/params.ts";
 import { commands } from "./commands/index.ts";
 
-export function buildProgram(): Command {
+/**
+ * The program with every command listed, and `only` (a command's name) loaded whole: its flags and action. The
+ * other commands are listed by name, arguments and description only, without loading their modules.
+ */
+export async function buildProgram(only?: string): Promise<Command> {
   const program = new Command("querymask")
     .description("Anonymize search query logs, attack the result, and measure the utility that is left.")
     .version("0.1.0")
@@ -21,8 +25,22 @@ export function buildProgram(): Command {
       "after",
       "\nExit codes: 0 ok, 1 runtime failure, 2 bad input or usage.\nRun `querymask <command> --help` for each command.",
     );
-  for (const register of commands) register(program);
+  for (const entry of commands) {
+    if (entry.name === only) {
+      (await entry.load()).register(program);
+      program.commands.find((c) => c.name() === entry.name)?.description(entry.description);
+    } else {
+      const stub = program.command(entry.name).description(entry.description);
+      if (entry.args !== undefined) stub.argument(entry.args);
+    }
+  }
   return program;
+}
+
+/** The command `argv` asks for (`querymask help <command>` asks for its help), if any. */
+export function requestedCommand(argv: readonly string[]): string | undefined {
+  const words = argv.slice(2).filter((a) => !a.startsWith("-"));
+  return words[0] === "help" ? words[1] : words[0];
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -31,7 +49,7 @@ export async function main(argv: string[]): Promise<number> {
     if (e.code === "EPIPE") process.exit(0);
     throw e;
   });
-  const program = buildProgram();
+  const program = await buildProgram(requestedCommand(argv));
   try {
     await program.parseAsync(argv);
     return process.exitCode === undefined ? 0 : Number(process.exitCode);

@@ -62,6 +62,8 @@ export async function runMainJob(opts: MainJobOptions): Promise<string> {
         `  record linkage RL ${v("rl.rl")}; background attacker (m=2) re-identifies ${v("background.m2.reidentified")}`,
       );
       say(`  query events kept ${v("retention.events")}; top-1000 queries kept ${v("frequency.recall")}`);
+      say(`  audit (querymask audit's checks): ${row.audit ?? "n/a"}`);
+      for (const x of row.auditViolations ?? []) say(`    ${x}`);
     }
     for (const n of result.meta.notes) say(`  note: ${n}`);
     say(`Report: ${result.files.html}`);

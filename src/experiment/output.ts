@@ -22,7 +22,7 @@ function cell(v: unknown): string {
 
 export function toTsv(rows: readonly ResultRow[]): string {
   const cols = valueColumns(rows);
-  const head = ["method", "params", "seed", "status", "seconds", ...cols, "error"];
+  const head = ["method", "params", "seed", "status", "audit", "seconds", ...cols, "error"];
   const lines = [head.join("\t")];
   for (const r of rows) {
     lines.push(
@@ -31,6 +31,7 @@ export function toTsv(rows: readonly ResultRow[]): string {
         JSON.stringify(r.params),
         r.seed,
         r.status,
+        r.audit ?? "",
         r.seconds.toFixed(2),
         ...cols.map((c) => cell(r.values[c])),
         r.error ?? "",

@@ -1,12 +1,15 @@
 /**
- * Run one combination: anonymize the input with one method, one parameter point and one seed, then measure
- * the release with every chosen yardstick. A failure (a method that rejects the input, a yardstick that
+ * Run one combination: anonymize the input with one method, one parameter point and one seed, audit the
+ * release (src/audit: does it keep the method's promises?), then measure it with every chosen yardstick. A
+ * failure (a method that rejects the input, a yardstick that
  * throws) becomes an "error" row naming the cause rather than stopping the whole experiment.
  */
 
+import { audit, verdict } from "../audit/audit.ts";
+import type { KnowledgeService } from "../classify/service.ts";
 import { Taxonomy } from "../knowledge/taxonomy.ts";
 import type { QueryLog } from "../log/record.ts";
-import type { Release } from "../methods/method.ts";
+import { methodRng, type Release } from "../methods/method.ts";
 import { getMethod } from "../methods/registry.ts";
 import { getYardstick } from "../metrics/registry.ts";
 import type { Value, YardstickContext, YardstickOptions } from "../metrics/yardstick.ts";
@@ -31,6 +34,10 @@ export interface ResultRow {
   readonly counts: Readonly<Record<string, number>>;
   /** Guarantees the method states (k, ε, δ, …). */
   readonly guarantee: Readonly<Record<string, number>>;
+  /** The audit's verdict on the release: "pass", or "FAIL: " and the failed checks (absent on errors). */
+  readonly audit?: string;
+  /** The failed checks' first violations, one line each (absent when the audit passed). */
+  readonly auditViolations?: readonly string[];
   /** Seconds spent in the method ("anonymize") and in each yardstick, by name. */
   readonly timings?: Readonly<Record<string, number>>;
   /** `<yardstick>.<column>` → value, null = n/a. */
@@ -42,6 +49,8 @@ export interface PreparedInput {
   readonly log: QueryLog;
   /** The classifier, loaded on first use (only releases with new query texts need it); absent = none. */
   readonly categorizer?: () => Promise<Categorizer | undefined>;
+  /** Knowledge for the methods that need it (mdav and its family, swap on unclassified input). */
+  readonly knowledge?: KnowledgeService;
 }
 
 let taxonomy: Taxonomy | undefined;
@@ -95,8 +104,25 @@ export async function runCombination(
   try {
     const params = method.parse(combo.params);
     const rng = Rng.fromSeed(combo.seed);
-    const release = await method.anonymize(input.log, params, { rng: rng.fork(1), progress: silentProgress });
+    rng.fork(1); // the method's stream (methodRng); the yardsticks fork theirs after it, as before
+    const release = await method.anonymize(input.log, params, {
+      rng: methodRng(combo.seed),
+      progress: silentProgress,
+      knowledge: input.knowledge,
+    });
     clock("anonymize");
+    const audited = audit(
+      {
+        method: method.name,
+        params: params as Record<string, unknown>,
+        original: input.log,
+        released: release.log,
+        table: release.table,
+        summary: release.counts,
+      },
+      3,
+    );
+    clock("audit");
     const methodInfo = { name: method.name, paper: method.paper };
     const categoryOf = await categoryLookup(input, release);
     const ctx: YardstickContext = {
@@ -123,6 +149,14 @@ export async function runCombination(
       seconds: (performance.now() - started) / 1000,
       counts: release.counts,
       guarantee: release.guarantee ?? {},
+      audit: verdict(audited),
+      ...(audited.ok
+        ? {}
+        : {
+            auditViolations: audited.results
+              .filter((r) => !r.ok)
+              .flatMap((r) => r.examples.map((e) => `${r.name}: ${e}`)),
+          }),
       timings,
       values,
     };

@@ -5,13 +5,15 @@
  */
 import { mkdir } from "node:fs/promises";
 import { join, resolve } from "node:path";
+import { classifyLog } from "../classify/classify-log.ts";
+import { createKnowledgeService } from "../classify/service.ts";
 import { loadLog } from "../log/read.ts";
 import type { QueryLog } from "../log/record.ts";
 import { eventsOf } from "../metrics/counting.ts";
 import { writeReport } from "../report/html.ts";
 import { consoleProgress } from "../util/progress.ts";
 import { codeVersion, contentHash, hashFiles, ResultCache } from "./cache.ts";
-import { classifyRecords, loadClassifier } from "./classify.ts";
+import { loadClassifier } from "./classify.ts";
 import type { ExperimentConfig } from "./config.ts";
 import { writeResults } from "./output.ts";
 import { runPool } from "./pool.ts";
@@ -84,14 +86,25 @@ export async function runExperiment(config: ExperimentConfig, opts: RunOptions):
   }
   const logSha256 = opts.log ? contentHash(opts.log.records) : await hashFiles(config.log);
 
+  const knowledge = createKnowledgeService();
   const { categorize, note } =
-    config.classify === false ? { note: "classification off (config)" } : await loadClassifier();
+    config.classify === false ? { note: "classification off (config)" } : await loadClassifier(knowledge);
   if (note) notes.push(note);
   if (config.classify === true && !categorize) throw new Error(`classify: true, but ${note}`);
-  const records = categorize ? classifyRecords(loaded.records, categorize, progress) : loaded.records;
+  // An unclassified input goes through the classifier as `querymask classify` sends it (category, unit,
+  // identifiers scrubbed from the text and from click URLs), so the methods see what a user's would.
+  let records = loaded.records;
+  if (categorize && !loaded.classified) {
+    const classified = classifyLog(await knowledge.classifier(), loaded, progress);
+    records = classified.log.records;
+    notes.push(
+      `input classified as querymask classify does: identifiers scrubbed from ${classified.counts.scrubbed} query events, ${classified.clicksDropped} click URLs dropped`,
+    );
+  }
   const input: PreparedInput = {
     log: { ...loaded, records, classified: loaded.classified || !!categorize },
     categorizer: categorize ? async () => categorize : undefined,
+    knowledge,
   };
   if (categorize) say(`experiment: classified ${records.length.toLocaleString("en")} records`);
   else say(`experiment: ${note}`);

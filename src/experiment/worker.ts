@@ -3,6 +3,7 @@
  * the combinations it is sent one at a time and posts each {@link ResultRow} back.
  */
 import { parentPort, workerData } from "node:worker_threads";
+import { createKnowledgeService } from "../classify/service.ts";
 import type { LogRecord, QueryLog } from "../log/record.ts";
 import type { YardstickOptions } from "../metrics/yardstick.ts";
 import { type Categorizer, loadClassifier } from "./classify.ts";
@@ -26,14 +27,16 @@ export interface WorkerTask {
 async function start(): Promise<void> {
   const init = workerData as WorkerInit;
   let loading: Promise<Categorizer | undefined> | undefined;
+  const knowledge = createKnowledgeService();
   const input: PreparedInput = {
     log: { records: init.records, format: init.format, classified: init.classified },
     categorizer: init.useClassifier
       ? () => {
-          loading ??= loadClassifier().then((c) => c.categorize);
+          loading ??= loadClassifier(knowledge).then((c) => c.categorize);
           return loading;
         }
       : undefined,
+    knowledge,
   };
   parentPort!.on("message", async (task: WorkerTask | null) => {
     if (task === null) {

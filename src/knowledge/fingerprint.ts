@@ -23,16 +23,30 @@ import { wordnetDir } from "./wordnet.ts";
 export const SNAPSHOT_VERSION = 17;
 
 /**
- * Source files whose code decides what the snapshot holds: every module of this folder but the loader, and the
- * text modules the build calls (a new build module is covered without being listed).
+ * The folder whose code is fingerprinted, and its extension: this folder, or — when running compiled from
+ * dist/ in a checkout — the TypeScript sources it was compiled from, so that runs from src/ and from dist/
+ * recognise the same snapshot instead of rebuilding it in turn.
  */
-const BUILD_CODE = readdirSync(fileURLToPath(new URL(".", import.meta.url)))
-  .filter((f) => f.endsWith(".ts") && f !== "knowledge-base.ts")
+function codeRoot(): { dir: string; ext: string } {
+  const here = fileURLToPath(new URL(".", import.meta.url));
+  if (import.meta.url.endsWith(".ts")) return { dir: here, ext: ".ts" };
+  const sources = join(here, "..", "..", "src");
+  return existsSync(join(sources, "knowledge"))
+    ? { dir: join(sources, "knowledge"), ext: ".ts" }
+    : { dir: here, ext: ".js" };
+}
+
+/**
+ * Source files whose code decides what the snapshot holds: every module of this folder but the loader and the
+ * word vectors (embeddings, a cache of its own), and the text modules the build calls (a new build module is
+ * covered without being listed).
+ */
+const CODE = codeRoot();
+const BUILD_CODE = readdirSync(CODE.dir)
+  .filter((f) => f.endsWith(CODE.ext) && f !== `knowledge-base${CODE.ext}` && f !== `embeddings${CODE.ext}`)
   .sort()
-  .map((f) => fileURLToPath(new URL(f, import.meta.url)))
-  .concat(
-    ["stem.ts", "nlp.ts", "names.ts"].map((f) => fileURLToPath(new URL(`../text/${f}`, import.meta.url))),
-  );
+  .map((f) => join(CODE.dir, f))
+  .concat(["stem", "nlp", "names"].map((f) => join(CODE.dir, "..", "text", `${f}${CODE.ext}`)));
 
 /**
  * Fingerprint of everything a build reads: the build code, the bundled tables (taxonomy, data/knowledge/*, the

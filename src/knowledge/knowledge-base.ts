@@ -28,6 +28,8 @@ export interface KnowledgeBase {
   readonly spelling: SpellingCorrector;
   /** Build inputs with their licences and sizes, for `kb info`. */
   readonly inputs: readonly SnapshotInput[];
+  /** Fingerprint of the snapshot's build inputs (see fingerprint.ts), when known. */
+  readonly fingerprint?: string;
   /** Number of phrase keys in the lexical bridge. */
   readonly phraseCount: number;
   /**
@@ -84,6 +86,7 @@ export class SnapshotKnowledgeBase implements KnowledgeBase {
   readonly termStats: TermStats;
   readonly spelling: SpellingCorrector;
   readonly inputs: readonly SnapshotInput[];
+  readonly fingerprint: string | undefined;
   private readonly phrases = new Map<string, readonly number[]>();
   private readonly weak = new Set<string>();
   /**
@@ -98,6 +101,7 @@ export class SnapshotKnowledgeBase implements KnowledgeBase {
   constructor(snapshot: KbSnapshot, taxonomy = Taxonomy.bundled()) {
     this.taxonomy = taxonomy;
     this.inputs = snapshot.inputs;
+    this.fingerprint = snapshot.fingerprint;
     const ids = snapshot.categories.map((p) => {
       const id = taxonomy.id(p);
       if (id === undefined)

@@ -3,9 +3,10 @@
  * UTF-8 checked, NUL bytes and absurdly long lines caught. Each bad line is reported to `onBad` with its line
  * number and reason, and comes out as `undefined` so numbering stays right; `onBad` may throw to stop (strict).
  *
- * The fast path decodes a whole block at once (one fatal TextDecoder call per ~1 MB); only a block that holds a
- * NUL byte or invalid UTF-8 is split and decoded line by line to find the culprit.
+ * The fast path checks a whole block at once (one UTF-8 validation per ~1 MB) and decodes it line by line; only a
+ * block that holds a NUL byte or invalid UTF-8 goes through the slow path that finds the culprit.
  */
+import { isUtf8 } from "node:buffer";
 import { createReadStream } from "node:fs";
 import { open, stat } from "node:fs/promises";
 import { createGunzip } from "node:zlib";
@@ -64,23 +65,25 @@ function stripCr(s: string): string {
 
 /** Decode one block of complete lines (no trailing newline). */
 function decodeBlock(block: Buffer, firstLine: number, onBad: BadLineHandler): (string | undefined)[] {
-  if (block.indexOf(0) < 0) {
-    try {
-      const lines = fatal.decode(block).split("\n");
-      for (let i = 0; i < lines.length; i++) {
-        const l = lines[i]!;
-        if (l.length > 0 && l.charCodeAt(l.length - 1) === 13) lines[i] = l.slice(0, -1);
+  if (block.indexOf(0) < 0 && isUtf8(block)) {
+    // Each line is decoded on its own (not split from one decoded block): a record's fields are slices of
+    // its line, and a slice keeps its whole parent string alive — a record held by a method would otherwise
+    // hold a megabyte of text.
+    const lines: (string | undefined)[] = [];
+    let start = 0;
+    for (let n = firstLine; ; n++) {
+      let end = block.indexOf(NL, start);
+      const last = end < 0;
+      if (last) end = block.length;
+      const stop = end > start && block[end - 1] === 13 ? end - 1 : end;
+      if (end - start > MAX_LINE_BYTES) {
+        onBad(n, `line longer than ${MAX_LINE_BYTES} bytes`, rawText(block.subarray(start, end)));
+        lines.push(undefined);
+      } else {
+        lines.push(block.toString("utf8", start, stop));
       }
-      // A string of n UTF-16 units holds at least n bytes, so only lines over a third of the cap can be too long.
-      for (let i = 0; i < lines.length; i++) {
-        if (lines[i]!.length * 3 > MAX_LINE_BYTES && Buffer.byteLength(lines[i]!) > MAX_LINE_BYTES) {
-          onBad(firstLine + i, `line longer than ${MAX_LINE_BYTES} bytes`, `${lines[i]!.slice(0, 2000)}…`);
-          (lines as (string | undefined)[])[i] = undefined;
-        }
-      }
-      return lines;
-    } catch {
-      // invalid UTF-8 somewhere in the block: fall through to line-by-line decoding
+      if (last) return lines;
+      start = end + 1;
     }
   }
   const out: (string | undefined)[] = [];
@@ -112,7 +115,7 @@ function decodeBlock(block: Buffer, firstLine: number, onBad: BadLineHandler): (
 
 /** Stream `file` as blocks of lines. Call {@link checkFile} first for clean errors on missing files. */
 export async function* readLineBlocks(file: string, onBad: BadLineHandler): AsyncGenerator<LineBlock> {
-  const raw = createReadStream(file, { highWaterMark: 1 << 20 });
+  const raw = createReadStream(file, { highWaterMark: 1 << 18 });
   const source = (await isGzip(file)) ? raw.pipe(createGunzip()) : raw;
   raw.on("error", (e) => source.destroy(e));
   let carry: Buffer | undefined;

@@ -95,9 +95,16 @@ function clock(t: number): string {
   return `${pad2(Math.floor(s / 3600))}:${pad2(Math.floor((s % 3600) / 60))}:${pad2(s % 60)}`;
 }
 
-/** seconds → `YYYY-MM-DD HH:MM:SS`. */
+let lastTime = Number.NaN;
+let lastText = "";
+
+/** seconds → `YYYY-MM-DD HH:MM:SS`, memoized for runs of one time (a released event's rows, a click burst). */
 export function formatAolTime(t: number): string {
-  return `${dateOf(Math.floor(t / DAY))} ${clock(t)}`;
+  if (t !== lastTime) {
+    lastText = `${dateOf(Math.floor(t / DAY))} ${clock(t)}`;
+    lastTime = t;
+  }
+  return lastText;
 }
 
 /** seconds → `YYMMDDHHMMSS` (only 1970–2069 round-trip). */

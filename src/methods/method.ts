@@ -6,30 +6,21 @@
  * it receives the whole input log (batch) and returns a {@link Release}. A streaming method (swap) also exposes a
  * pipeline stage of its own, but still implements this interface for batch use and for experiments.
  */
-import type { KnowledgeBase } from "../knowledge/knowledge-base.ts";
+import type { KnowledgeService } from "../classify/service.ts";
 import type { LogRecord, QueryLog } from "../log/record.ts";
 import type { Stage } from "../stream/stage.ts";
+import { ParamError, type ParamSpec } from "../util/params.ts";
 import type { Progress } from "../util/progress.ts";
-import type { Rng } from "../util/random.ts";
+import { Rng } from "../util/random.ts";
 
-/** A parameter a method accepts, for `--help`, configs and validation messages. */
-export interface ParamSpec {
-  readonly name: string;
-  readonly type: "int" | "number" | "string" | "boolean";
-  readonly description: string;
-  readonly default?: number | string | boolean;
-}
+export { ParamError, type ParamSpec } from "../util/params.ts";
 
-/** Raised for a parameter that is out of range or of the wrong type; the CLI exits with code 2. */
-export class ParamError extends Error {
-  constructor(
-    readonly method: string,
-    readonly param: string,
-    reason: string,
-  ) {
-    super(`${method}: parameter ${param}: ${reason}`);
-    this.name = "ParamError";
-  }
+/**
+ * The random stream a method gets for a run with `seed`. The CLI and the experiment runner both take it from
+ * here, so the same log, parameters and seed give the same release through either.
+ */
+export function methodRng(seed: number): Rng {
+  return Rng.fromSeed(seed).fork(1);
 }
 
 export interface MethodContext {
@@ -37,8 +28,12 @@ export interface MethodContext {
   readonly progress: Progress;
   /** A note for the user (the CLI prints it on stderr): e.g. mdav falling back to its blocked variant. */
   readonly warn?: (message: string) => void;
-  /** Loaded on demand by methods that need categories or semantics (swap, mdav). */
-  readonly knowledge?: () => Promise<KnowledgeBase>;
+  /**
+   * The knowledge base and the classifier, for methods that need categories or semantics (swap on an
+   * unclassified input, mdav and its family). The CLI and the experiment runner always set it; without it mdav
+   * falls back to a stand-in label mapper (tests) and swap to a service of its own.
+   */
+  readonly knowledge?: KnowledgeService;
 }
 
 /** A query-click count table: the output of the DP release (not per-user logs). */
@@ -59,6 +54,8 @@ export interface Release {
   readonly counts: Record<string, number>;
   /** Privacy parameters a method guarantees by construction (e.g. { epsilon: 1, delta: 1e-5 }). */
   readonly guarantee?: Record<string, number>;
+  /** Plain sentences the user must read, e.g. why nothing was released and what would release something. */
+  readonly notes?: readonly string[];
 }
 
 export interface StageOptions {
@@ -88,56 +85,7 @@ export interface Method<P = unknown> {
   createStage?(params: P, ctx: MethodContext, opts?: StageOptions): Stage | Promise<Stage>;
 }
 
-/** Helper for methods' `parse`: read an integer parameter with a default and a lower bound. */
-export function intParam(
-  method: string,
-  raw: Readonly<Record<string, unknown>>,
-  name: string,
-  def: number | undefined,
-  min: number,
-  max = Number.MAX_SAFE_INTEGER,
-): number {
-  const v = raw[name] ?? def;
-  const n = typeof v === "string" && v.trim() !== "" ? Number(v) : v;
-  if (typeof n !== "number" || !Number.isInteger(n)) {
-    throw new ParamError(method, name, `must be an integer, got ${JSON.stringify(v)}`);
-  }
-  if (n < min || n > max) throw new ParamError(method, name, `must be in [${min}, ${max}], got ${n}`);
-  return n;
-}
-
-/**
- * Helper for methods' `parse`: read a number parameter with a default and a method-specific `check`. Whatever the
- * check, a number must be finite and, if not 0, at least 2.2e-308 in size (a subnormal such as 1e-320 loses its
- * precision and its reciprocal is Infinity: ε = 1e-320 used to end in a stack trace deep in the noise code).
- */
-export function numberParam(
-  method: string,
-  raw: Readonly<Record<string, unknown>>,
-  name: string,
-  def: number | undefined,
-  check: (n: number) => string | undefined,
-): number {
-  const v = raw[name] ?? def;
-  const n = typeof v === "string" && v.trim() !== "" ? Number(v) : v;
-  if (typeof n !== "number" || Number.isNaN(n)) {
-    throw new ParamError(method, name, `must be a number, got ${JSON.stringify(v)}`);
-  }
-  if (!Number.isFinite(n)) throw new ParamError(method, name, `must be a finite number, got ${n}`);
-  if (n !== 0 && Math.abs(n) < MIN_NORMAL) {
-    throw new ParamError(
-      method,
-      name,
-      `${n} is too close to 0 to compute with (the smallest usable size is 2.2e-308)`,
-    );
-  }
-  const problem = check(n);
-  if (problem) throw new ParamError(method, name, problem);
-  return n;
-}
-
-/** The smallest positive normal double (2^-1022): below it, numbers lose precision and 1/x overflows. */
-const MIN_NORMAL = 2.2250738585072014e-308;
+export { intParam, numberParam } from "../util/params.ts";
 
 /**
  * Run a method's computation, turning a RangeError it raises (a parameter that passed `parse` but is out of the

@@ -3,6 +3,7 @@
  * exports a {@link Method}, plus one line here. The CLI and the experiment runner look methods up only here.
  */
 import { UsageError } from "../util/errors.ts";
+import { clientside } from "./clientside/index.ts";
 import { dp } from "./dp/index.ts";
 import { erola } from "./erola/index.ts";
 import { graph } from "./graph/index.ts";
@@ -29,6 +30,7 @@ export const methods: Method<any>[] = [
   mdavStrings,
   erola,
   navarro,
+  clientside,
 ];
 
 // biome-ignore lint/suspicious/noExplicitAny: see above.

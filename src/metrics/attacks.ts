@@ -39,7 +39,7 @@ export const ownAttacks: Yardstick = {
           original,
           released: release.log,
           origin: release.origin,
-          params: { ...(params ?? {}) },
+          params: a.parse(params ?? {}),
           rng: ctx.rng.fork(a.name.length),
           progress: silentProgress,
         });

@@ -7,7 +7,10 @@ export const INTRO =
   "Each anonymization method was run on the same log with every parameter setting and seed listed below. " +
   "Every release was then attacked and measured with the same yardsticks, so methods can be compared side by side. " +
   "Privacy yardsticks say how much an attacker recovers: lower is safer. Utility yardsticks say how much of the " +
-  "log's value is left: higher retention and recall are better, lower profile distance is better.";
+  "log's value is left: higher retention and recall are better, lower profile distance is better. The audit " +
+  "column says whether the release keeps what the method promises (its privacy model, no identifier, no column " +
+  "it does not release, counts that add up), checked on the release alone as `querymask audit` does: a FAIL " +
+  "names the broken promise, and results.json lists the first violating records.";
 
 export const FRONTIER =
   "The frontier chart puts every configuration on one plane: left = less risk, up = more utility. Points on the " +

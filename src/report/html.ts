@@ -11,6 +11,7 @@ import { getYardstick } from "../metrics/registry.ts";
 import type { Column, Value } from "../metrics/yardstick.ts";
 import { barSpec, frontierSpec, markFrontier, renderSvg } from "./charts.ts";
 import { FRONTIER, INTRO, NA, SEEDS } from "./guidance.ts";
+import { pelSection } from "./pel.ts";
 
 /** Rows of the same method and parameters, averaged over seeds. */
 export interface Aggregate {
@@ -19,6 +20,8 @@ export interface Aggregate {
   readonly params: Readonly<Record<string, unknown>>;
   readonly seeds: number[];
   readonly errors: string[];
+  /** The audit's verdicts over the seeds: "pass", or the failed checks (src/audit). */
+  readonly audit: string;
   readonly values: Record<string, Value>;
 }
 
@@ -54,9 +57,23 @@ export function aggregate(rows: readonly ResultRow[]): Aggregate[] {
       params: first.params,
       seeds: ok.map((r) => r.seed),
       errors: g.filter((r) => r.status === "error").map((r) => `seed ${r.seed}: ${r.error}`),
+      audit: auditVerdict(ok),
       values,
     };
   });
+}
+
+/** "pass" when every seed's release passed its audit, else the failed checks of any seed; "" without rows. */
+function auditVerdict(rows: readonly ResultRow[]): string {
+  const failed = new Set<string>();
+  let audited = 0;
+  for (const r of rows) {
+    if (r.audit === undefined) continue;
+    audited++;
+    if (r.audit.startsWith("FAIL: ")) for (const name of r.audit.slice(6).split(", ")) failed.add(name);
+  }
+  if (audited === 0) return "";
+  return failed.size === 0 ? "pass" : `FAIL: ${[...failed].join(", ")}`;
 }
 
 /** Label of a result column such as `background.m2.reidentified`. */
@@ -127,12 +144,15 @@ function methodTable(
     .map((a) => {
       const cells = cols.map((c) => `<td>${fmt(a.values[c], columnOf(c, meta)?.unit ?? "")}</td>`).join("");
       const err = a.errors.length ? `<div class="error">${esc(a.errors.join("; "))}</div>` : "";
-      return `<tr><th scope="row">${esc(a.label || "(defaults)")}${err}</th><td>${a.seeds.length}</td>${cells}</tr>`;
+      const audit = a.audit.startsWith("FAIL")
+        ? `<td class="error">${esc(a.audit)}</td>`
+        : `<td>${esc(a.audit)}</td>`;
+      return `<tr><th scope="row">${esc(a.label || "(defaults)")}${err}</th><td>${a.seeds.length}</td>${audit}${cells}</tr>`;
     })
     .join("\n");
   return `<section class="method"><h3>${esc(method)}</h3>
 <p>${esc(m?.summary ?? "")}${m ? ` <span class="paper">Paper: ${esc(m.paper)}</span>` : ""}</p>
-<div class="scroll"><table><thead><tr><th>parameters</th><th>seeds</th>${head}</tr></thead><tbody>
+<div class="scroll"><table><thead><tr><th>parameters</th><th>seeds</th><th title="querymask audit: does the release keep the method's promises?">audit</th>${head}</tr></thead><tbody>
 ${body}
 </tbody></table></div></section>`;
 }
@@ -204,6 +224,7 @@ ${kv(summary)}
 <h2 id="frontier">Privacy–utility frontier</h2>
 <p>${esc(FRONTIER)}</p>
 ${figures.join("\n")}
+${pelSection(rows)}
 <h2 id="yardsticks-charts">Each yardstick</h2>
 ${bars.join("\n")}
 <h2 id="methods">Results by method</h2>

@@ -1,11 +1,13 @@
 /**
  * Scrubbing a whole log, as a stream of record batches: each record's query is replaced by its released text,
- * and records whose query is left empty are removed (unless kept). Counts per identifier type say what was done.
+ * and records whose query is left empty are removed (unless kept); a click URL whose host carries a removed
+ * identifier is dropped (click-url.ts). Counts per identifier type say what was done.
  *
  * AOL repeats a query on each click row and on each next-page request, so results are memoized per distinct
  * query text in a bounded map: the scrubber is pure, so this changes nothing but the time.
  */
 import type { LogRecord } from "../log/record.ts";
+import { scrubClick } from "./click-url.ts";
 import type { Scrubber } from "./scrubber.ts";
 import { PII_TYPES, type PiiType, type ScrubResult } from "./types.ts";
 
@@ -20,6 +22,8 @@ export interface ScrubCounts {
   changed: number;
   /** Records removed because nothing was left of their query. */
   removed: number;
+  /** Click URLs dropped because their host carries an identifier removed from the query. */
+  clicksDropped: number;
   /** Identifier spans found, per type (one per occurrence in each record). */
   spans: Record<PiiType, number>;
 }
@@ -31,6 +35,7 @@ export function emptyCounts(): ScrubCounts {
     records: 0,
     changed: 0,
     removed: 0,
+    clicksDropped: 0,
     spans: Object.fromEntries(PII_TYPES.map((t) => [t, 0])) as Record<PiiType, number>,
   };
 }
@@ -63,7 +68,9 @@ export async function* scrubRecords(
         counts.removed++;
         continue;
       }
-      out.push({ ...rec, query: r.text });
+      const scrubbed = scrubClick({ ...rec, query: r.text }, r.spans);
+      if (scrubbed.clickUrl !== rec.clickUrl) counts.clicksDropped++;
+      out.push(scrubbed);
     }
     if (out.length > 0) yield out;
   }

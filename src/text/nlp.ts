@@ -15,7 +15,6 @@
  */
 
 import { createRequire } from "node:module";
-import model from "wink-eng-lite-web-model";
 import type { PartOfSpeech } from "wink-nlp";
 
 /** One analysed word of a query. */
@@ -85,7 +84,8 @@ function load(): Engine {
   const its = src("its.js") as Record<string, ItsFn>;
   const constants = src("constants.js") as { tkSize: number; bits4lemma: number };
   const fsm = src("automaton.js") as (cache: unknown, token2Ignore?: string) => Automaton;
-  const m = model as unknown as {
+  // Required here, not imported: the model takes ~100 ms to load, and only the first call needs it.
+  const m = require("wink-eng-lite-web-model") as unknown as {
     core(): { trex: unknown; tcat: { hash: unknown }; preserve: unknown };
     pos(): {
       machines: unknown[];

@@ -2,7 +2,8 @@
  * Progress reporting for long work: a bar on a terminal, a line every few seconds otherwise (CI, pipes), and
  * nothing at all when silenced. Everything goes to stderr so stdout stays clean for data and `--json`.
  */
-import cliProgress from "cli-progress";
+import { createRequire } from "node:module";
+import type cliProgress from "cli-progress";
 
 export interface Progress {
   /** Begin a phase; `total` may be unknown (e.g. a streamed file). */
@@ -34,9 +35,11 @@ class BarProgress implements Progress {
       total === undefined
         ? `${label} {value} done, {speed}/s`
         : `${label} [{bar}] {percentage}% {value}/{total} eta {eta_formatted}`;
-    this.bar = new cliProgress.SingleBar(
+    // Required on first use, not imported: only a terminal shows a bar, and every command imports this file.
+    const bars = createRequire(import.meta.url)("cli-progress") as typeof cliProgress;
+    this.bar = new bars.SingleBar(
       { format, stream: process.stderr, hideCursor: true, clearOnComplete: true, etaBuffer: 50 },
-      cliProgress.Presets.shades_classic,
+      bars.Presets.shades_classic,
     );
     this.bar.start(total ?? 0, 0, { speed: "0" });
     this.started = Date.now();

@@ -41,7 +41,8 @@ test("look-alikes are left alone", () => {
 });
 
 test("tag mode keeps a type tag in the released text", async () => {
-  const tagger = await Classifier.create({ kb: classifier.kb, scrub: "tag", cacheSize: 0 });
+  // (Algorithm 1's main unit: the learned layer may file the query under another unit's branch)
+  const tagger = await Classifier.create({ kb: classifier.kb, scrub: "tag", cacheSize: 0, model: null });
   const c = tagger.classify("call 555-123-4567 for pizza");
   assert.match(c.scrubbed, /\[PHONE\]/);
   assert.equal(c.unit, "pizza");
@@ -141,4 +142,22 @@ test("word facts and phrase references agree with the knowledge base they summar
       kb.termStats.phraseCount(facts.slice(0, n).map((f) => f.stem)),
     );
   }
+});
+
+test("a public figure is kept and classified by who they are; a private person's name is dropped", () => {
+  for (const [q, top] of [
+    ["tom hanks movies", "Arts"],
+    ["michael jordan", "Sports"],
+  ] as const) {
+    const c = classifier.classify(q);
+    assert.deepEqual(c.spans, [], q);
+    assert.equal(c.scrubbed, q);
+    assert.equal(topOf(c.categoryId), top, q);
+  }
+  const priv = classifier.classify("jennifer wexlerby obituary");
+  assert.deepEqual(
+    priv.spans.map((s) => s.type),
+    ["person_name"],
+  );
+  assert.equal(priv.scrubbed, "obituary");
 });

@@ -75,3 +75,42 @@ describe("querymask classify", () => {
     assert.match(readFileSync(`${out}.rejects.PRIVATE.tsv`, "utf8"), /no time here/);
   });
 });
+
+describe("querymask kb train", () => {
+  const train = (rest: string[]) =>
+    spawnSync(process.execPath, ["--import", "tsx", cli, "kb", "train", ...rest], { encoding: "utf8" });
+
+  test("writes a model and its cross-validated figures; bad input and usage exit 2", () => {
+    const labels = join(dir, "labels.tsv");
+    const rows = ["id\tquery\tlabel"];
+    const made: [string, string][] = [
+      ["soccer ball", "Sports"],
+      ["tennis racket", "Sports"],
+      ["golf clubs", "Sports"],
+      ["flu symptoms", "Health"],
+      ["back pain", "Health"],
+      ["allergy medicine", "Health"],
+    ];
+    made.forEach(([q, l], i) => {
+      rows.push(`${i}\t${q}\t${l}`);
+    });
+    writeFileSync(labels, `${rows.join("\n")}\n`);
+    const out = join(dir, "model.json");
+    const ok = train([labels, "-o", out, "--folds", "2", "--json"]);
+    assert.equal(ok.status, 0, ok.stderr);
+    const summary = JSON.parse(ok.stdout);
+    assert.equal(summary.examples, 6);
+    assert.equal(summary.cv.folds.length, 2);
+    assert.equal(JSON.parse(readFileSync(out, "utf8")).format, "querymask-classifier-model");
+    const badFolds = train([labels, "-o", out, "--folds", "1"]);
+    assert.equal(badFolds.status, 2);
+    assert.match(badFolds.stderr, /--folds/);
+    writeFileSync(labels, "id\tquery\tlabel\n1\tsoccer\tCooking\n");
+    const badLabel = train([labels, "-o", out]);
+    assert.equal(badLabel.status, 2);
+    assert.match(badLabel.stderr, /labels\.tsv:2: unknown label Cooking/);
+    const same = train([labels, "-o", labels]);
+    assert.equal(same.status, 2);
+    assert.match(same.stderr, /overwrite/);
+  });
+});

@@ -5,7 +5,8 @@ import { test } from "node:test";
 import { Classifier } from "../../src/classify/classifier.ts";
 import { findSite, siteCategory, spacedSite } from "../../src/classify/rules.ts";
 
-const classifier = await Classifier.create({ cacheSize: 0 });
+// Algorithm 1 and its rules alone: the learned layer (model.ts) is tested in model.test.ts.
+const classifier = await Classifier.create({ cacheSize: 0, model: null });
 const tax = classifier.kb.taxonomy;
 const top = (q: string) => {
   const c = classifier.classify(q);

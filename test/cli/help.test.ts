@@ -3,20 +3,34 @@ import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { buildProgram } from "../../src/cli/main.ts";
+import { commands } from "../../src/cli/commands/index.ts";
 import { tempDir } from "../helpers/tmp.ts";
 
 const run = (...args: string[]) =>
   spawnSync(process.execPath, ["bin/querymask.js", ...args], { encoding: "utf8" });
 
 test("every command answers --help with exit 0 and an example or description", () => {
-  const names = buildProgram().commands.map((c) => c.name());
+  const names = commands.map((c) => c.name);
   assert.ok(names.includes("stats") && names.includes("anonymize"));
   for (const name of names) {
     const r = run(name, "--help");
     assert.equal(r.status, 0, `${name} --help: ${r.stderr}`);
     assert.match(r.stdout, new RegExp(`Usage: querymask ${name}`));
+    const description = commands.find((c) => c.name === name)!.description;
+    assert.ok(r.stdout.includes(description.slice(0, 40)), `${name} --help shows its description`);
   }
+});
+
+test("querymask --help lists every command with its description without loading them; help <command> loads it", () => {
+  const r = run("--help");
+  assert.equal(r.status, 0, r.stderr);
+  for (const c of commands) assert.match(r.stdout, new RegExp(`\\n  ${c.name}\\b`), c.name);
+  const v = run("--version");
+  assert.equal(v.status, 0);
+  assert.equal(v.stdout.trim(), JSON.parse(readFileSync("package.json", "utf8")).version);
+  const h = run("help", "anonymize");
+  assert.equal(h.status, 0, h.stderr);
+  assert.match(h.stdout, /--sort-buffer/);
 });
 
 test("usage errors exit 2", () => {

@@ -1,7 +1,14 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { budget, noiseScale, releaseThreshold, thresholdFailure } from "../../src/methods/dp/budget.ts";
-import { dp, SEEDED_WARNING } from "../../src/methods/dp/index.ts";
+import {
+  DEFAULT_ALPHA,
+  DEFAULT_D,
+  DEFAULT_SELECTION,
+  dp,
+  KOROLOVA_D,
+  SEEDED_WARNING,
+} from "../../src/methods/dp/index.ts";
 import { getMethod } from "../../src/methods/registry.ts";
 import { silentProgress } from "../../src/util/progress.ts";
 import { Rng } from "../../src/util/random.ts";
@@ -55,25 +62,72 @@ test("the threshold grows as δ shrinks and never falls below d", () => {
   }
 });
 
+test("the discrete cutoff K + 1 keeps the paper's δ bound for discrete Laplace noise", () => {
+  // P(c + X > K + 1) = q^(⌊K − c⌋ + 2)/(1 + q) for X ~ DLap(b), q = e^(−1/b); it must not exceed ½·e^((c − K)/b).
+  for (const [eps, delta, d] of [
+    [1, 1e-5, 20],
+    [2, 0.1, 5],
+    [0.5, 1e-7, 3],
+  ] as const) {
+    const p = budget(eps, delta, d);
+    assert.equal(p.cutoff, p.K + 1);
+    const q = Math.exp(-1 / p.b);
+    for (let c = 1; c <= d; c++) {
+      const exact = q ** (Math.floor(p.K - c) + 2) / (1 + q);
+      assert.ok(exact <= 0.5 * Math.exp((c - p.K) / p.b) * (1 + 1e-12), `c ${c}: ${exact}`);
+    }
+  }
+  // K alone does not suffice when its fractional part is near 1: K = 3.99, b = 1, c = 1 passes with
+  // q^3/(1 + q) = 0.0365 > ½·e^(1 − 3.99) = 0.0252.
+  const q1 = Math.exp(-1);
+  assert.ok(q1 ** (Math.floor(3.99 - 1) + 1) / (1 + q1) > 0.5 * Math.exp(1 - 3.99));
+});
+
 test("dp is registered; bad parameters are rejected with a clear message", () => {
   assert.equal(getMethod("dp"), dp);
-  assert.throws(() => dp.parse({ epsilon: 0 }), /dp: parameter epsilon: must be > 0, got 0/);
-  assert.throws(() => dp.parse({ epsilon: -1 }), /dp: parameter epsilon: must be > 0/);
-  assert.throws(() => dp.parse({ delta: 0 }), /dp: parameter delta: must be in \(0, 1\)/);
-  assert.throws(() => dp.parse({ delta: 1 }), /dp: parameter delta: must be in \(0, 1\)/);
+  assert.throws(() => dp.parse({ epsilon: 0 }), /dp: parameter epsilon: must be in \[0.001, 1000\], got 0/);
+  assert.throws(() => dp.parse({ epsilon: -1 }), /dp: parameter epsilon: must be in/);
+  // A subnormal ε is refused by the generic number check, a tiny normal one by dp's own range.
+  assert.throws(() => dp.parse({ epsilon: 1e-320 }), /dp: parameter epsilon: 1e-320 is too close to 0/);
+  assert.throws(
+    () => dp.parse({ epsilon: 1e-10 }),
+    /dp: parameter epsilon: must be in \[0.001, 1000\], got 1e-10/,
+  );
+  assert.throws(() => dp.parse({ epsilon: "1e-320" }), /dp: parameter epsilon/);
+  assert.throws(() => dp.parse({ delta: 0 }), /dp: parameter delta: must be in \[1e-100, 1\)/);
+  assert.throws(() => dp.parse({ delta: 1 }), /dp: parameter delta: must be in \[1e-100, 1\)/);
+  assert.throws(() => dp.parse({ delta: 1e-320 }), /dp: parameter delta/);
   assert.throws(() => dp.parse({ d: 0 }), /dp: parameter d: must be in \[1, /);
+  assert.throws(
+    () => dp.parse({ selection: "best" }),
+    /dp: parameter selection: must be one of korolova, laplace/,
+  );
+  assert.throws(() => dp.parse({ alpha: -1 }), /dp: parameter alpha/);
   assert.throws(() => dp.parse({ epsilon: "abc" }), /dp: parameter epsilon: must be a number/);
   assert.throws(() => dp.parse({ noise: "urandom" }), /dp: parameter noise: must be "crypto" or "seeded"/);
   assert.throws(() => dp.parse({ clicks: "maybe" }), /dp: parameter clicks: must be true or false/);
-  assert.deepEqual(dp.parse({ epsilon: "0.5", delta: "1e-6", d: "10", noise: "seeded", clicks: "false" }), {
-    epsilon: 0.5,
-    delta: 1e-6,
-    d: 10,
-    noise: "seeded",
-    clicks: false,
+  assert.deepEqual(
+    dp.parse({ selection: "korolova", epsilon: "0.5", delta: "1e-6", noise: "seeded", clicks: "false" }),
+    {
+      selection: "korolova",
+      epsilon: 0.5,
+      delta: 1e-6,
+      d: KOROLOVA_D,
+      alpha: DEFAULT_ALPHA,
+      noise: "seeded",
+      clicks: false,
+    },
+  );
+  // the defaults: the private sampler, the default strategy and its d
+  assert.deepEqual(dp.parse({}), {
+    selection: DEFAULT_SELECTION,
+    epsilon: 1,
+    delta: 1e-5,
+    d: DEFAULT_D,
+    alpha: DEFAULT_ALPHA,
+    noise: "crypto",
+    clicks: true,
   });
-  // the default is the private sampler
-  assert.deepEqual(dp.parse({}), { epsilon: 1, delta: 1e-5, d: 20, noise: "crypto", clicks: true });
 });
 
 test("seeded noise warns loudly on stderr, once; crypto noise does not", async () => {

@@ -4,9 +4,11 @@ import fc from "fast-check";
 import { groupEvents } from "../../src/log/events.ts";
 import type { QueryLog } from "../../src/log/record.ts";
 import { budget } from "../../src/methods/dp/budget.ts";
+import { discreteLaplace } from "../../src/methods/dp/discrete.ts";
 import { dp } from "../../src/methods/dp/index.ts";
-import { laplaceNoise } from "../../src/methods/dp/laplace.ts";
-import { limitAndCount, noisyRelease } from "../../src/methods/dp/release.ts";
+import { limitAndCount, noisyRelease } from "../../src/methods/dp/korolova.ts";
+import { cryptoRandomness, laplaceNoise, seededRandomness } from "../../src/methods/dp/random.ts";
+import { SELECTION_NAMES } from "../../src/methods/dp/selection/index.ts";
 import { silentProgress } from "../../src/util/progress.ts";
 import { Rng } from "../../src/util/random.ts";
 import { event, log, logArb } from "../graph/fixtures.ts";
@@ -50,7 +52,7 @@ test("limiting keeps each user's first d events by time and first d clicks", () 
 
 test("Laplace noise from a fixed seed has mean ≈ 0, mean |x| ≈ b and is symmetric", () => {
   const b = 3;
-  const noise = laplaceNoise(Rng.fromSeed(42), b);
+  const noise = laplaceNoise(seededRandomness(Rng.fromSeed(42)), b);
   const n = 40_000;
   let sum = 0;
   let abs = 0;
@@ -65,7 +67,7 @@ test("Laplace noise from a fixed seed has mean ≈ 0, mean |x| ≈ b and is symm
   assert.ok(Math.abs(sum / n) < 0.06 * b, `mean ${sum / n}`);
   assert.ok(Math.abs(abs / n - b) < 0.03 * b, `mean |x| ${abs / n}`);
   assert.ok(Math.abs(pos / n - 0.5) < 0.01, `P(x > 0) ${pos / n}`);
-  assert.throws(() => laplaceNoise(Rng.fromSeed(1), 0), RangeError);
+  assert.throws(() => laplaceNoise(seededRandomness(Rng.fromSeed(1)), 0), RangeError);
 });
 
 test("seeded determinism: same seed, same table; another seed, other noise", async () => {
@@ -75,26 +77,26 @@ test("seeded determinism: same seed, same table; another seed, other noise", asy
     ),
   ).flat();
   const input: QueryLog = { records: recs, format: "aol" };
-  const params = dp.parse({ epsilon: 4, delta: 0.1, d: 3, noise: "seeded" });
+  const params = dp.parse({ selection: "korolova", epsilon: 4, delta: 0.001, d: 3, noise: "seeded" });
   const a = await dp.anonymize(input, params, ctx(7));
   const b = await dp.anonymize(input, params, ctx(7));
   const c = await dp.anonymize(input, params, ctx(8));
   assert.deepEqual(a.table, b.table);
   assert.notDeepEqual(a.table, c.table);
-  assert.deepEqual(a.guarantee, { epsilon: 4, delta: 0.1 });
-  // b = 1.5, K = 3 − 1.5·ln(0.1/3) ≈ 8.10: the 30-user queries are released, the one-user ones are not.
+  assert.deepEqual(a.guarantee, { epsilon: 4, delta: 0.001 });
+  // b = 1.5, K = 3 − 1.5·ln(0.001/3) ≈ 15.0: the 30-user queries are released, the one-user ones are not.
   assert.deepEqual(a.table!.queries.map((q) => q.query).sort(), ["common", "popular"]);
-  assert.equal(a.counts["threshold K"], budget(4, 0.1, 3).K);
+  assert.equal(a.counts["threshold K"], budget(4, 0.001, 3).K);
 });
 
 test("on random logs: only limited-log queries above K, clicks only for released queries", async () => {
   await fc.assert(
     fc.asyncProperty(logArb(60), fc.integer({ min: 1, max: 4 }), fc.integer(), async (records, d, seed) => {
       const input: QueryLog = { records, format: "aol" };
-      const params = dp.parse({ epsilon: 8, delta: 0.5, d, noise: "seeded" });
+      const params = dp.parse({ selection: "korolova", epsilon: 8, delta: 0.5, d, noise: "seeded" });
       const r = await dp.anonymize(input, params, ctx(seed));
       const limited = limitAndCount(records, groupEvents(records), d);
-      const K = budget(8, 0.5, d).K;
+      const K = budget(8, 0.5, d).cutoff;
       const released = new Set(r.table!.queries.map((q) => q.query));
       for (const q of r.table!.queries) {
         assert.ok(limited.queries.has(q.query));
@@ -110,22 +112,23 @@ test("on random logs: only limited-log queries above K, clicks only for released
   );
 });
 
-test("with a huge ε the noisy counts are the limited counts", async () => {
+test("with a huge ε the noisy counts are the limited counts, for every strategy", async () => {
   const recs = Array.from({ length: 12 }, (_, u) => event(`u${u}`, "q", u, ["http://x.com"])).flat();
-  const r = await dp.anonymize(
-    { records: recs, format: "aol" },
-    dp.parse({ epsilon: 1e6, delta: 0.5, d: 1 }),
-    ctx(3),
-  );
-  assert.equal(r.table!.queries.length, 1);
-  assert.ok(Math.abs(r.table!.queries[0]!.count - 12) < 1e-3);
-  assert.ok(Math.abs(r.table!.clicks[0]!.count - 12) < 1e-3);
+  for (const selection of SELECTION_NAMES) {
+    const r = await dp.anonymize(
+      { records: recs, format: "aol" },
+      dp.parse({ selection, epsilon: 1000, delta: 0.5, d: 1 }),
+      ctx(3),
+    );
+    assert.deepEqual(r.table!.queries, [{ query: "q", count: 12 }], selection);
+    assert.deepEqual(r.table!.clicks, [{ query: "q", url: "http://x.com", count: 12 }], selection);
+  }
 });
 
 test("the default noise is cryptographic: the same seed gives different tables", async () => {
   const recs = Array.from({ length: 40 }, (_, u) => event(`u${u}`, "q", u, ["http://x.com"])).flat();
   const input: QueryLog = { records: recs, format: "aol" };
-  const params = dp.parse({ epsilon: 1, delta: 0.1, d: 1 });
+  const params = dp.parse({ selection: "korolova", epsilon: 1, delta: 0.1, d: 1 });
   assert.equal(params.noise, "crypto");
   const a = await dp.anonymize(input, params, ctx(7));
   const b = await dp.anonymize(input, params, ctx(7));
@@ -138,7 +141,7 @@ test("--clicks false releases queries only, with the paper's b = d/ε and K = d(
   const input: QueryLog = { records: recs, format: "aol" };
   const r = await dp.anonymize(
     input,
-    dp.parse({ epsilon: 2, delta: 0.1, d: 5, clicks: "false", noise: "seeded" }),
+    dp.parse({ selection: "korolova", epsilon: 2, delta: 0.1, d: 5, clicks: "false", noise: "seeded" }),
     ctx(1),
   );
   assert.equal(r.counts["noise scale b"], 2.5);
@@ -155,7 +158,7 @@ test("the first noise draw is Laplace-distributed across seeds (small seeds are 
   let far = 0;
   const firsts = new Set<number>();
   for (let seed = 0; seed < 300; seed++) {
-    const x = laplaceNoise(Rng.fromSeed(seed), 1)();
+    const x = laplaceNoise(seededRandomness(Rng.fromSeed(seed)), 1)();
     if (Math.abs(x) > 4) far++;
     firsts.add(x);
   }
@@ -164,8 +167,8 @@ test("the first noise draw is Laplace-distributed across seeds (small seeds are 
 });
 
 test("crypto noise is not reproducible and has the right scale", () => {
-  const a = laplaceNoise(Rng.fromSeed(1), 2, "crypto");
-  const b = laplaceNoise(Rng.fromSeed(1), 2, "crypto");
+  const a = laplaceNoise(cryptoRandomness(), 2);
+  const b = laplaceNoise(cryptoRandomness(), 2);
   assert.notEqual(a(), b());
   let abs = 0;
   for (let i = 0; i < 20_000; i++) abs += Math.abs(a());
@@ -188,18 +191,19 @@ test("δ holds empirically: a user's d one-off queries leak with probability ≤
     clicksKept: 0,
     clicksDropped: 0,
   };
-  const noise = laplaceNoise(Rng.fromSeed(11), plan.b, "seeded");
+  const noise = discreteLaplace(seededRandomness(Rng.fromSeed(11)), plan.b);
   const trials = 20_000;
-  const exposed = (K: number): number => {
+  const exposed = (cutoff: number): number => {
     let n = 0;
     for (let t = 0; t < trials; t++) {
-      if (noisyRelease(counts, { ...plan, K }, noise).queries.length > 0) n++;
+      if (noisyRelease(counts, { ...plan, cutoff }, noise).queries.length > 0) n++;
     }
     return n / trials;
   };
-  const ours = exposed(plan.K);
+  const ours = exposed(plan.cutoff);
   assert.ok(ours <= delta, `exposure ${ours} > δ`);
-  assert.ok(Math.abs(ours - 0.045) < 0.01, `exposure ${ours}, expected ≈ 0.045`);
+  // discrete: 5·q^(⌊21.09 − 1⌋ + 2)/(1 + q), q = e^(−1/5): 5 × 0.0123/1.819 ≈ 0.0338 (union bound ≈ exact here)
+  assert.ok(Math.abs(ours - 0.033) < 0.01, `exposure ${ours}, expected ≈ 0.033`);
   const halfForm = exposed(d * (1 - Math.log(2 * delta) / 1));
   assert.ok(halfForm > delta, `½-form exposure ${halfForm}`);
 });

@@ -1,4 +1,5 @@
 /** Small hand-made taxonomies, mappers and logs for the mdav tests. */
+import { knowledgeOf } from "../../src/classify/service.ts";
 import type { KnowledgeBase } from "../../src/knowledge/knowledge-base.ts";
 import { Taxonomy } from "../../src/knowledge/taxonomy.ts";
 import type { LogRecord, QueryLog } from "../../src/log/record.ts";
@@ -56,7 +57,7 @@ export function paperContext(seed: number): MethodContext {
   return {
     rng: Rng.fromSeed(seed),
     progress: silentProgress,
-    knowledge: async () => kb as unknown as KnowledgeBase,
+    knowledge: knowledgeOf(kb as unknown as KnowledgeBase),
   };
 }
 

@@ -82,6 +82,13 @@ describe("resolveOverlaps properties", () => {
 });
 
 describe("engine with the real recognizers", () => {
+  it("a cue followed by two number words ends (it looped forever) and still finds the code", () => {
+    const r = defaultRecognizers().find((x) => x.name === "id-number")!;
+    assert.deepEqual(r.find(prepare("ssn number number mmvi")), []);
+    const found = r.find(prepare("account number no 448213"));
+    assert.equal(found.length, 1);
+    assert.equal("account number no 448213".slice(found[0]!.start, found[0]!.end), "448213");
+  });
   it("an address wins over a phone-like house number and a name inside it", () => {
     const r = createScrubber({ mode: "tag" }).scrub("john baker 1234 main st apt 5");
     assert.deepEqual(

@@ -4,21 +4,31 @@
  * with a streaming stage runs as a stream (memory flat in the log size); the others load the log. The release
  * is written in the input's format, or as a query-click count table when the method releases counts only.
  */
+
+import { dirname, resolve } from "node:path";
 import { type Command, Option } from "commander";
+import { createKnowledgeService } from "../../classify/service.ts";
 import { writeCountTable } from "../../log/count-table.ts";
-import { loadLog, openLog } from "../../log/read.ts";
+import { loadLog, type OpenedLog, openLog } from "../../log/read.ts";
 import { writeBatches, writeLog } from "../../log/write.ts";
-import { type Method, type MethodContext, type ParamSpec, withParamRange } from "../../methods/method.ts";
+import {
+  type Method,
+  type MethodContext,
+  methodRng,
+  type ParamSpec,
+  withParamRange,
+} from "../../methods/method.ts";
 import { getMethod, methods } from "../../methods/registry.ts";
 import { runStage } from "../../stream/stage.ts";
+import { checkTimeOrder, NotInTimeOrder, sortByTime } from "../../stream/time-order.ts";
 import { UsageError } from "../../util/errors.ts";
-import { Rng } from "../../util/random.ts";
 import {
   addInputOptions,
   checkOutputs,
   DEFAULT_SEED,
   fileOutputs,
   type InputFlags,
+  intArg,
   parseSeed,
   printTable,
   readOptions,
@@ -31,6 +41,7 @@ interface AnonymizeFlags extends InputFlags {
   seed: number;
   json?: boolean;
   batch?: boolean;
+  sortBuffer: number;
   [param: string]: unknown;
 }
 
@@ -39,6 +50,7 @@ const RESERVED = new Set([
   "out",
   "seed",
   "batch",
+  "sort-buffer",
   "json",
   "format",
   "lenient",
@@ -52,8 +64,8 @@ function camel(name: string): string {
   return name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 }
 
-/** Every parameter name any method takes, with the methods that take it. */
-function paramFlags(): Map<string, { spec: ParamSpec; methods: string[] }> {
+/** Every parameter name any method takes, with the methods that take it (also `querymask audit`'s flags). */
+export function paramFlags(): Map<string, { spec: ParamSpec; methods: string[] }> {
   const out = new Map<string, { spec: ParamSpec; methods: string[] }>();
   for (const m of methods) {
     for (const p of m.params) {
@@ -66,9 +78,9 @@ function paramFlags(): Map<string, { spec: ParamSpec; methods: string[] }> {
 }
 
 /** The raw parameters given for `method`; a flag the method does not take is a usage error. */
-function methodParams(
+export function methodParams(
   method: Method,
-  flags: AnonymizeFlags,
+  flags: Readonly<Record<string, unknown>>,
   known: Map<string, unknown>,
 ): Record<string, unknown> {
   const raw: Record<string, unknown> = {};
@@ -89,7 +101,6 @@ export function register(program: Command): void {
   const known = paramFlags();
   const cmd = program
     .command("anonymize")
-    .description("anonymize a query log with one of the registered methods")
     .argument("<log...>", "input log files or glob patterns")
     .requiredOption("-m, --method <name>", `method: ${methods.map((m) => m.name).join(", ")}`)
     .requiredOption(
@@ -98,6 +109,12 @@ export function register(program: Command): void {
     )
     .option("--seed <n>", "random seed", parseSeed, DEFAULT_SEED)
     .option("--batch", "load the whole log even if the method can stream")
+    .option(
+      "--sort-buffer <records>",
+      "streaming a log not in time order: records held in memory per sorted run on disk",
+      intArg(1),
+      16_384,
+    )
     .option("--json", "print the summary as JSON");
   for (const [name, { spec, methods: users }] of known) {
     const def = spec.default === undefined ? "" : ` (default ${spec.default})`;
@@ -114,29 +131,59 @@ export function register(program: Command): void {
     const opts = readOptions(flags, flags.out);
     await checkOutputs(inputs, fileOutputs(flags.out, opts.rejectsPath));
     const ctx: MethodContext = {
-      rng: Rng.fromSeed(flags.seed),
+      rng: methodRng(flags.seed),
       progress: opts.progress,
       warn: (message) => process.stderr.write(`querymask: note: ${message}\n`),
+      knowledge: createKnowledgeService(),
     };
     const t0 = performance.now();
     let counts: Record<string, number>;
     let rejected: number;
-    if (method.createStage && !flags.batch) {
-      const log = await openLog(inputs, opts);
-      const stage = await withParamRange(method.name, async () =>
-        method.createStage!(params, ctx, { classified: log.classified }),
-      );
-      opts.progress.start(`${method.name}`);
+    let notes: readonly string[] = [];
+    const createStage = method.createStage?.bind(method);
+    if (createStage && !flags.batch) {
+      // A stage is defined on a stream in time order. Stream the file as it comes while it is in time order;
+      // at the first record out of order, discard what was written and start over on the log sorted by time
+      // (an external merge sort: memory stays bounded), so the release is the one the batch path gives.
+      const stream = async (log: OpenedLog, sorted: boolean) => {
+        const stage = await withParamRange(method.name, async () =>
+          createStage(params, { ...ctx, rng: methodRng(flags.seed) }, { classified: log.classified }),
+        );
+        const input = sorted
+          ? sortByTime(log.batches(), {
+              runRecords: flags.sortBuffer,
+              tempDir: dirname(resolve(flags.out)),
+              onRuns: (n) => {
+                if (n > 0 && !flags.quiet) process.stderr.write(`querymask: merging ${n} sorted runs\n`);
+              },
+            })
+          : checkTimeOrder(log.batches());
+        opts.progress.start(sorted ? `${method.name} (sorting by time)` : method.name);
+        try {
+          await writeBatches(flags.out, log.format, runStage(stage, input), { classified: log.classified });
+        } finally {
+          opts.progress.stop();
+        }
+        await log.rejects.close();
+        return { stage, rejected: log.rejects.count };
+      };
+      let log = await openLog(inputs, opts);
+      let run: Awaited<ReturnType<typeof stream>>;
       try {
-        await writeBatches(flags.out, log.format, runStage(stage, log.batches()), {
-          classified: log.classified,
-        });
-      } finally {
-        opts.progress.stop();
+        run = await stream(log, false);
+      } catch (e) {
+        if (!(e instanceof NotInTimeOrder)) throw e;
+        await log.rejects.abort();
+        if (!flags.quiet) {
+          process.stderr.write(
+            `querymask: ${e.where}: the log is not in time order; sorting it by time and starting over\n`,
+          );
+        }
+        log = await openLog(inputs, opts);
+        run = await stream(log, true);
       }
-      await log.rejects.close();
-      counts = stage.counts();
-      rejected = log.rejects.count;
+      counts = run.stage.counts();
+      rejected = run.rejected;
     } else {
       opts.progress.start("reading");
       const input = await loadLog(inputs, opts);
@@ -146,10 +193,12 @@ export function register(program: Command): void {
       else if (release.table) await writeCountTable(flags.out, release.table);
       else throw new Error(`method ${method.name} released nothing`);
       counts = { ...release.counts, ...(release.guarantee ?? {}) };
+      notes = release.notes ?? [];
       rejected = input.rejected;
     }
     const seconds = (performance.now() - t0) / 1000;
     reportRejects(rejected, opts.rejectsPath);
+    for (const note of notes) process.stderr.write(`querymask: ${note}\n`);
     const summary = {
       method: method.name,
       params,

@@ -1,14 +1,15 @@
 /**
  * `querymask check-km --k K --m M <log…>`: verify that a log is (k,m)-anonymous (paper 003): every combination
- * of at most m terms out of a user's history is held by at least k users. It recounts from the log itself, so
- * it checks the output of any method, not only km's.
+ * of at most m terms out of a user's history is held by at least k users. It recounts from the log itself with
+ * the audit's (k,m) check (src/audit/checks/km.ts), so it checks the output of any method, not only km's; it is
+ * the privacy-model part of `querymask audit --method km`, which also checks identifiers, columns and counts.
  *
  * Exit codes: 0 the log is (k,m)-anonymous; 1 it is not (the violating combinations are printed); 2 bad input
  * or usage (unreadable log, k < 2, m < 1).
  */
 import type { Command } from "commander";
+import { checkKmAnonymity } from "../../audit/checks/km.ts";
 import { loadLog } from "../../log/read.ts";
-import { checkKm } from "../../methods/km/check.ts";
 import { EXIT_FAILURE } from "../../util/errors.ts";
 import {
   addInputOptions,
@@ -29,7 +30,6 @@ interface CheckKmFlags extends InputFlags {
 export function register(program: Command): void {
   const cmd = program
     .command("check-km")
-    .description("check that a log is (k,m)-anonymous: every ≤ m terms of a history are held by ≥ k users")
     .argument("<log...>", "log files or glob patterns (AOL TSV, Excite, NDJSON; plain or .gz)")
     .requiredOption("--k <n>", "minimum number of users holding each combination (≥ 2)", intArg(2))
     .requiredOption("--m <n>", "largest combination size an adversary knows (≥ 1)", intArg(1))
@@ -52,27 +52,23 @@ export function register(program: Command): void {
     const log = await loadLog(inputs, { ...opts, keepSource: false });
     reportRejects(log.rejected, opts.rejectsPath);
     opts.progress.start("checking (k,m)-anonymity");
-    const result = checkKm(log.records, flags.k, flags.m, flags.limit);
+    const result = checkKmAnonymity(log.records, flags.k, flags.m, flags.limit);
     opts.progress.stop();
-    if (!result.ok) process.exitCode = EXIT_FAILURE;
+    const ok = result.violations === 0;
+    if (!ok) process.exitCode = EXIT_FAILURE;
     if (flags.json) {
-      process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+      process.stdout.write(`${JSON.stringify({ ok, ...result }, null, 2)}\n`);
       return;
     }
     printTable([
-      [`(${flags.k},${flags.m})-anonymous`, result.ok ? "yes" : "NO"],
-      ["users with terms", result.users],
-      ["distinct terms", result.terms],
-      ["violating combinations", result.violationCount],
+      [`(${flags.k},${flags.m})-anonymous`, ok ? "yes" : "NO"],
+      ["checked", result.checked],
+      ["violating combinations", result.violations],
     ]);
-    if (result.ok) return;
-    const shown = result.violations.length;
+    if (ok) return;
     process.stdout.write(
-      `\nheld by fewer than ${flags.k} users (first ${shown} of ${result.violationCount}):\n`,
+      `\nheld by fewer than ${flags.k} users (first ${result.examples.length} of ${result.violations}):\n`,
     );
-    for (const v of result.violations) {
-      const users = v.users.slice(0, 5).join(", ") + (v.users.length > 5 ? ", …" : "");
-      process.stdout.write(`  {${v.terms.join(", ")}}  support ${v.support}  users ${users}\n`);
-    }
+    for (const v of result.examples) process.stdout.write(`  ${v}\n`);
   });
 }

@@ -25,6 +25,8 @@ interface ClassifyFlags extends InputFlags {
   scrub: ScrubMode;
   cacheSize: number;
   mainUnit: "vote" | "paper";
+  /** commander's `--no-model`: false = Algorithm 1 alone. */
+  model: boolean;
   outFormat?: "aol" | "ndjson";
   json?: boolean;
 }
@@ -32,7 +34,6 @@ interface ClassifyFlags extends InputFlags {
 export function register(program: Command): void {
   const cmd = program
     .command("classify")
-    .description("assign each query an ODP category and main semantic unit (paper 000, Algorithm 1)")
     .argument("<log...>", "log files or glob patterns (AOL TSV, Excite, NDJSON; plain or .gz)")
     .requiredOption("-o, --out <file>", "classified log (same format as the input; .gz compresses)")
     .addOption(
@@ -48,6 +49,10 @@ export function register(program: Command): void {
       )
         .choices(["vote", "paper"])
         .default("vote"),
+    )
+    .option(
+      "--no-model",
+      "Algorithm 1 alone, without the learned decision layer (data/model/classifier-model.json)",
     )
     .addOption(
       new Option(
@@ -68,6 +73,7 @@ export function register(program: Command): void {
       cacheSize: flags.cacheSize,
       scrub: flags.scrub,
       mainUnit: flags.mainUnit,
+      ...(flags.model ? {} : { model: null }),
     });
     // The Excite layout has no category columns: its classified form is the AOL layout.
     const format = flags.outFormat ?? (log.format === "excite" ? "aol" : log.format);
@@ -90,7 +96,14 @@ export function register(program: Command): void {
       .filter(([k]) => k !== "events" && k !== "scrubbed")
       .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
     if (flags.json) {
-      const summary = { out: flags.out, rows, rejected: log.rejects.count, coverage, counts };
+      const summary = {
+        out: flags.out,
+        rows,
+        rejected: log.rejects.count,
+        coverage,
+        counts,
+        clicksDropped: tally.clicksDropped,
+      };
       process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
       return;
     }
@@ -99,6 +112,7 @@ export function register(program: Command): void {
       ["rows", rows],
       ["query events", events],
       ["events with identifiers scrubbed", counts.scrubbed!],
+      ["click URLs dropped (identifier in host)", tally.clicksDropped],
       ["coverage", `${(100 * coverage).toFixed(2)}% (${unclassified.toLocaleString("en")} unclassified)`],
       ...perTop.map(([k, v]): [string, string] => [
         `  ${k}`,

@@ -9,7 +9,6 @@ import { checkOutputs, DEFAULT_SEED, parseSeed } from "../shared.ts";
 export function register(program: Command): void {
   program
     .command("demo")
-    .description("run the main job on the bundled Excite 1997 sample (what `npm start` does)")
     .option("-o, --out <dir>", "output directory", DEFAULT_OUT)
     .option("--seed <n>", "random seed", parseSeed, DEFAULT_SEED)
     .option("-q, --quiet", "no progress output")

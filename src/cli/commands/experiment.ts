@@ -12,9 +12,6 @@ import { checkOutputs } from "../shared.ts";
 export function register(program: Command): void {
   program
     .command("experiment")
-    .description(
-      "compare methods and parameters on one log: attacks, privacy and utility yardsticks, HTML report",
-    )
     .argument("<config>", "experiment config, JSON or YAML (see examples/experiment.yaml)")
     .option(
       "-o, --out <dir>",

@@ -41,7 +41,6 @@ function formatFor(flags: GenerateFlags): LogFormat {
 export function register(program: Command): void {
   program
     .command("generate")
-    .description("write a seeded synthetic query log (AOL-like users, sessions, clicks, fake identifiers)")
     .option("--users <n>", "number of users (default: enough for --rows)", intArg(1))
     .option("--rows <n>", "stop after this many rows", intArg(0))
     .option("--seed <n>", "random seed: the same seed gives a byte-identical log", parseSeed, DEFAULT_SEED)

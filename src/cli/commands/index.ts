@@ -1,36 +1,107 @@
 /**
- * Every CLI command, registered in this order in `querymask --help`. Adding a command = one file in this folder
- * exporting `register(program)`, plus one line here.
+ * Every CLI command, listed in this order in `querymask --help`. A command's module (its flags, its action and
+ * everything the action imports) is loaded only when that command runs, so `querymask --help`, `--version` and
+ * each command start without the others' dependencies. Adding a command = one file in this folder exporting
+ * `register(program)` (which defines the command's arguments, options and action), plus one entry here.
  */
 import type { Command } from "commander";
-import * as anonymize from "./anonymize.ts";
-import * as attack from "./attack.ts";
-import * as checkKm from "./check-km.ts";
-import * as classify from "./classify.ts";
-import * as cluster from "./cluster.ts";
-import * as demo from "./demo.ts";
-import * as experiment from "./experiment.ts";
-import * as generate from "./generate.ts";
-import * as kb from "./kb.ts";
-import * as profile from "./profile.ts";
-import * as scrub from "./scrub.ts";
-import * as serve from "./serve.ts";
-import * as stats from "./stats.ts";
 
 export type RegisterCommand = (program: Command) => void;
 
-export const commands: RegisterCommand[] = [
-  demo.register,
-  stats.register,
-  anonymize.register,
-  generate.register,
-  profile.register,
-  attack.register,
-  checkKm.register,
-  experiment.register,
-  scrub.register,
-  kb.register,
-  classify.register,
-  cluster.register,
-  serve.register,
+export interface CommandEntry {
+  readonly name: string;
+  /** One line for `querymask --help` and the command's own help (the module does not repeat it). */
+  readonly description: string;
+  /** The positional arguments, as listed in `querymask --help`. */
+  readonly args?: string;
+  load(): Promise<{ register: RegisterCommand }>;
+}
+
+export const commands: readonly CommandEntry[] = [
+  {
+    name: "demo",
+    description: "run the main job on the bundled Excite 1997 sample (what `npm start` does)",
+    load: () => import("./demo.ts"),
+  },
+  {
+    name: "stats",
+    description: "count users, query events, clicks, next-page requests and distinct queries of a log",
+    args: "<log...>",
+    load: () => import("./stats.ts"),
+  },
+  {
+    name: "anonymize",
+    description: "anonymize a query log with one of the registered methods",
+    args: "<log...>",
+    load: () => import("./anonymize.ts"),
+  },
+  {
+    name: "generate",
+    description: "write a seeded synthetic query log (AOL-like users, sessions, clicks, fake identifiers)",
+    load: () => import("./generate.ts"),
+  },
+  {
+    name: "profile",
+    description: "build per-user category profiles (count and weight of each category) in a SQLite store",
+    args: "<log...>",
+    load: () => import("./profile.ts"),
+  },
+  {
+    name: "attack",
+    description: "attack a released log and measure how many records it links to their author",
+    load: () => import("./attack.ts"),
+  },
+  {
+    name: "audit",
+    description: "verify a release on the files alone: privacy model, identifiers, columns, summary counts",
+    load: () => import("./audit.ts"),
+  },
+  {
+    name: "check-km",
+    description: "check that a log is (k,m)-anonymous: every ≤ m terms of a history are held by ≥ k users",
+    args: "<log...>",
+    load: () => import("./check-km.ts"),
+  },
+  {
+    name: "experiment",
+    description:
+      "compare methods and parameters on one log: attacks, privacy and utility yardsticks, HTML report",
+    args: "<config>",
+    load: () => import("./experiment.ts"),
+  },
+  {
+    name: "simulate-clientside",
+    description: "simulate client-side protection (paper 002): queries forwarded through a social network",
+    args: "<log...>",
+    load: () => import("./simulate-clientside.ts"),
+  },
+  {
+    name: "scrub",
+    description: "drop or tag personal identifiers (names, addresses, phones, e-mails, ids, …) in each query",
+    args: "<log...>",
+    load: () => import("./scrub.ts"),
+  },
+  {
+    name: "kb",
+    description:
+      "build or inspect the knowledge base (ODP taxonomy, WordNet bridge, term specificity, spelling)",
+    load: () => import("./kb.ts"),
+  },
+  {
+    name: "classify",
+    description: "assign each query an ODP category and main semantic unit (paper 000, Algorithm 1)",
+    args: "<log...>",
+    load: () => import("./classify.ts"),
+  },
+  {
+    name: "serve",
+    description: "run the pipeline as an HTTP service: POST /ingest, GET /healthz, /readyz, /metrics",
+    load: () => import("./serve.ts"),
+  },
+  {
+    name: "cluster",
+    description:
+      "run the pipeline distributed on NATS JetStream and PostgreSQL (loopback, the project's own ports)",
+    load: () => import("./cluster.ts"),
+  },
 ];

@@ -1,19 +1,30 @@
 /**
- * `querymask kb build` and `querymask kb info`: build the knowledge-base snapshot the classifier loads, and
- * show what is in it (sizes, counts, build inputs and their licences).
+ * `querymask kb build`, `kb train` and `kb info`: build the knowledge-base snapshot the classifier loads, train
+ * the classifier's learned layer on labelled queries, and show what is in the snapshot (sizes, counts, build
+ * inputs and their licences).
  */
-import { statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
+import { join, resolve } from "node:path";
 import type { Command } from "commander";
+import { BUNDLED_MODEL } from "../../classify/classifier.ts";
+import { precisionRecall, readLabelled, readQueries, trainFromLabels } from "../../classify/train.ts";
 import { buildKnowledgeBase, loadKnowledgeBase } from "../../knowledge/knowledge-base.ts";
 import { DEFAULT_SNAPSHOT } from "../../knowledge/snapshot.ts";
+import { writeFileAtomic } from "../../log/atomic.ts";
+import { InputError, UsageError } from "../../util/errors.ts";
 import { printTable } from "../shared.ts";
 
+/** The project's training set (../shared, next to the project). */
+const DEFAULT_LABELS = join(
+  resolve(BUNDLED_MODEL, "..", "..", "..", ".."),
+  "shared",
+  "data",
+  "labels",
+  "train.tsv",
+);
+
 export function register(program: Command): void {
-  const kb = program
-    .command("kb")
-    .description(
-      "build or inspect the knowledge base (ODP taxonomy, WordNet bridge, term specificity, spelling)",
-    );
+  const kb = program.command("kb");
 
   kb.command("build")
     .description("build the knowledge-base snapshot (done automatically on first use if missing)")
@@ -33,6 +44,71 @@ export function register(program: Command): void {
       process.stderr.write(
         `built ${flags.out} (${snap.categories.length} categories referenced) in ${secs} s\n`,
       );
+    });
+
+  kb.command("train")
+    .description(
+      "train the classifier's learned decision layer on labelled queries (TSV with 'query' and 'label' columns)",
+    )
+    .argument("[labels]", "labelled queries", DEFAULT_LABELS)
+    .option("-o, --out <file>", "model file", BUNDLED_MODEL)
+    .option("--seed <n>", "seed of the example order and the folds", "1")
+    .option("--folds <k>", "cross-validate with k folds first (0 = skip)", "5")
+    .option("--json", "print the figures as JSON")
+    .addHelpText(
+      "after",
+      "\nThe model is bound to the current knowledge-base snapshot: rebuild the snapshot, retrain.\n" +
+        "Example:\n  querymask kb train ../shared/data/labels/train.tsv\n  querymask kb train my-labels.tsv -o my-model.json --folds 0",
+    )
+    .action(async (labels: string, flags: { out: string; seed: string; folds: string; json?: boolean }) => {
+      const seed = Number(flags.seed);
+      const folds = Number(flags.folds);
+      if (!Number.isSafeInteger(seed)) throw new UsageError(`--seed: expected an integer, got ${flags.seed}`);
+      if (!Number.isInteger(folds) || folds < 0 || folds === 1)
+        throw new UsageError(`--folds: expected 0 or an integer ≥ 2, got ${flags.folds}`);
+      if (!existsSync(labels)) throw new InputError(labels, undefined, "no such file");
+      if (resolve(flags.out) === resolve(labels))
+        throw new UsageError("--out would overwrite the labelled queries");
+      const t0 = performance.now();
+      const rows = readLabelled(labels);
+      process.stderr.write(`training on ${rows.length} labelled queries of ${labels}…\n`);
+      const run = await trainFromLabels(rows, { seed, folds, withhold: readQueries(labels) });
+      await writeFileAtomic(flags.out, `${JSON.stringify(run.file)}\n`);
+      const secs = ((performance.now() - t0) / 1000).toFixed(1);
+      const summary = {
+        labels,
+        out: flags.out,
+        examples: run.examples,
+        features: run.model.size,
+        seed,
+        seconds: Number(secs),
+        ...(run.cv !== undefined
+          ? {
+              cv: {
+                folds: run.cv.folds,
+                mean: run.cv.mean,
+                sd: run.cv.sd,
+                perCategory: precisionRecall(run.cv.pooled),
+              },
+            }
+          : {}),
+      };
+      if (flags.json) {
+        process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
+        return;
+      }
+      if (run.cv !== undefined) {
+        const pct = (x: number) => (100 * x).toFixed(2);
+        process.stdout.write(
+          `${folds}-fold cross-validated top-level accuracy: ${pct(run.cv.mean)}% ± ${pct(run.cv.sd)} (folds ${run.cv.folds.map(pct).join(", ")})\n`,
+        );
+        process.stdout.write("category        queries  precision  recall\n");
+        for (const r of precisionRecall(run.cv.pooled))
+          process.stdout.write(
+            `${r.label.padEnd(15)} ${String(r.n).padStart(7)}  ${r.precision.toFixed(2).padStart(9)}  ${r.recall.toFixed(2).padStart(6)}\n`,
+          );
+      }
+      process.stderr.write(`wrote ${flags.out} (${run.model.size} features) in ${secs} s\n`);
     });
 
   kb.command("info")

@@ -57,7 +57,6 @@ function refuseReloads(store: ProfileStore, db: string, inputs: readonly InputFi
 export function register(program: Command): void {
   const cmd = program
     .command("profile")
-    .description("build per-user category profiles (count and weight of each category) in a SQLite store")
     .argument("<log...>", "log files or glob patterns (classified, or classified on the way)")
     .option("--db <file>", "SQLite profile store (created or extended)", "profiles.sqlite")
     .option("--depth <n>", "ODP depth of profile categories (1 = top level)", intArg(1), 1)

@@ -44,7 +44,6 @@ function parseTypes(list: string | undefined): PiiType[] | undefined {
 export function register(program: Command): void {
   const cmd = program
     .command("scrub")
-    .description("drop or tag personal identifiers (names, addresses, phones, e-mails, ids, …) in each query")
     .argument("<log...>", "log files or glob patterns (AOL TSV, Excite, NDJSON; plain or .gz)")
     .requiredOption("-o, --out <file>", "where to write the scrubbed log (same format as the input)")
     .addOption(
@@ -87,6 +86,7 @@ export function register(program: Command): void {
       ["records read", counts.records],
       ["records changed", counts.changed],
       ["records removed (empty)", counts.removed],
+      ["click URLs dropped (identifier in host)", counts.clicksDropped],
       ...PII_TYPES.map((t): [string, number] => [`  ${t}`, counts.spans[t]]),
       ["written to", flags.out],
     ]);

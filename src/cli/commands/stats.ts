@@ -31,7 +31,6 @@ export async function logStats(inputs: string[], flags: InputFlags): Promise<Log
 export function register(program: Command): void {
   const cmd = program
     .command("stats")
-    .description("count users, query events, clicks, next-page requests and distinct queries of a log")
     .argument("<log...>", "log files or glob patterns (AOL TSV, Excite, NDJSON; plain or .gz)")
     .option("--json", "print JSON instead of a table")
     .addHelpText(

@@ -10,6 +10,26 @@ import { checkTsvField, type LineCodec, UnwritableRecord } from "./codec.ts";
 const HEADER = "AnonID\tQuery\tQueryTime\tItemRank\tClickURL";
 const HEADER_CLASSIFIED = `${HEADER}\tCategory\tUnit`;
 
+const TSV_BREAK = /[\n\r\0]/;
+
+function countTabs(s: string): number {
+  let n = 0;
+  for (let i = s.indexOf("\t"); i >= 0; i = s.indexOf("\t", i + 1)) n++;
+  return n;
+}
+
+/** The whole number written in `s[from, to)` (1 to 9 digits), or -1. */
+function wholeNumber(s: string, from: number, to: number): number {
+  if (to - from > 9) return -1;
+  let v = 0;
+  for (let i = from; i < to; i++) {
+    const c = s.charCodeAt(i) - 48;
+    if (c < 0 || c > 9) return -1;
+    v = v * 10 + c;
+  }
+  return v;
+}
+
 export const aolCodec: LineCodec = {
   format: "aol",
 
@@ -22,7 +42,8 @@ export const aolCodec: LineCodec = {
     const t3 = line.indexOf("\t", t2 + 1);
     const t4 = t3 < 0 ? -1 : line.indexOf("\t", t3 + 1);
     const t5 = t4 < 0 ? -1 : line.indexOf("\t", t4 + 1);
-    const badCount = classified ? t5 < 0 || line.split("\t").length !== 7 : t3 >= 0 && (t4 < 0 || t5 >= 0);
+    const t6 = t5 < 0 ? -1 : line.indexOf("\t", t5 + 1);
+    const badCount = classified ? t6 < 0 || line.indexOf("\t", t6 + 1) >= 0 : t3 >= 0 && (t4 < 0 || t5 >= 0);
     if (badCount) {
       return `expected ${classified ? "7" : "5 (or 3)"} tab-separated fields, found ${line.split("\t").length}`;
     }
@@ -35,16 +56,15 @@ export const aolCodec: LineCodec = {
     const rec: LogRecord = { user, query: line.slice(t1 + 1, t2), time };
     if (t3 >= 0) {
       if (t4 > t3 + 1) {
-        const rank = line.slice(t3 + 1, t4);
-        if (!/^\d{1,9}$/.test(rank)) return `ItemRank ${JSON.stringify(rank)} is not a whole number`;
-        rec.itemRank = Number(rank);
+        const rank = wholeNumber(line, t3 + 1, t4);
+        if (rank < 0) return `ItemRank ${JSON.stringify(line.slice(t3 + 1, t4))} is not a whole number`;
+        rec.itemRank = rank;
       }
       const url = line.slice(t4 + 1, t5 < 0 ? line.length : t5);
       if (url !== "") rec.clickUrl = url;
       if (rec.itemRank !== undefined && rec.clickUrl === undefined) return "ItemRank given without ClickURL";
     }
     if (classified) {
-      const t6 = line.indexOf("\t", t5 + 1);
       rec.category = line.slice(t5 + 1, t6);
       rec.unit = line.slice(t6 + 1);
     }
@@ -52,20 +72,16 @@ export const aolCodec: LineCodec = {
   },
 
   toLine(rec, classified) {
-    checkTsvField("user", rec.user);
-    checkTsvField("query", rec.query);
     if (rec.user === "") throw new UnwritableRecord("empty user");
-    let line = `${rec.user}\t${rec.query}\t${formatAolTime(rec.time)}\t${rec.itemRank ?? ""}\t`;
-    if (rec.clickUrl !== undefined) {
-      checkTsvField("clickUrl", rec.clickUrl);
-      line += rec.clickUrl;
-    }
-    if (classified) {
-      const category = rec.category ?? "";
-      const unit = rec.unit ?? "";
-      checkTsvField("category", category);
-      checkTsvField("unit", unit);
-      line += `\t${category}\t${unit}`;
+    let line = `${rec.user}\t${rec.query}\t${formatAolTime(rec.time)}\t${rec.itemRank ?? ""}\t${rec.clickUrl ?? ""}`;
+    if (classified) line += `\t${rec.category ?? ""}\t${rec.unit ?? ""}`;
+    // One scan of the whole line (hot path); the field at fault is looked for only when there is one.
+    if (TSV_BREAK.test(line) || countTabs(line) !== (classified ? 6 : 4)) {
+      checkTsvField("user", rec.user);
+      checkTsvField("query", rec.query);
+      checkTsvField("clickUrl", rec.clickUrl ?? "");
+      checkTsvField("category", rec.category ?? "");
+      checkTsvField("unit", rec.unit ?? "");
     }
     return line;
   },

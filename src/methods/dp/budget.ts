@@ -18,6 +18,11 @@
  *     b = 2d/ε,   K = d − b·ln(δ/d) = d·(1 − 2·ln(δ/d)/ε)   ((d/2)·exp((d − K)/b) = δ/2 for each kind).
  *
  * Without clicks (`--clicks false`) the parameters are exactly the paper's: b = d/ε, K = d·(1 − ln(2δ/d)/ε).
+ *
+ * The noise is the discrete Laplace distribution (P(x) ∝ exp(−|x|/b) on the integers: same ε = d/b for integer
+ * counts), whose tail P(X ≥ k) = q^k/(1 + q), q = e^(−1/b), exceeds the continuous ½·q^k by up to a factor
+ * 2/(1 + q). Releasing when the noisy count exceeds K + 1 instead of K restores the bound:
+ * P(c + X > K + 1) ≤ q^(K − c + 1)/(1 + q) ≤ ½·q^(K − c) since 2q ≤ 1 + q.
  */
 
 export interface DpBudget {
@@ -28,8 +33,10 @@ export interface DpBudget {
   readonly clicks: boolean;
   /** Laplace scale for query (and click) counts. */
   readonly b: number;
-  /** Release threshold for noisy query counts (and noisy click counts). */
+  /** The paper's release threshold K for noisy query counts (and noisy click counts). */
   readonly K: number;
+  /** What a discrete noisy count must exceed: K + 1 (see above). */
+  readonly cutoff: number;
 }
 
 /** Noise scale: b = d/ε for queries only, 2d/ε with clicks. */
@@ -54,5 +61,6 @@ export function thresholdFailure(d: number, b: number, K: number): number {
 
 export function budget(epsilon: number, delta: number, d: number, clicks = true): DpBudget {
   const b = noiseScale(epsilon, d, clicks);
-  return { epsilon, delta, d, clicks, b, K: releaseThreshold(delta, d, b, clicks) };
+  const K = releaseThreshold(delta, d, b, clicks);
+  return { epsilon, delta, d, clicks, b, K, cutoff: K + 1 };
 }

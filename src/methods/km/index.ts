@@ -20,7 +20,6 @@ import { rewriteLog } from "./release.ts";
 import { historyTotals, retainedBetween } from "./retained.ts";
 import { targetFunction } from "./targets.ts";
 
-export { checkKm, type KmCheck } from "./check.ts";
 export { adValueRetained, type Retained } from "./measures.ts";
 
 /** The result of {@link kmRecords}: the released records, their origins, and what was done. */

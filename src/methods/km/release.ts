@@ -4,6 +4,11 @@
  * space); an event whose query is left without terms is dropped whole and counted. A query with nothing
  * suppressed keeps its text byte for byte. Events whose query had no term to begin with (Excite's empty
  * next-page queries) carry nothing identifying and are kept as they are.
+ *
+ * A released record carries only what the method released: the classifier's `category` and `unit` of a
+ * shortened query were derived from the text before suppression (query `ohio` with Unit `weight loss`), so they
+ * are recomputed from the released text — the columns the input gives that same text, when some input record
+ * has it (the classifier is a function of the text), else empty.
  */
 import type { QueryEvent } from "../../log/events.ts";
 import type { LogRecord } from "../../log/record.ts";
@@ -34,6 +39,7 @@ export function rewriteLog(
   let eventsShortened = 0;
   let occurrencesRemoved = 0;
   const h = index.histories;
+  const columns = columnsByText(records);
   for (let e = 0; e < events.length; e++) {
     const ev = events[e]!;
     const u = index.eventUser[e]!;
@@ -49,7 +55,7 @@ export function rewriteLog(
     const query = changed ? kept.join(" ") : ev.query;
     for (let i = ev.first; i < ev.first + ev.rows; i++) {
       const r = records[i]!;
-      out.push(changed ? { ...r, query } : { ...r });
+      out.push(changed ? withText(r, query, columns) : { ...r });
       origin.push(i);
     }
   }
@@ -60,4 +66,26 @@ export function rewriteLog(
     eventsShortened,
     occurrencesRemoved,
   };
+}
+
+type Columns = Pick<LogRecord, "category" | "unit">;
+
+/** The classifier columns the input gives each query text (first record with that text). */
+function columnsByText(records: readonly LogRecord[]): Map<string, Columns> {
+  const out = new Map<string, Columns>();
+  for (const r of records) {
+    if ((r.category !== undefined || r.unit !== undefined) && !out.has(r.query)) {
+      out.set(r.query, { category: r.category, unit: r.unit });
+    }
+  }
+  return out;
+}
+
+/** `r` with a new query text, and the classifier columns of that text (empty when the input never had it). */
+function withText(r: LogRecord, query: string, columns: Map<string, Columns>): LogRecord {
+  const out: LogRecord = { ...r, query };
+  const own = columns.get(query);
+  if (r.category !== undefined) out.category = own?.category ?? "";
+  if (r.unit !== undefined) out.unit = own?.unit ?? "";
+  return out;
 }

@@ -142,7 +142,7 @@ export async function contextMapper(ctx: MethodContext): Promise<ConceptMapper> 
     bundledMapper ??= labelConceptMapper(Taxonomy.bundled());
     return bundledMapper;
   }
-  const kb = (await ctx.knowledge()) as Parameters<typeof mapperFor>[0];
+  const kb = (await ctx.knowledge.base()) as Parameters<typeof mapperFor>[0];
   let m = mappers.get(kb);
   if (!m) {
     m = mapperFor(kb);

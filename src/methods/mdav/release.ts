@@ -7,6 +7,9 @@
  * copied whole (all its click rows, with their times, ranks and clicked URLs), so the synthetic queries carry
  * the times of the original events they were picked from, and the log is sorted by time. `origin` points every
  * released row at the input row it was copied from.
+ *
+ * A cluster of fewer than k users (only when the whole log has fewer than k users) is not released: its log
+ * would be one user's, or shared by too few, and the release claims k. Its users are counted as suppressed.
  */
 import type { LogRecord, QueryLog } from "../../log/record.ts";
 import type { Release } from "../method.ts";
@@ -42,9 +45,14 @@ export function buildRelease(
   const records: LogRecord[] = [];
   const origin: number[] = [];
   let empty = 0;
+  let small = 0;
   logs.users.forEach((user, u) => {
     const c = clusterOf[u]!;
     const own = c >= 0 ? rowsOf[c]! : undefined;
+    if (k !== undefined && c >= 0 && clusters[c]!.length < k) {
+      small++;
+      return;
+    }
     if (!own || own.rows.length === 0) {
       empty++;
       return;
@@ -66,6 +74,7 @@ export function buildRelease(
         ? sizes.reduce((a, b) => a + b, 0) / sizes.length
         : 0,
       "users with an empty log": empty,
+      "users suppressed (fewer than k users)": small,
       ...counts,
     },
     ...(k !== undefined ? { guarantee: { k } } : {}),

@@ -1,14 +1,22 @@
 /**
- * Which bucket an event goes to. At depth 1 the bucket is the ODP top-level category of the query (the paper).
- * Deeper buckets (the authors' later saps-qls work) are finer and so leak less about the query's topic, but fill
- * slowly: an event goes to the deepest ancestor of its category, up to `depth`, that has seen at least k distinct
- * users, else to its top-level category.
+ * Which bucket an event goes to, and when a bucket below the top level may release. At depth 1 the bucket is the
+ * ODP top-level category of the query (the paper, Algorithm 2). At depth d > 1 (the authors' later saps-qls
+ * work) an event enters the bucket of its category's ancestor at depth d (or its own category if shallower),
+ * and the buckets form a tree under each top-level category:
  *
- * A node opens for good once it has seen k distinct users (a sticky threshold: a category that has had k users
- * can fill a bucket; the delay bound and the end policy cover one that later dries up). Until then it keeps the
- * distinct users seen (fewer than k), so memory stays O(k × categories) whatever the log size; all of it is
- * part of the stage snapshot. Once a category's deepest node is open its bucket never changes, so the hot path
- * is a single map lookup at any depth.
+ * - a bucket below the top level releases only while it holds events of at least k + 1 distinct users (so a
+ *   released event has at least k other candidate authors in its bucket, where the top level needs only 2);
+ * - when it holds k + 1 events of fewer distinct users, it hands all of them (events and author slots) to its
+ *   parent, which applies its own rule; the top level applies the paper's rule (release from ≥ 2 users, else
+ *   k ← k·δ);
+ * - at the end of the stream every bucket hands its events up, deepest first, and the top level pairs them.
+ *
+ * A deep bucket never grows its k and never holds more than k events between arrivals, so depth only refines the
+ * swap where a fine category is busy with many users, and otherwise falls back to the coarser bucket. Events and
+ * slots never leave their top-level category, so each user's per-top-level-category counts are preserved (§4.5).
+ * This replaces a sticky rule under which a node, once it had seen k distinct users, took its category's events
+ * for good: a deep bucket could then be left to one or two users (k grew to 286, and the attacks gained with
+ * depth). See docs/swap.md, "Depth".
  */
 
 /** Ancestor keys of `category` from depth `depth` (or the category's own depth if shallower) up to depth 1. */
@@ -23,68 +31,12 @@ export function ancestorKeys(category: string, depth: number): string[] {
   return keys;
 }
 
-export interface ChooserSnapshot {
-  /** Nodes that have seen `need` distinct users (open for good). */
-  readonly open: string[];
-  /** Distinct users seen so far by nodes not yet open. */
-  readonly seen: [string, string[]][];
-}
-
-export class BucketChooser {
-  private readonly cache = new Map<string, string[]>();
-  private readonly open: Set<string>;
-  private readonly seen: Map<string, string[]>;
-
-  constructor(
-    private readonly depth: number,
-    private readonly need: number,
-    snap?: ChooserSnapshot,
-  ) {
-    this.open = new Set(snap?.open ?? []);
-    this.seen = new Map((snap?.seen ?? []).map(([k, v]) => [k, [...v]]));
-  }
-
-  private keys(category: string): string[] {
-    let keys = this.cache.get(category);
-    if (keys === undefined) {
-      keys = ancestorKeys(category, this.depth);
-      this.cache.set(category, keys);
-    }
-    return keys;
-  }
-
-  /**
-   * The bucket key for an event of `user` in `category`: the deepest open ancestor, walking up from the deepest
-   * and counting the user at each closed node on the way (a node opens at `need` distinct users); the top level
-   * if none is open.
-   */
-  choose(category: string, user: string): string {
-    const keys = this.keys(category);
-    if (keys.length === 1) return keys[0]!;
-    for (const key of keys) {
-      if (this.open.has(key)) return key;
-      let seen = this.seen.get(key);
-      if (seen === undefined) {
-        seen = [];
-        this.seen.set(key, seen);
-      }
-      if (!seen.includes(user)) seen.push(user);
-      if (seen.length >= this.need) {
-        this.open.add(key);
-        this.seen.delete(key);
-        return key;
-      }
-    }
-    return keys[keys.length - 1]!;
-  }
-
-  /** True when {@link choose} will always answer the same for `category` (so callers may cache it). */
-  settled(category: string): boolean {
-    const keys = this.keys(category);
-    return keys.length === 1 || this.open.has(keys[0]!);
-  }
-
-  snapshot(): ChooserSnapshot {
-    return { open: [...this.open], seen: [...this.seen.entries()].map(([k, v]) => [k, [...v]]) };
-  }
+/** What a bucket below the top level does after events arrive: wait, release one event, or hand all up. */
+export function deepBucketAction(
+  events: number,
+  distinctUsers: number,
+  k: number,
+): "wait" | "release" | "up" {
+  if (events <= k) return "wait";
+  return distinctUsers > k ? "release" : "up";
 }

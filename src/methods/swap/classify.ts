@@ -1,17 +1,30 @@
 /**
  * Categories for an input that is not classified yet. The swap reads `record.category`; when the input log has
  * none, each query goes through the project classifier (src/classify) on the way, and the released text is the
- * classifier's scrubbed text. The classifier module is loaded on demand so the swap works (on classified input)
- * even where the classifier is not built.
+ * classifier's scrubbed text. The classifier comes from the knowledge service, which loads it on demand, so the
+ * swap works (on classified input) even where the classifier is not built.
  */
+import { createKnowledgeService, type KnowledgeService } from "../../classify/service.ts";
 import type { LogRecord } from "../../log/record.ts";
+import { scrubClick } from "../../scrub/click-url.ts";
+import type { PiiSpan } from "../../scrub/types.ts";
 import { UsageError } from "../../util/errors.ts";
 
-/** Sets `category` (and the scrubbed `query`, `unit`) of a record in place. */
+/**
+ * Sets `category` (and the scrubbed `query`, `unit`) of a record in place, and removes its click when the host
+ * carries an identifier removed from the query (src/scrub/click-url.ts).
+ */
 export type Categorize = (record: LogRecord) => void;
 
+interface Classified {
+  category: string;
+  unit?: string;
+  scrubbed?: string;
+  spans?: readonly PiiSpan[];
+}
+
 interface ClassifierLike {
-  classify(query: string): { category: string; unit?: string; scrubbed?: string };
+  classify(query: string): Classified;
 }
 
 /** True when every record already carries a category (a classified log). */
@@ -20,21 +33,21 @@ export function isClassified(records: readonly LogRecord[]): boolean {
   return true;
 }
 
-/** Load the project classifier; a clear usage error if it is not available. */
-export async function loadCategorize(): Promise<Categorize> {
-  const spec = "../../classify/classifier.ts";
-  let mod: { Classifier?: { create(opts?: unknown): ClassifierLike | Promise<ClassifierLike> } };
+/**
+ * The classifier of the knowledge service (the context's, else a service of its own, loaded on first use); a
+ * clear usage error if it is not available.
+ */
+export async function loadCategorize(knowledge?: KnowledgeService): Promise<Categorize> {
+  let classifier: ClassifierLike;
   try {
-    mod = await import(spec);
+    classifier = await (knowledge ?? createKnowledgeService()).classifier();
   } catch (err) {
     throw new UsageError(
       `swap: the input is not classified and the classifier could not be loaded (${(err as Error).message}); ` +
         "classify the log first or give one whose records carry categories",
     );
   }
-  if (!mod.Classifier) throw new UsageError("swap: src/classify/classifier.ts exports no Classifier");
-  const classifier = await mod.Classifier.create();
-  const memo = new Map<string, { category: string; unit?: string; scrubbed?: string }>();
+  const memo = new Map<string, Classified>();
   return (r) => {
     let c = memo.get(r.query);
     if (c === undefined) {
@@ -45,5 +58,9 @@ export async function loadCategorize(): Promise<Categorize> {
     r.category = c.category;
     if (c.unit !== undefined) r.unit = c.unit;
     if (c.scrubbed !== undefined) r.query = c.scrubbed;
+    if (c.spans?.length && r.clickUrl && scrubClick(r, c.spans) !== r) {
+      delete r.clickUrl;
+      delete r.itemRank;
+    }
   };
 }

@@ -14,7 +14,7 @@
  */
 import type { LogRecord } from "../../log/record.ts";
 import { Rng } from "../../util/random.ts";
-import { BucketChooser, type ChooserSnapshot } from "./buckets.ts";
+import { ancestorKeys, deepBucketAction } from "./buckets.ts";
 import type { SwapParams } from "./params.ts";
 
 /** A query event waiting in a bucket. `tag` identifies it for the caller (the input index of its first row). */
@@ -29,18 +29,22 @@ interface Bucket {
   k: number;
   readonly entries: Entry[];
   readonly slots: string[];
+  /** 1 = top level (the paper's rule); deeper buckets follow {@link deepBucketAction}. */
+  readonly level: number;
+  readonly parent: Bucket | undefined;
+  /** Below the top level: how many slots each user holds (for the distinct-user count). */
+  readonly users: Map<string, number> | undefined;
 }
 
 /** Called for each released event: its rows go out under `user` with `time`. */
 export type Emit = (entry: Entry, user: string, time: number) => void;
 
 export interface CoreSnapshot {
-  readonly v: 1;
+  readonly v: 2;
   readonly rng: number[];
   readonly now: number;
   readonly nextDeadline: number | null;
   readonly buckets: [string, { k: number; entries: Entry[]; slots: string[] }][];
-  readonly chooser: ChooserSnapshot;
   readonly counts: Record<string, number>;
   /** User, time and query of the last released event (absent in snapshots of older versions). */
   readonly last?: [string, number | null, string];
@@ -48,9 +52,8 @@ export interface CoreSnapshot {
 
 export class SwapCore {
   private readonly buckets = new Map<string, Bucket>();
-  /** Category → bucket, for categories whose bucket can no longer change (always so at depth 1). */
+  /** Category → the bucket its events enter. */
   private readonly direct = new Map<string, Bucket>();
-  private readonly chooser: BucketChooser;
   private rng: Rng;
   private now = Number.NEGATIVE_INFINITY;
   /** A lower bound on the earliest time + maxDelay of a held event (exact right after a scan). */
@@ -70,6 +73,8 @@ export class SwapCore {
     forcedEvents: 0,
     kGrowths: 0,
     maxHeld: 0,
+    /** Times a bucket below the top level handed its events to its parent. */
+    handedUp: 0,
   };
 
   constructor(
@@ -79,7 +84,6 @@ export class SwapCore {
     snap?: CoreSnapshot,
   ) {
     this.rng = rng;
-    this.chooser = new BucketChooser(p.depth, p.k, snap?.chooser);
     if (snap) this.restore(snap);
   }
 
@@ -95,36 +99,84 @@ export class SwapCore {
     }
     let b = this.direct.get(category);
     if (b === undefined) {
-      b = this.bucket(this.chooser.choose(category, entry.user));
-      if (this.chooser.settled(category)) this.direct.set(category, b);
+      b = this.bucketOf(ancestorKeys(category, this.p.depth));
+      this.direct.set(category, b);
     }
     b.entries.push(entry);
-    b.slots.push(entry.user);
+    this.pushSlot(b, entry.user);
     if (++this.held > this.c.maxHeld) this.c.maxHeld = this.held;
-    if (b.entries.length >= b.k) {
-      if (this.p.ownAuthor) this.release(b, this.rng.int(b.entries.length), this.rng.int(b.slots.length));
-      else {
+    if (b.level === 1) {
+      if (b.entries.length >= b.k) this.topRule(b);
+    } else this.settle(b);
+  }
+
+  /** The paper's rule at a top-level bucket holding ≥ k events: one release, or k ← k·δ. */
+  private topRule(b: Bucket): boolean {
+    if (this.p.ownAuthor) {
+      this.release(b, this.rng.int(b.entries.length), this.rng.int(b.slots.length));
+      return true;
+    }
+    const i = this.rng.int(b.entries.length);
+    const j = this.otherSlot(b, b.entries[i]!.user);
+    if (j >= 0) {
+      this.release(b, i, j);
+      return true;
+    }
+    // Every slot names the drawn event's author x: release another user's event under x if one is held; if the
+    // bucket holds user x only, grow its k (the paper's δ rule).
+    const i2 = this.otherEntry(b, b.entries[i]!.user);
+    if (i2 >= 0) {
+      this.release(b, i2, this.rng.int(b.slots.length));
+      return true;
+    }
+    b.k *= this.p.delta;
+    this.c.kGrowths++;
+    return false;
+  }
+
+  /** A bucket below the top level after events arrived: release while it may, or hand everything up. */
+  private settle(b: Bucket): void {
+    for (;;) {
+      const action = deepBucketAction(b.entries.length, b.users!.size, this.p.k);
+      if (action === "wait") return;
+      if (action === "release") {
         const i = this.rng.int(b.entries.length);
-        const j = this.otherSlot(b, b.entries[i]!.user);
-        if (j >= 0) this.release(b, i, j);
-        else {
-          // Every slot names the drawn event's author x: release another user's event under x if one is
-          // held; if the bucket holds user x only, grow its k (the paper's δ rule).
-          const i2 = this.otherEntry(b, b.entries[i]!.user);
-          if (i2 >= 0) this.release(b, i2, this.rng.int(b.slots.length));
-          else {
-            b.k *= this.p.delta;
-            this.c.kGrowths++;
-          }
-        }
+        const j = this.p.ownAuthor ? this.rng.int(b.slots.length) : this.otherSlot(b, b.entries[i]!.user);
+        this.release(b, i, j);
+        continue;
       }
+      const parent = this.handUp(b);
+      if (parent.level > 1) this.settle(parent);
+      else while (parent.entries.length >= parent.k && this.topRule(parent)) {}
+      return;
     }
   }
 
-  private bucket(key: string): Bucket {
+  /** Move all of b's events and slots to its parent; returns the parent. */
+  private handUp(b: Bucket): Bucket {
+    const parent = b.parent!;
+    for (const e of b.entries) parent.entries.push(e);
+    for (const u of b.slots) this.pushSlot(parent, u);
+    b.entries.length = 0;
+    b.slots.length = 0;
+    b.users!.clear();
+    this.c.handedUp++;
+    return parent;
+  }
+
+  private pushSlot(b: Bucket, user: string): void {
+    b.slots.push(user);
+    if (b.users !== undefined) b.users.set(user, (b.users.get(user) ?? 0) + 1);
+  }
+
+  /** The bucket for `keys` (deepest first, top level last), created with its ancestors as needed. */
+  private bucketOf(keys: readonly string[], at = 0): Bucket {
+    const key = keys[at]!;
     let b = this.buckets.get(key);
     if (b === undefined) {
-      b = { k: this.p.k, entries: [], slots: [] };
+      const level = keys.length - at;
+      const parent = level > 1 ? this.bucketOf(keys, at + 1) : undefined;
+      b = { k: this.p.k, entries: [], slots: [], level, parent, users: level > 1 ? new Map() : undefined };
       this.buckets.set(key, b);
     }
     return b;
@@ -132,7 +184,11 @@ export class SwapCore {
 
   /** End of stream: apply the end policy to everything still held. */
   flushAll(): void {
+    // Deeper buckets hand what they hold up, deepest first; the top level pairs it.
+    const deep = [...this.buckets.values()].filter((b) => b.level > 1).sort((a, b) => b.level - a.level);
+    for (const b of deep) if (b.entries.length > 0) this.handUp(b);
     for (const b of this.buckets.values()) {
+      if (b.level > 1) continue;
       if (this.p.end === "release") this.pairRemaining(b);
       while (b.entries.length > 0) this.suppress(b, b.entries.length - 1);
     }
@@ -209,8 +265,14 @@ export class SwapCore {
   private removeAt(b: Bucket, i: number, j: number): void {
     b.entries[i] = b.entries[b.entries.length - 1]!;
     b.entries.pop();
+    const user = b.slots[j]!;
     b.slots[j] = b.slots[b.slots.length - 1]!;
     b.slots.pop();
+    if (b.users !== undefined) {
+      const n = b.users.get(user)! - 1;
+      if (n === 0) b.users.delete(user);
+      else b.users.set(user, n);
+    }
     this.held--;
   }
 
@@ -291,7 +353,7 @@ export class SwapCore {
 
   snapshot(): CoreSnapshot {
     return {
-      v: 1,
+      v: 2,
       rng: this.rng.state(),
       now: this.now,
       nextDeadline: Number.isFinite(this.nextDeadline) ? this.nextDeadline : null,
@@ -299,20 +361,22 @@ export class SwapCore {
         key,
         { k: b.k, entries: b.entries.map((e) => ({ ...e, rows: [...e.rows] })), slots: [...b.slots] },
       ]),
-      chooser: this.chooser.snapshot(),
       counts: { ...this.c },
       last: [this.lastUser, Number.isNaN(this.lastTime) ? null : this.lastTime, this.lastQuery],
     };
   }
 
   private restore(s: CoreSnapshot): void {
-    if (s.v !== 1) throw new Error(`swap: unsupported snapshot version ${String(s.v)}`);
+    if (s.v !== 2) throw new Error(`swap: unsupported snapshot version ${String(s.v)}`);
     this.rng = Rng.fromState(s.rng);
     this.now = s.now ?? Number.NEGATIVE_INFINITY;
     this.nextDeadline = s.nextDeadline ?? Number.POSITIVE_INFINITY;
-    for (const [key, b] of s.buckets) {
-      this.buckets.set(key, { k: b.k, entries: [...b.entries], slots: [...b.slots] });
-      this.held += b.entries.length;
+    for (const [key, saved] of s.buckets) {
+      const b = this.bucketOf(ancestorKeys(key, this.p.depth));
+      b.k = saved.k;
+      for (const e of saved.entries) b.entries.push(e);
+      for (const u of saved.slots) this.pushSlot(b, u);
+      this.held += saved.entries.length;
     }
     Object.assign(this.c, s.counts);
     if (s.last) {

@@ -4,23 +4,24 @@
  * buckets). Batch use ({@link swap.anonymize}) and streaming use ({@link swap.createStage}) run the same
  * {@link SwapCore}; see docs/swap.md for the design decisions (events as units, released time, end policy).
  */
-import { groupEvents } from "../../log/events.ts";
 import type { LogRecord } from "../../log/record.ts";
+import type { Rng } from "../../util/random.ts";
 import type { Method, Release } from "../method.ts";
 import { type Categorize, isClassified, loadCategorize } from "./classify.ts";
 import { SwapCore } from "./core.ts";
 import { parseSwapParams, SWAP_PARAMS, type SwapParams } from "./params.ts";
-import { releasedRow, SwapStage, type SwapStageSnapshot, swapCounts } from "./stage.ts";
+import { releasedRow, SwapStage, type SwapStageSnapshot, sameEvent, swapCounts } from "./stage.ts";
 
 /**
- * Anonymize a whole log held in memory. Events are fed in time order (stable), as a search engine's stream
- * would deliver them, whatever the file order (AOL files are sorted by user). `origin[i]` is the input index
- * of released record i.
+ * Anonymize a whole log held in memory. Records are fed in time order — a stable sort by time, exactly the order
+ * the CLI's stream gets from `sortByTime` (src/stream/time-order.ts) — as a search engine's stream would deliver
+ * them, whatever the file order (AOL files are sorted by user); consecutive records with the same user, query
+ * and time in that order are one event. `origin[i]` is the input index of released record i.
  */
 export function swapRecords(
   input: readonly LogRecord[],
   params: SwapParams,
-  rng: import("../../util/random.ts").Rng,
+  rng: Rng,
   progress?: { tick(n?: number): void },
 ): {
   records: LogRecord[];
@@ -29,23 +30,25 @@ export function swapRecords(
   /** Each bucket's key and final k. */
   buckets: [string, number][];
 } {
-  const events = groupEvents(input);
-  const order = new Uint32Array(events.length);
+  const order = new Uint32Array(input.length);
   for (let i = 0; i < order.length; i++) order[i] = i;
-  order.sort((a, b) => events[a]!.time - events[b]!.time || a - b);
+  order.sort((a, b) => input[a]!.time - input[b]!.time || a - b);
   const records: LogRecord[] = [];
   const originList: number[] = [];
   const core = new SwapCore(params, rng, (e, user, time) => {
     for (let r = 0; r < e.rows.length; r++) {
       records.push(releasedRow(e.rows[r]!, user, time));
-      originList.push(e.tag + r);
+      originList.push(order[e.tag + r]!);
     }
   });
   let n = 0;
-  for (const ei of order) {
-    const ev = events[ei]!;
-    const rows = input.slice(ev.first, ev.first + ev.rows);
-    core.add({ user: ev.user, time: ev.time, tag: ev.first, rows }, rows[0]!.category ?? "");
+  for (let s = 0; s < order.length; ) {
+    const first = input[order[s]!]!;
+    const rows = [first];
+    let e = s + 1;
+    while (e < order.length && sameEvent(first, input[order[e]!]!)) rows.push(input[order[e++]!]!);
+    core.add({ user: first.user, time: first.time, tag: s, rows }, first.category ?? "");
+    s = e;
     if (progress && ++n % 65536 === 0) progress.tick(65536);
   }
   core.flushAll();
@@ -68,7 +71,7 @@ export const swap: Method<SwapParams> = {
   async anonymize(input, params, ctx): Promise<Release> {
     let records = input.records;
     if (!isClassified(records)) {
-      const categorize: Categorize = await loadCategorize();
+      const categorize: Categorize = await loadCategorize(ctx.knowledge);
       records = records.map((r) => {
         const copy = { ...r };
         if (copy.category === undefined) categorize(copy);
@@ -87,7 +90,7 @@ export const swap: Method<SwapParams> = {
   },
 
   async createStage(params, ctx, opts = {}) {
-    const categorize = opts.classified ? undefined : await loadCategorize();
+    const categorize = opts.classified ? undefined : await loadCategorize(ctx.knowledge);
     return new SwapStage(params, ctx.rng.fork(0), categorize, opts.snapshot as SwapStageSnapshot | undefined);
   },
 };

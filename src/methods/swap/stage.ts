@@ -139,6 +139,7 @@ export function swapCounts(core: SwapCore): Record<string, number> {
     "held events": core.heldEvents(),
     "forced by max delay": c.forcedEvents,
     "k growths": c.kGrowths,
+    "handed up": c.handedUp,
     buckets: ks.length,
     "final k mean": ks.length === 0 ? 0 : ks.reduce((a, b) => a + b, 0) / ks.length,
     "final k max": ks.length === 0 ? 0 : Math.max(...ks),

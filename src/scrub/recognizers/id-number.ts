@@ -113,8 +113,10 @@ export const idNumberRecognizer: Recognizer = {
       if (!strong && !WEAK_CUES.has(tok.text)) continue;
       let j = i + 1;
       let numberWord = false;
-      while (j < t.length && j <= i + 3 && FILLER.has(t[j]!.text))
-        numberWord ||= NUMBER_WORDS.has(t[j++]!.text);
+      // (Not `numberWord ||= NUMBER_WORDS.has(t[j++].text)`: once true, `||=` skips the increment and loops forever.)
+      for (; j < t.length && j <= i + 3 && FILLER.has(t[j]!.text); j++) {
+        if (NUMBER_WORDS.has(t[j]!.text)) numberWord = true;
+      }
       if (!strong && !numberWord && !q.text.slice(tok.end, t[j]?.start ?? tok.end).includes("#")) continue;
       if (j < t.length && codeLike(t[j]!.text)) out.push(tokenFinding(q, "id_number", j, j, 0.8));
     }

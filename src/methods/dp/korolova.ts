@@ -1,9 +1,10 @@
 /**
- * The release algorithm of Korolova, Kenthapadi, Mishra, Ntoulas (WWW 2009), on query events:
+ * `--selection korolova`, the 2009 baseline. The release algorithm of Korolova, Kenthapadi, Mishra, Ntoulas (WWW 2009), on query events:
  * 1. keep each user's first d query events (by time) and, among their rows, the user's first d clicks;
- * 2. for each query q, noisy count M(q) + Lap(b); release q with that noisy count when it exceeds K;
- * 3. (unless clicks are off) for each released q and each URL u clicked for it, noisy count c(q, u) + Lap(b);
- *    release the pair when it exceeds K (the paper draws URLs from the engine's public top-10 for q; a log has
+ * 2. for each query q, noisy count M(q) + DLap(b) (discrete Laplace); release q with that noisy count when it
+ *    exceeds K + 1 (`budget.ts`: the discrete tail needs the + 1);
+ * 3. (unless clicks are off) for each released q and each URL u clicked for it, noisy count c(q, u) + DLap(b);
+ *    release the pair when it exceeds K + 1 (the paper draws URLs from the engine's public top-10 for q; a log has
  *    none, so the pair's existence is itself protected by the threshold — see docs/dp.md).
  * Queries and pairs are visited in sorted order, so the output depends only on the log's content and the seed.
  */
@@ -11,7 +12,6 @@ import type { QueryEvent } from "../../log/events.ts";
 import type { LogRecord } from "../../log/record.ts";
 import type { CountTable } from "../method.ts";
 import type { DpBudget } from "./budget.ts";
-import type { NoiseSampler } from "./laplace.ts";
 
 export interface LimitedCounts {
   /** Query → occurrences among the kept events. */
@@ -83,13 +83,13 @@ export function limitAndCount(
 const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Steps 2–3: noisy, thresholded query and click counts. */
-export function noisyRelease(counts: LimitedCounts, budget: DpBudget, noise: NoiseSampler): CountTable {
+export function noisyRelease(counts: LimitedCounts, budget: DpBudget, noise: () => number): CountTable {
   const queries: CountTable["queries"] = [];
   const clicks: CountTable["clicks"] = [];
   const released: string[] = [];
   for (const query of [...counts.queries.keys()].sort(byText)) {
     const noisy = counts.queries.get(query)! + noise();
-    if (noisy > budget.K) {
+    if (noisy > budget.cutoff) {
       queries.push({ query, count: noisy });
       released.push(query);
     }
@@ -99,7 +99,7 @@ export function noisyRelease(counts: LimitedCounts, budget: DpBudget, noise: Noi
     if (!urls) continue;
     for (const url of [...urls.keys()].sort(byText)) {
       const noisy = urls.get(url)! + noise();
-      if (noisy > budget.K) clicks.push({ query, url, count: noisy });
+      if (noisy > budget.cutoff) clicks.push({ query, url, count: noisy });
     }
   }
   queries.sort((a, b) => b.count - a.count || byText(a.query, b.query));

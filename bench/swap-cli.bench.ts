@@ -1,0 +1,252 @@
+/**
+ * The swap anonymizer as a user runs it: `node dist/cli/main.js anonymize --method swap …` as a child process,
+ * whole-process CPU (user + system, from /usr/bin/time) and peak RSS, on the shared AOL subset classified by
+ * querymask and sorted by time (407,929 rows), at k / depth 3/1, 10/1, 30/1, 3/3 (issue 17's grid; saps-qls'
+ * figures from the issue are printed beside as the reference, no Go toolchain being used here). Also: CLI
+ * start-up (`--version`, `--help`, wall and CPU) and peak RSS of the streaming path at ~1M and ~10M rows (the
+ * subset repeated in time, each copy 92 days later with its own user ids, so the stream stays in time order).
+ *
+ * The classified, time-ordered input is made once with querymask itself (`classify`, then `sortByTime`) and
+ * cached in .cache/bench/ (git-ignored: it holds AOL text). dist/ is rebuilt first when a source is newer.
+ * Skips with a message when ../shared/data is absent.
+ *
+ *   npm run bench -- swap-cli
+ *   node --import tsx bench/swap-cli.bench.ts [runs=3] [grid|startup|scale]…
+ */
+import { spawnSync } from "node:child_process";
+import {
+  createReadStream,
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+} from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+import { openLog } from "../src/log/read.ts";
+import { writeBatches } from "../src/log/write.ts";
+import { sortByTime } from "../src/stream/time-order.ts";
+import { writeResults } from "./results.ts";
+
+const ROOT = fileURLToPath(new URL("../", import.meta.url));
+const AOL = join(ROOT, "../shared/data/aol-top1000/aol_top1000_users.tsv.gz");
+const CACHE = join(ROOT, ".cache/bench");
+const CLI = join(ROOT, "dist/cli/main.js");
+const args = process.argv.slice(2);
+const RUNS = Number(args.find((a) => /^\d+$/.test(a)) ?? 3);
+const parts = args.filter((a) => !/^\d+$/.test(a));
+const want = (p: string) => parts.length === 0 || parts.includes(p);
+
+/** saps-qls on the same input, from issue 17 (measured by the issue's author, paired runs). */
+const SAPS: Record<string, { cpu: number; rss: number }> = {
+  "3/1": { cpu: 1.02, rss: 8.2 },
+  "10/1": { cpu: 1.58, rss: 8.2 },
+  "30/1": { cpu: 2.5, rss: 9.6 },
+  "3/3": { cpu: 1.47, rss: 9.7 },
+};
+
+if (!existsSync(AOL)) {
+  console.log(`skipped: ${AOL} is absent`);
+  process.exit(0);
+}
+if (!existsSync("/usr/bin/time")) {
+  console.log(
+    "skipped: /usr/bin/time is needed to read a child's CPU time and peak RSS (apt-get install time)",
+  );
+  process.exit(0);
+}
+
+/** Rebuild dist/ when a source file is newer than it (what bin/querymask.js checks too). */
+function ensureBuilt(): void {
+  const built = statSync(CLI, { throwIfNoEntry: false })?.mtimeMs ?? 0;
+  const src = join(ROOT, "src");
+  const stale = readdirSync(src, { recursive: true }).some(
+    (f) => statSync(join(src, String(f))).mtimeMs > built,
+  );
+  if (!stale) return;
+  console.log("building dist/ …");
+  const r = spawnSync(process.execPath, ["scripts/build.mjs"], { cwd: ROOT, stdio: "inherit" });
+  if (r.status !== 0) throw new Error("npm run build failed");
+}
+
+interface Measured {
+  cpu: number;
+  wall: number;
+  rssMiB: number;
+  stdout: string;
+}
+
+/** Run the CLI as a user would; CPU, wall and peak RSS of the child from /usr/bin/time. */
+function cli(argv: string[]): Measured {
+  const times = join(tmpdir(), `qm-time-${process.pid}.txt`);
+  const r = spawnSync("/usr/bin/time", ["-o", times, "-f", "%U %S %e %M", process.execPath, CLI, ...argv], {
+    encoding: "utf8",
+    maxBuffer: 1 << 26,
+  });
+  if (r.status !== 0) throw new Error(`querymask ${argv.join(" ")} failed: ${r.stderr}`);
+  const [user, sys, wall, kb] = readFileSync(times, "utf8").trim().split("\n").at(-1)!.split(" ").map(Number);
+  rmSync(times, { force: true });
+  return { cpu: user! + sys!, wall: wall!, rssMiB: kb! / 1024, stdout: r.stdout };
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[s.length >> 1]!;
+};
+const load = () => loadavg()[0]!.toFixed(1);
+
+/** The subset classified by querymask and sorted by time, made once. */
+async function classifiedInput(): Promise<string> {
+  const key = `${statSync(AOL).size}`;
+  const sorted = join(CACHE, `aol-classified-by-time-${key}.tsv`);
+  if (existsSync(sorted)) return sorted;
+  mkdirSync(CACHE, { recursive: true });
+  const classified = join(CACHE, `aol-classified-${key}.tsv`);
+  console.log("classifying the AOL subset once (cached in .cache/bench/) …");
+  cli(["classify", "-q", AOL, "-o", classified]);
+  const log = await openLog([classified], { keepSource: false });
+  await writeBatches(sorted, log.format, sortByTime(log.batches(), { tempDir: CACHE }), { classified: true });
+  rmSync(classified);
+  return sorted;
+}
+
+/** `copies` copies of the subset, one after the other in time (92 days apart), each with its own user ids. */
+async function repeated(input: string, copies: number, out: string): Promise<number> {
+  const w = createWriteStream(out);
+  let rows = 0;
+  const SPAN_DAYS = 92;
+  let chunk = "";
+  for (let c = 0; c < copies; c++) {
+    const lines = createInterface({ input: createReadStream(input), crlfDelay: Number.POSITIVE_INFINITY });
+    let first = true;
+    for await (const line of lines) {
+      if (first) {
+        first = false;
+        if (c === 0) chunk += `${line}\n`;
+        continue;
+      }
+      const t1 = line.indexOf("\t");
+      const t2 = line.indexOf("\t", t1 + 1);
+      const time = Date.parse(`${line.slice(t2 + 1, t2 + 11)}T${line.slice(t2 + 12, t2 + 20)}Z`);
+      const shifted = new Date(time + c * SPAN_DAYS * 86_400_000).toISOString();
+      chunk += `${line.slice(0, t1)}-${c}${line.slice(t1, t2 + 1)}${shifted.slice(0, 10)} ${shifted.slice(11, 19)}${line.slice(t2 + 20)}\n`;
+      rows++;
+      if (chunk.length > 1 << 20) {
+        if (!w.write(chunk)) await new Promise<void>((resolve) => w.once("drain", () => resolve()));
+        chunk = "";
+      }
+    }
+  }
+  w.end(chunk);
+  await new Promise<void>((resolve, reject) => w.on("finish", resolve).on("error", reject));
+  return rows;
+}
+
+ensureBuilt();
+const figures: Record<string, unknown> = { runs: RUNS };
+const tmp = mkdtempSync(join(tmpdir(), "qm-bench-swap-cli-"));
+try {
+  if (want("startup")) {
+    const rows: Record<string, { wallMs: number; cpuMs: number }> = {};
+    for (const a of [["--version"], ["--help"], ["anonymize", "--help"], ["stats", "--help"]]) {
+      const ms = Array.from({ length: Math.max(5, RUNS) }, () => cli(a));
+      rows[a.join(" ")] = {
+        wallMs: median(ms.map((m) => m.wall * 1000)),
+        cpuMs: median(ms.map((m) => m.cpu * 1000)),
+      };
+    }
+    console.log(`\nstart-up (median of ${Math.max(5, RUNS)}, load ${load()}; target ≤ 150 ms wall):`);
+    for (const [a, m] of Object.entries(rows))
+      console.log(
+        `  querymask ${a.padEnd(16)} ${m.wallMs.toFixed(0).padStart(5)} ms wall ${m.cpuMs.toFixed(0).padStart(5)} ms CPU`,
+      );
+    figures.startup = rows;
+  }
+
+  const input = await classifiedInput();
+  if (want("grid")) {
+    const grid: Record<string, unknown> = {};
+    console.log(
+      `\nanonymize --method swap, ${input.replace(ROOT, "")} (load ${load()}), ${RUNS} alternating runs:`,
+    );
+    console.log(
+      "  k/depth  CPU s (median, min–max)   peak RSS MiB   saps-qls CPU s   ratio   target ≤ 0.67×",
+    );
+    const settings = ["3/1", "10/1", "30/1", "3/3"];
+    const runs: Record<string, Measured[]> = Object.fromEntries(settings.map((s) => [s, []]));
+    for (let r = 0; r < RUNS; r++) {
+      for (const s of settings) {
+        const [k, depth] = s.split("/");
+        const out = join(tmp, "released.tsv");
+        runs[s]!.push(
+          cli([
+            "anonymize",
+            "--method",
+            "swap",
+            "--k",
+            k!,
+            "--depth",
+            depth!,
+            "--seed",
+            "1",
+            "-q",
+            "--json",
+            input,
+            "-o",
+            out,
+          ]),
+        );
+      }
+    }
+    for (const s of settings) {
+      const ms = runs[s]!;
+      const cpu = median(ms.map((m) => m.cpu));
+      const rss = Math.max(...ms.map((m) => m.rssMiB));
+      const summary = JSON.parse(ms[0]!.stdout) as Record<string, number>;
+      const ratio = cpu / SAPS[s]!.cpu;
+      console.log(
+        `  ${s.padEnd(7)}  ${cpu.toFixed(2)} (${Math.min(...ms.map((m) => m.cpu)).toFixed(2)}–${Math.max(...ms.map((m) => m.cpu)).toFixed(2)})`.padEnd(
+          36,
+        ) +
+          `${rss.toFixed(0).padStart(8)}       ${SAPS[s]!.cpu.toFixed(2).padStart(8)}       ${ratio.toFixed(2)}×  ${ratio <= 0.67 ? "met" : "not met"}`,
+      );
+      grid[s] = {
+        cpuMedian: cpu,
+        cpu: ms.map((m) => m.cpu),
+        wall: ms.map((m) => m.wall),
+        peakRssMiB: rss,
+        sapsQlsCpu: SAPS[s]!.cpu,
+        ratio,
+        rows: summary["input rows"],
+        finalKMean: summary["final k mean"],
+      };
+    }
+    figures.grid = grid;
+  }
+
+  if (want("scale")) {
+    const scale: Record<string, unknown> = {};
+    console.log(`\nstreaming path memory, k = 3, depth 1 (the subset repeated in time; load ${load()}):`);
+    for (const copies of [3, 25]) {
+      const file = join(tmp, `aol-x${copies}.tsv`);
+      const rows = await repeated(input, copies, file);
+      const m = cli(["anonymize", "--method", "swap", "--k", "3", "-q", file, "-o", join(tmp, "out.tsv")]);
+      rmSync(file);
+      console.log(
+        `  ${rows.toLocaleString("en").padStart(11)} rows: peak RSS ${m.rssMiB.toFixed(0)} MiB, ${m.cpu.toFixed(2)} CPU-s, ${((rows / m.cpu) | 0).toLocaleString("en")} rows per CPU-s`,
+      );
+      scale[String(rows)] = { peakRssMiB: m.rssMiB, cpu: m.cpu, wall: m.wall };
+    }
+    figures.scale = scale;
+  }
+} finally {
+  rmSync(tmp, { recursive: true, force: true });
+}
+figures.load = loadavg();
+writeResults("swap-cli", figures);

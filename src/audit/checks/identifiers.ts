@@ -1,0 +1,87 @@
+/**
+ * No identifier in the release: the scrubber (src/scrub, the HIPAA Safe Harbor step) finds nothing in any
+ * released query text, and no released click URL has a host that carries an identifier the scrubber finds in a
+ * query the input logged with that URL (`helenwatson133 aol com` → `http://www.helenwatson1334u.com`).
+ * Every method but the identity baseline promises it.
+ */
+import type { LogRecord } from "../../log/record.ts";
+import { hostCarries, identifierWords } from "../../scrub/click-url.ts";
+import { createScrubber, type Scrubber } from "../../scrub/scrubber.ts";
+import { type AuditCheck, n, Violations } from "../check.ts";
+
+/** What the audit learned of one original log, kept while the log lives (an experiment audits many releases). */
+interface Known {
+  /** Click URLs whose host carries an identifier of a query the input logged with them → why. */
+  readonly identifying: Map<string, string>;
+  /** Query-URL pairs looked at. */
+  readonly pairs: number;
+  /** Texts already scrubbed → their identifiers ("" = none). */
+  readonly texts: Map<string, string>;
+}
+
+const known = new WeakMap<readonly LogRecord[], Known>();
+let scrubber: Scrubber | undefined;
+
+function knownOf(records: readonly LogRecord[]): Known {
+  let k = known.get(records);
+  if (k) return k;
+  scrubber ??= createScrubber();
+  const identifying = new Map<string, string>();
+  const seen = new Set<string>();
+  for (const r of records) {
+    if (!r.clickUrl || r.query === "") continue;
+    const key = `${r.query}\u0000${r.clickUrl}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    if (identifying.has(r.clickUrl)) continue;
+    const words = identifierWords(scrubber.scrub(r.query).spans);
+    if (hostCarries(r.clickUrl, words)) {
+      identifying.set(r.clickUrl, `names ${words.join(", ")} (input query ${JSON.stringify(r.query)})`);
+    }
+  }
+  k = { identifying, pairs: seen.size, texts: new Map() };
+  known.set(records, k);
+  return k;
+}
+
+export const identifiers: AuditCheck = {
+  name: "identifiers",
+  promise: "the scrubber finds no identifier in released query texts or click URLs",
+  applies: (s) => s.method !== "identity",
+  run(s, limit) {
+    const k = knownOf(s.original.records);
+    scrubber ??= createScrubber();
+    const v = new Violations(limit);
+    const texts = new Set<string>();
+    const urls = new Set<string>();
+    for (const r of s.released?.records ?? []) {
+      texts.add(r.query);
+      if (r.clickUrl) urls.add(r.clickUrl);
+    }
+    for (const q of s.table?.queries ?? []) texts.add(q.query);
+    for (const c of s.table?.clicks ?? []) {
+      texts.add(c.query);
+      urls.add(c.url);
+    }
+    for (const text of texts) {
+      if (text === "") continue;
+      let found = k.texts.get(text);
+      if (found === undefined) {
+        const spans = scrubber.scrub(text).spans;
+        found = spans.map((x) => `${x.type} ${JSON.stringify(x.value)}`).join(", ");
+        k.texts.set(text, found);
+      }
+      if (found !== "") {
+        const why = found;
+        v.add(() => `${JSON.stringify(text)}: ${why}`);
+      }
+    }
+    for (const url of urls) {
+      const why = k.identifying.get(url);
+      if (why !== undefined) v.add(() => `${url}: ${why}`);
+    }
+    return v.outcome(
+      `${n(texts.size)} distinct texts, ${n(urls.size)} click URLs (${n(k.pairs)} logged query-URL pairs)`,
+    );
+  },
+};

@@ -1,0 +1,276 @@
+/**
+ * The learned decision layer: a multinomial logistic regression over the features of features.ts that picks a
+ * query's top-level ODP branch. Trained by `querymask kb train` on labelled queries (stochastic gradient with
+ * AdaGrad steps and L2 shrinkage, examples visited in a seeded order: the same data and seed give the same
+ * weights). The model file holds the weights of the feature names seen in training and the fingerprint of the
+ * knowledge-base snapshot whose features it was trained on; a model is refused for any other snapshot.
+ */
+import { Rng } from "../util/random.ts";
+import type { Features } from "./features.ts";
+
+/** One labelled example: its features and the index of its class. */
+export interface Example {
+  readonly features: Features;
+  readonly label: number;
+}
+
+export interface TrainOptions {
+  seed?: number;
+  /** Passes over the data (default 12). */
+  epochs?: number;
+  /** AdaGrad base step (default 0.3). */
+  rate?: number;
+  /** L2 shrinkage per update of a weight (default 1e-2). */
+  l2?: number;
+  /** A feature seen in fewer examples is left out (default 2). */
+  minCount?: number;
+  /** Feature names never given weights (e.g. those that would spell out a whole training query). */
+  exclude?: ReadonlySet<string>;
+}
+
+/** The model file's layout (JSON). */
+export interface ModelFile {
+  readonly format: "querymask-classifier-model";
+  readonly version: 1;
+  /** Fingerprint of the knowledge-base snapshot the features were computed with. */
+  readonly kbFingerprint: string;
+  readonly trainedOn: {
+    readonly examples: number;
+    readonly seed: number;
+    /** The training options (without the excluded names, which would spell out the queries). */
+    readonly options: Omit<TrainOptions, "exclude"> & { readonly excluded?: number };
+  };
+  readonly classes: readonly string[];
+  /** Weights × `SCALE`, rounded: per class, then per feature. */
+  readonly bias: readonly number[];
+  readonly weights: Readonly<Record<string, readonly number[]>>;
+  /** Weights of the dense features × `SCALE`: per dimension, per class (empty without embeddings). */
+  readonly dense: readonly (readonly number[])[];
+  /** Where the dense features come from (`embeddingsSource()`), if any. */
+  readonly embeddings?: string;
+}
+
+const SCALE = 1000;
+
+export class LinearModel {
+  private constructor(
+    readonly classes: readonly string[],
+    private readonly bias: Float64Array,
+    private readonly weights: Map<string, Float64Array>,
+    /** Dense weights, dimension-major (`d * classes + c`); length 0 = no dense features. */
+    private readonly dense: Float64Array,
+  ) {}
+
+  /** Dimensions of the dense features the model was trained with (0 = none). */
+  get denseDims(): number {
+    return this.dense.length / this.classes.length;
+  }
+
+  /** Scores per class (unnormalized log-probabilities). */
+  scores(f: Features, out: Float64Array = new Float64Array(this.classes.length)): Float64Array {
+    out.set(this.bias);
+    this.addWeights(f.names, f.values, out);
+    if (f.dense !== undefined) this.addDense(f.dense, 1, out);
+    return out;
+  }
+
+  /** Add the weighted named features into `out` (no bias). */
+  addWeights(names: readonly string[], values: readonly number[], out: Float64Array): void {
+    const k = this.classes.length;
+    for (let i = 0; i < names.length; i++) {
+      const w = this.weights.get(names[i]!);
+      if (w === undefined) continue;
+      const v = values[i]!;
+      for (let c = 0; c < k; c++) out[c]! += v * w[c]!;
+    }
+  }
+
+  /**
+   * Add `scale` × the dense weights applied to `x` into `out`. The dense part is linear, so a caller may add the
+   * projections of the words' vectors one by one and scale their sum at the end.
+   */
+  addDense(x: Float64Array, scale: number, out: Float64Array): void {
+    const k = this.classes.length;
+    const w = this.dense;
+    if (w.length === 0) return;
+    const n = x.length;
+    for (let d = 0, o = 0; d < n; d++, o += k) {
+      const v = x[d]! * scale;
+      if (v === 0) continue;
+      for (let c = 0; c < k; c++) out[c]! += v * w[o + c]!;
+    }
+  }
+
+  /**
+   * `addDense(x, 1, out)` as dot products per class over a class-major copy of the dense weights (about 10×
+   * faster than the dimension-major loop; made on first use, so only for a model that is no longer trained).
+   */
+  projectDense(x: Float64Array, out: Float64Array): void {
+    const k = this.classes.length;
+    const dims = this.dense.length / k;
+    if (dims === 0) return;
+    let t = this.denseByClass;
+    if (t === undefined) {
+      t = new Float64Array(this.dense.length);
+      for (let d = 0; d < dims; d++) for (let c = 0; c < k; c++) t[c * dims + d] = this.dense[d * k + c]!;
+      this.denseByClass = t;
+    }
+    for (let c = 0, o = 0; c < k; c++) {
+      let sum = 0;
+      for (let d = 0; d < dims; d++, o++) sum += x[d]! * t[o]!;
+      out[c]! += sum;
+    }
+  }
+
+  private denseByClass: Float64Array | undefined;
+
+  /** Index of the best class. */
+  predict(f: Features): number {
+    const s = this.scores(f);
+    let best = 0;
+    for (let c = 1; c < s.length; c++) if (s[c]! > s[best]!) best = c;
+    return best;
+  }
+
+  /** The weights of a named feature (per class), or undefined when the model has none. */
+  weightOf(name: string): Float64Array | undefined {
+    return this.weights.get(name);
+  }
+
+  /** The names of the features with weights. */
+  featureNames(): IterableIterator<string> {
+    return this.weights.keys();
+  }
+
+  /** Set `out` to the biases. */
+  setBias(out: Float64Array): void {
+    out.set(this.bias);
+  }
+
+  /** Number of features with weights. */
+  get size(): number {
+    return this.weights.size;
+  }
+
+  static train(
+    classes: readonly string[],
+    examples: readonly Example[],
+    opts: TrainOptions = {},
+  ): LinearModel {
+    const seed = opts.seed ?? 1;
+    const epochs = opts.epochs ?? 12;
+    const rate = opts.rate ?? 0.3;
+    const l2 = opts.l2 ?? 1e-2;
+    const minCount = opts.minCount ?? 2;
+    const k = classes.length;
+    const counts = new Map<string, number>();
+    for (const e of examples)
+      for (const n of new Set(e.features.names)) counts.set(n, (counts.get(n) ?? 0) + 1);
+    const weights = new Map<string, Float64Array>();
+    const grads = new Map<string, Float64Array>();
+    for (const [n, c] of counts)
+      if (c >= minCount && !opts.exclude?.has(n)) {
+        weights.set(n, new Float64Array(k));
+        grads.set(n, new Float64Array(k).fill(1e-8));
+      }
+    const bias = new Float64Array(k);
+    const biasG = new Float64Array(k).fill(1e-8);
+    const dims = examples.find((e) => e.features.dense !== undefined)?.features.dense?.length ?? 0;
+    const dense = new Float64Array(dims * k);
+    const denseG = new Float64Array(dims * k).fill(1e-8);
+    const model = new LinearModel(classes, bias, weights, dense);
+    const order = examples.map((_, i) => i);
+    const rng = Rng.fromSeed(seed);
+    const s = new Float64Array(k);
+    const g = new Float64Array(k);
+    for (let epoch = 0; epoch < epochs; epoch++) {
+      rng.shuffle(order);
+      for (const i of order) {
+        const e = examples[i]!;
+        model.scores(e.features, s);
+        let m = Number.NEGATIVE_INFINITY;
+        for (let c = 0; c < k; c++) m = Math.max(m, s[c]!);
+        let z = 0;
+        for (let c = 0; c < k; c++) {
+          s[c] = Math.exp(s[c]! - m);
+          z += s[c]!;
+        }
+        for (let c = 0; c < k; c++) g[c] = s[c]! / z - (c === e.label ? 1 : 0);
+        for (let c = 0; c < k; c++) {
+          biasG[c]! += g[c]! * g[c]!;
+          bias[c]! -= (rate * g[c]!) / Math.sqrt(biasG[c]!);
+        }
+        const f = e.features;
+        for (let j = 0; j < f.names.length; j++) {
+          const w = weights.get(f.names[j]!);
+          if (w === undefined) continue;
+          const acc = grads.get(f.names[j]!)!;
+          const v = f.values[j]!;
+          for (let c = 0; c < k; c++) {
+            const gc = g[c]! * v + l2 * w[c]!;
+            acc[c]! += gc * gc;
+            w[c]! -= (rate * gc) / Math.sqrt(acc[c]!);
+          }
+        }
+        const x = f.dense;
+        if (x !== undefined)
+          for (let d = 0, o = 0; d < dims; d++)
+            for (let c = 0; c < k; c++, o++) {
+              const gc = g[c]! * x[d]! + l2 * dense[o]!;
+              denseG[o]! += gc * gc;
+              dense[o]! -= (rate * gc) / Math.sqrt(denseG[o]!);
+            }
+      }
+    }
+    return model;
+  }
+
+  /** The model file's JSON object; weights rounded to 1/1000, features whose weights all round to 0 left out. */
+  toFile(kbFingerprint: string, trainedOn: ModelFile["trainedOn"], embeddings?: string): ModelFile {
+    const q = (w: Float64Array) => Array.from(w, (x) => Math.round(x * SCALE));
+    const weights: Record<string, number[]> = {};
+    for (const n of [...this.weights.keys()].sort()) {
+      const w = q(this.weights.get(n)!);
+      if (w.some((x) => x !== 0)) weights[n] = w;
+    }
+    return {
+      format: "querymask-classifier-model",
+      version: 1,
+      kbFingerprint,
+      trainedOn,
+      classes: this.classes,
+      bias: q(this.bias),
+      weights,
+      dense: Array.from({ length: this.denseDims }, (_, d) =>
+        q(this.dense.subarray(d * this.classes.length, (d + 1) * this.classes.length)),
+      ),
+      ...(embeddings !== undefined ? { embeddings } : {}),
+    };
+  }
+
+  /**
+   * The model of a model file, refused (with what to do) when it is not one or was trained on another
+   * knowledge-base snapshot than `kbFingerprint`.
+   */
+  static fromFile(file: ModelFile, kbFingerprint: string | undefined, source = "<model>"): LinearModel {
+    if (file?.format !== "querymask-classifier-model" || file.version !== 1)
+      throw new Error(`${source}: not a querymask classifier model (format/version)`);
+    if (kbFingerprint !== undefined && file.kbFingerprint !== kbFingerprint)
+      throw new Error(
+        `${source}: the classifier model was trained on knowledge base ${file.kbFingerprint}, but the snapshot is ${kbFingerprint}; ` +
+          "retrain it with `querymask kb train` (or classify without the model: --no-model)",
+      );
+    const k = file.classes.length;
+    const vec = (w: readonly number[], what: string) => {
+      if (w.length !== k) throw new Error(`${source}: ${what} has ${w.length} weights, expected ${k}`);
+      return Float64Array.from(w, (x) => x / SCALE);
+    };
+    const weights = new Map<string, Float64Array>();
+    for (const [n, w] of Object.entries(file.weights)) weights.set(n, vec(w, `feature ${n}`));
+    const dense = new Float64Array((file.dense ?? []).length * k);
+    (file.dense ?? []).forEach((w, d) => {
+      dense.set(vec(w, `dense dimension ${d}`), d * k);
+    });
+    return new LinearModel(file.classes, vec(file.bias, "bias"), weights, dense);
+  }
+}

@@ -1,0 +1,73 @@
+/**
+ * The query-level part of the model's scores without building feature names: a `FeatureSink` that adds each
+ * feature's weights to a score vector, with the weights of every (kind, key) remembered after the first look-up
+ * by name, and word pairs looked up only when both words occur in some pair feature of the model. Gives the same
+ * scores as `model.scores(queryLevelFeatures(…))` (test/classify/model.test.ts checks the classifier's answers).
+ */
+import type { Taxonomy } from "../knowledge/taxonomy.ts";
+import type { FeatureSink } from "./features.ts";
+import type { LinearModel } from "./model.ts";
+
+export class QueryLevelScorer implements FeatureSink {
+  private readonly memo = new Map<string, Map<string | number, Float64Array | null>>();
+  private readonly firsts = new Set<string>();
+  private readonly seconds = new Set<string>();
+  private out: Float64Array = new Float64Array(0);
+
+  constructor(
+    private readonly model: LinearModel,
+    private readonly tax: Taxonomy,
+  ) {
+    for (const n of model.featureNames()) {
+      if (!n.startsWith("b:")) continue;
+      const space = n.indexOf(" ");
+      this.firsts.add(n.slice(2, space));
+      this.seconds.add(n.slice(space + 1));
+    }
+  }
+
+  /** Add the query-level features' weights (no bias) into `out` from now on. */
+  into(out: Float64Array): this {
+    this.out = out;
+    return this;
+  }
+
+  private addVector(w: Float64Array | null, value: number): void {
+    if (w === null) return;
+    const out = this.out;
+    for (let c = 0; c < w.length; c++) out[c]! += value * w[c]!;
+  }
+
+  private weights(kind: string, key: string | number, name: () => string): Float64Array | null {
+    let byKey = this.memo.get(kind);
+    if (byKey === undefined) {
+      byKey = new Map();
+      this.memo.set(kind, byKey);
+    }
+    let w = byKey.get(key);
+    if (w === undefined) {
+      w = this.model.weightOf(name()) ?? null;
+      byKey.set(key, w);
+    }
+    return w;
+  }
+
+  branch(kind: string, top: number, value: number): void {
+    this.addVector(
+      this.weights(kind, top, () => `${kind}:${this.tax.label(top)}`),
+      value,
+    );
+  }
+
+  keyed(kind: string, key: string | number, value: number): void {
+    this.addVector(
+      this.weights(kind, key, () => `${kind}:${key}`),
+      value,
+    );
+  }
+
+  pair(first: string, second: string): void {
+    if (!this.firsts.has(first) || !this.seconds.has(second)) return;
+    this.addVector(this.model.weightOf(`b:${first} ${second}`) ?? null, 1);
+  }
+}

@@ -1,0 +1,236 @@
+/**
+ * Training and cross-validating the learned decision layer (model.ts) on hand-labelled queries: a TSV with a
+ * header holding the columns `query` and `label` (the ODP top level; rows labelled Unclassifiable are left
+ * out), such as ../shared/data/labels/train.tsv. Features are computed once per query with a classifier that
+ * has no model (Algorithm 1 alone) and reused by every fold.
+ */
+import { readFileSync } from "node:fs";
+import { Embeddings } from "../knowledge/embeddings.ts";
+import { type KnowledgeBase, loadKnowledgeBase } from "../knowledge/knowledge-base.ts";
+import { InputError } from "../util/errors.ts";
+import { Rng } from "../util/random.ts";
+import { Classifier } from "./classifier.ts";
+import { queryFeatures } from "./features.ts";
+import { type Example, LinearModel, type ModelFile, type TrainOptions } from "./model.ts";
+
+/** The top-level branches a query can be labelled with (labels/GUIDE.md). */
+export const TOP_LEVELS: readonly string[] = [
+  "Adult",
+  "Arts",
+  "Business",
+  "Computers",
+  "Games",
+  "Health",
+  "Home",
+  "Kids_and_Teens",
+  "News",
+  "Recreation",
+  "Reference",
+  "Regional",
+  "Science",
+  "Shopping",
+  "Society",
+  "Sports",
+  "World",
+];
+
+export interface Labelled {
+  readonly query: string;
+  readonly label: string;
+}
+
+/** The labelled queries of a TSV file (Unclassifiable rows left out); bad rows are `file:line: reason`. */
+export function readLabelled(path: string): Labelled[] {
+  const lines = readFileSync(path, "utf8").split("\n");
+  const header = (lines[0] ?? "").split("\t");
+  const qi = header.indexOf("query");
+  const li = header.indexOf("label");
+  if (qi < 0 || li < 0) throw new InputError(path, 1, "the header needs 'query' and 'label' columns");
+  const out: Labelled[] = [];
+  for (let i = 1; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (line.trim() === "") continue;
+    const cols = line.split("\t");
+    const query = cols[qi];
+    const label = cols[li];
+    if (query === undefined || label === undefined)
+      throw new InputError(path, i + 1, `expected ${header.length} tab-separated columns`);
+    if (label === "Unclassifiable") continue;
+    if (!TOP_LEVELS.includes(label)) throw new InputError(path, i + 1, `unknown label ${label}`);
+    out.push({ query, label });
+  }
+  return out;
+}
+
+/** Every query of a labelled file, Unclassifiable rows included (see `trainFromLabels`'s `withhold`). */
+export function readQueries(path: string): string[] {
+  const lines = readFileSync(path, "utf8").split("\n");
+  const qi = (lines[0] ?? "").split("\t").indexOf("query");
+  return lines
+    .slice(1)
+    .filter((l) => l.trim() !== "")
+    .map((l) => l.split("\t")[qi] ?? "");
+}
+
+/** Features of each labelled query (computed with `classifier`, which should have no model). */
+export function featurize(classifier: Classifier, rows: readonly Labelled[], emb?: Embeddings): Example[] {
+  const tax = classifier.kb.taxonomy;
+  return rows.map((r) => ({
+    features: queryFeatures(classifier.evidence(r.query), tax, emb),
+    label: TOP_LEVELS.indexOf(r.label),
+  }));
+}
+
+export function trainModel(examples: readonly Example[], opts: TrainOptions = {}): LinearModel {
+  return LinearModel.train(TOP_LEVELS, examples, opts);
+}
+
+/** Per-class counts of a confusion: labelled, predicted, correct. */
+export interface ClassCounts {
+  n: number;
+  predicted: number;
+  correct: number;
+}
+
+export interface Evaluation {
+  readonly queries: number;
+  readonly correct: number;
+  readonly accuracy: number;
+  readonly perClass: Record<string, ClassCounts>;
+}
+
+/** Accuracy and per-class counts of predictions (class indices, -1 = none) against labels. */
+export function evaluate(labels: readonly number[], predicted: readonly number[]): Evaluation {
+  const perClass: Record<string, ClassCounts> = {};
+  for (const c of TOP_LEVELS) perClass[c] = { n: 0, predicted: 0, correct: 0 };
+  let correct = 0;
+  for (let i = 0; i < labels.length; i++) {
+    const l = labels[i]!;
+    const p = predicted[i]!;
+    perClass[TOP_LEVELS[l]!]!.n++;
+    if (p >= 0) perClass[TOP_LEVELS[p]!]!.predicted++;
+    if (p === l) {
+      correct++;
+      perClass[TOP_LEVELS[l]!]!.correct++;
+    }
+  }
+  return { queries: labels.length, correct, accuracy: correct / labels.length, perClass };
+}
+
+export interface CrossValidation {
+  readonly folds: readonly number[];
+  readonly mean: number;
+  readonly sd: number;
+  /** All folds' predictions together. */
+  readonly pooled: Evaluation;
+}
+
+/**
+ * k-fold cross-validation: the examples are shuffled with `seed` and cut into k folds; each fold is predicted
+ * by a model trained on the others. `predict` turns a model and an example into a class index (default the
+ * model's own prediction).
+ */
+export function crossValidate(
+  examples: readonly Example[],
+  k = 5,
+  opts: TrainOptions = {},
+  seed = 1,
+  predict: (m: LinearModel, e: Example) => number = (m, e) => m.predict(e.features),
+): CrossValidation {
+  const order = Rng.fromSeed(seed).shuffle(examples.map((_, i) => i));
+  const fold = new Int32Array(examples.length);
+  order.forEach((ex, i) => {
+    fold[ex] = i % k;
+  });
+  const predicted = new Array<number>(examples.length).fill(-1);
+  const folds: number[] = [];
+  for (let f = 0; f < k; f++) {
+    const train = examples.filter((_, i) => fold[i] !== f);
+    const model = trainModel(train, opts);
+    let ok = 0;
+    let n = 0;
+    for (let i = 0; i < examples.length; i++) {
+      if (fold[i] !== f) continue;
+      const p = predict(model, examples[i]!);
+      predicted[i] = p;
+      n++;
+      if (p === examples[i]!.label) ok++;
+    }
+    folds.push(ok / n);
+  }
+  const mean = folds.reduce((a, b) => a + b, 0) / k;
+  const sd = Math.sqrt(folds.reduce((a, b) => a + (b - mean) ** 2, 0) / (k - 1));
+  return {
+    folds,
+    mean,
+    sd,
+    pooled: evaluate(
+      examples.map((e) => e.label),
+      predicted,
+    ),
+  };
+}
+
+/** Per-class precision and recall of an evaluation. */
+export function precisionRecall(
+  e: Evaluation,
+): { label: string; n: number; precision: number; recall: number }[] {
+  return TOP_LEVELS.map((label) => {
+    const c = e.perClass[label]!;
+    return {
+      label,
+      n: c.n,
+      precision: c.predicted > 0 ? c.correct / c.predicted : 0,
+      recall: c.n > 0 ? c.correct / c.n : 0,
+    };
+  });
+}
+
+export interface TrainRun {
+  readonly file: ModelFile;
+  readonly model: LinearModel;
+  readonly examples: number;
+  /** Cross-validation on the same examples (when folds > 1). */
+  readonly cv: CrossValidation | undefined;
+}
+
+/**
+ * What `querymask kb train` does: features of the labelled queries (Algorithm 1 without a model, the word
+ * vectors), an optional k-fold cross-validation, and the model trained on all of them.
+ */
+export async function trainFromLabels(
+  rows: readonly Labelled[],
+  opts: {
+    kb?: KnowledgeBase;
+    seed?: number;
+    folds?: number;
+    embeddings?: Embeddings | null;
+    /** Queries no word or pair feature may spell out (default: the rows'; pass every query of the file). */
+    withhold?: readonly string[];
+  } = {},
+): Promise<TrainRun> {
+  const kb = opts.kb ?? (await loadKnowledgeBase());
+  if (kb.fingerprint === undefined)
+    throw new Error("the knowledge base has no fingerprint to bind the model to");
+  const classifier = await Classifier.create({ kb, model: null, cacheSize: 0 });
+  const emb = opts.embeddings === null ? undefined : (opts.embeddings ?? Embeddings.load());
+  const examples = featurize(classifier, rows, emb);
+  const seed = opts.seed ?? 1;
+  // No word or word-pair feature spells out a whole labelled query: the model file must not hold the queries.
+  const exclude = new Set<string>();
+  for (const query of opts.withhold ?? rows.map((r) => r.query)) {
+    const q = query.toLowerCase().trim().split(/\s+/).join(" ");
+    exclude.add(`w:${q}`);
+    exclude.add(`b:${q}`);
+  }
+  const trainOpts: TrainOptions = { seed, exclude };
+  const folds = opts.folds ?? 5;
+  const cv = folds > 1 ? crossValidate(examples, folds, trainOpts, seed) : undefined;
+  const model = trainModel(examples, trainOpts);
+  const file = model.toFile(
+    kb.fingerprint,
+    { examples: examples.length, seed, options: { seed, excluded: exclude.size } },
+    emb?.source,
+  );
+  return { file, model, examples: examples.length, cv };
+}

@@ -1,0 +1,153 @@
+/**
+ * `querymask audit --method NAME [--<param> value…] --original <log> --released <file>`: verify a release
+ * before it ships, on the two files alone, with checks that share no code with the methods (src/audit): the
+ * method's privacy model (k-anonymity of user logs, (k,m)-anonymity, the click graph, ≥ k users per query, the
+ * swap's invariants), no identifier in released texts or click URLs, no column the method does not release,
+ * and — with `--summary` (the JSON of `anonymize --json`) — the row conservation of the summary.
+ *
+ * Exit codes: 0 every check passed (a table of what was checked); 1 a check failed (its violating records are
+ * printed, the first --limit and their count); 2 bad input or usage.
+ */
+import { readFile } from "node:fs/promises";
+import { gunzipSync } from "node:zlib";
+import { type Command, Option } from "commander";
+import { type AuditReport, audit, type ReleasedTable } from "../../audit/audit.ts";
+import { createKnowledgeService } from "../../classify/service.ts";
+import { parseCountTable } from "../../log/count-table.ts";
+import { loadLog } from "../../log/read.ts";
+import type { QueryLog } from "../../log/record.ts";
+import { getMethod, methods } from "../../methods/registry.ts";
+import { scrubClick } from "../../scrub/click-url.ts";
+import { EXIT_FAILURE, InputError } from "../../util/errors.ts";
+import {
+  addInputOptions,
+  type InputFlags,
+  intArg,
+  printTable,
+  readOptions,
+  reportRejects,
+} from "../shared.ts";
+import { methodParams, paramFlags } from "./anonymize.ts";
+
+interface AuditFlags extends InputFlags {
+  method: string;
+  original: string;
+  released: string;
+  summary?: string;
+  limit: number;
+  json?: boolean;
+  [param: string]: unknown;
+}
+
+export function register(program: Command): void {
+  const known = paramFlags();
+  const cmd = program
+    .command("audit")
+    .description("verify a release on the files alone: privacy model, identifiers, columns, summary counts")
+    .requiredOption(
+      "-m, --method <name>",
+      `the method that made the release: ${methods.map((m) => m.name).join(", ")}`,
+    )
+    .requiredOption("--original <file>", "the log the method was given")
+    .requiredOption("--released <file>", "the released log (or dp's count table)")
+    .option("--summary <file>", "the method's summary (querymask anonymize --json > summary.json)")
+    .option("--limit <n>", "violating records to print per check", intArg(0), 20)
+    .option("--json", "print the audit as JSON");
+  for (const [name, { spec, methods: users }] of known) {
+    const def = spec.default === undefined ? "" : ` (default ${spec.default})`;
+    cmd.addOption(new Option(`--${name} <value>`, `${spec.description}${def} [${users.join(", ")}]`));
+  }
+  cmd.addHelpText(
+    "after",
+    [
+      "",
+      "Give the method the parameters the release was made with (defaults as in anonymize).",
+      "Exit codes: 0 every check passed, 1 a check failed (violations printed), 2 bad input or usage.",
+      "",
+      "Example:",
+      "  querymask anonymize --method km --k 5 --m 2 --json log.tsv -o km.tsv > km.json",
+      "  querymask audit --method km --k 5 --m 2 --original log.tsv --released km.tsv --summary km.json",
+    ].join("\n"),
+  );
+  addInputOptions(cmd).action(async (flags: AuditFlags) => {
+    const method = getMethod(flags.method);
+    const params = method.parse(methodParams(method, flags, known)) as Record<string, unknown>;
+    const opts = readOptions(flags);
+    const read = await loadLog([flags.original], { ...opts, keepSource: false });
+    let rejected = read.rejected;
+    let released: QueryLog | undefined;
+    let table: ReleasedTable | undefined;
+    if (method.name === "dp") table = await readTable(flags.released);
+    else {
+      const log = await loadLog([flags.released], { ...opts, keepSource: false });
+      rejected += log.rejected;
+      released = log;
+    }
+    reportRejects(rejected, opts.rejectsPath);
+    const original: QueryLog =
+      released?.classified && !read.classified ? await classifyLikeRelease(read) : read;
+    const summary = flags.summary ? await readSummary(flags.summary) : undefined;
+    opts.progress.start("auditing");
+    const report = audit({ method: method.name, params, original, released, table, summary }, flags.limit);
+    opts.progress.stop();
+    if (!report.ok) process.exitCode = EXIT_FAILURE;
+    if (flags.json) {
+      process.stdout.write(`${JSON.stringify({ method: method.name, params, ...report }, null, 2)}\n`);
+      return;
+    }
+    print(report);
+  });
+}
+
+function print(report: AuditReport): void {
+  printTable(
+    report.results.map((r): [string, string] => [
+      r.name,
+      `${r.ok ? "ok  " : "FAIL"}  ${r.checked}${r.ok ? "" : `; ${r.violations.toLocaleString("en")} violations`}`,
+    ]),
+  );
+  process.stdout.write(report.ok ? "\nrelease passes the audit\n" : "\nrelease FAILS the audit\n");
+  for (const r of report.results) {
+    if (r.ok) continue;
+    process.stdout.write(
+      `\n${r.name} — ${r.promise}\n(first ${r.examples.length} of ${r.violations.toLocaleString("en")})\n`,
+    );
+    for (const e of r.examples) process.stdout.write(`  ${e}\n`);
+  }
+}
+
+/** A count table file (dp), plain or gzip. */
+async function readTable(path: string): Promise<ReleasedTable> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(path);
+  } catch (err) {
+    throw new InputError(path, undefined, (err as Error).message);
+  }
+  return parseCountTable((path.endsWith(".gz") ? gunzipSync(bytes) : bytes).toString("utf8"), path);
+}
+
+/** The JSON summary of `anonymize --json`. */
+async function readSummary(path: string): Promise<Record<string, unknown>> {
+  try {
+    const value: unknown = JSON.parse(await readFile(path, "utf8"));
+    if (value === null || typeof value !== "object" || Array.isArray(value))
+      throw new Error("not a JSON object");
+    return value as Record<string, unknown>;
+  } catch (err) {
+    throw new InputError(path, undefined, `not a summary from anonymize --json: ${(err as Error).message}`);
+  }
+}
+
+/**
+ * A method given an unclassified log classifies it on the way (swap): its release is compared with the input
+ * as the knowledge service's classifier gives it (category, unit, scrubbed text, click scrubbed likewise).
+ */
+async function classifyLikeRelease(log: QueryLog): Promise<QueryLog> {
+  const classifier = await createKnowledgeService().classifier();
+  const records = log.records.map((r) => {
+    const c = classifier.classify(r.query);
+    return scrubClick({ ...r, query: c.scrubbed, category: c.category, unit: c.unit }, c.spans);
+  });
+  return { ...log, records, classified: true };
+}

@@ -1,0 +1,43 @@
+/**
+ * Fresh noisy counts for the released items: the number of distinct users holding each item (after the
+ * contribution bound: at most once per item, at most d items per user) plus exact discrete noise (`discrete.ts`).
+ *
+ * - Discrete Laplace, scale d/ε: ℓ1 sensitivity d, ε-DP (pure; no δ).
+ * - Discrete Gaussian, σ = √(d/(2ρ)) with ρ from (ε, δ) by Bun & Steinke's conversion: ℓ2 sensitivity √d, so
+ *   ρ-zCDP (Canonne, Kamath & Steinke 2020, Theorem 14), hence (ε, δ)-DP.
+ *
+ * Counts are integers; a negative one is written as 0 (post-processing, free in privacy).
+ */
+import type { Share } from "./accountant.ts";
+import { discreteGaussian, discreteLaplace } from "./discrete.ts";
+import { zcdpRho } from "./gaussian.ts";
+import type { Randomness } from "./random.ts";
+import { type UserItems, userCounts } from "./selection/selection.ts";
+
+export interface CountNoise {
+  readonly kind: "discrete Laplace" | "discrete Gaussian";
+  /** Laplace scale or Gaussian σ. */
+  readonly scale: number;
+}
+
+export function countNoise(share: Share, d: number, gaussian: boolean): CountNoise {
+  if (gaussian)
+    return { kind: "discrete Gaussian", scale: Math.sqrt(d / (2 * zcdpRho(share.epsilon, share.delta))) };
+  return { kind: "discrete Laplace", scale: d / share.epsilon };
+}
+
+/** Noisy distinct-user counts of the selected items, in the order of `selected`. */
+export function noisyCounts(
+  users: UserItems,
+  items: number,
+  selected: Int32Array,
+  noise: CountNoise,
+  random: Randomness,
+): number[] {
+  const n = userCounts(users, items);
+  const sample =
+    noise.kind === "discrete Gaussian"
+      ? discreteGaussian(random, noise.scale)
+      : discreteLaplace(random, noise.scale);
+  return Array.from(selected, (id) => Math.max(0, n[id]! + sample()));
+}

@@ -1,0 +1,38 @@
+/**
+ * Gaussian thresholding on distinct-user counts (Google's GaussianPartitionSelection; the "count Gaussian"
+ * baseline of Gopi et al. 2020): each user counts at most once per item and for at most d items, so the count
+ * vector has ℓ2 sensitivity √d. Half of δ pays for the noise, half for the threshold:
+ *
+ *   σ = analytic Gaussian σ at (ε, δ/2) for sensitivity √d (Balle & Wang 2018),
+ *   T = 1 + σ·Φ⁻¹((1 − δ/2)^(1/d)),
+ *
+ * so that each of a user's d own items (n = 1) passes with probability 1 − (1 − δ/2)^(1/d), all d together with
+ * probability δ/2. Derivation: docs/dp.md.
+ */
+import { analyticGaussianSigma, upperNormalQuantile } from "../gaussian.ts";
+import { gaussianNoise } from "../random.ts";
+import { type Calibration, collect, perItemDelta, type Selection, userCounts } from "./selection.ts";
+
+export interface GaussianCalibration extends Calibration {
+  readonly sigma: number;
+  readonly T: number;
+}
+
+export function gaussianThreshold(epsilon: number, delta: number, d: number): { sigma: number; T: number } {
+  const sigma = analyticGaussianSigma(epsilon, delta / 2, Math.sqrt(d));
+  return { sigma, T: 1 + sigma * upperNormalQuantile(perItemDelta(delta / 2, d)) };
+}
+
+export const gaussianSelection: Selection<GaussianCalibration> = {
+  name: "gaussian",
+  summary: "Gaussian thresholding of distinct-user counts, analytic Gaussian σ (Balle & Wang 2018)",
+  calibrate(epsilon, delta, d) {
+    const { sigma, T } = gaussianThreshold(epsilon, delta, d);
+    return { sigma, T, usersNeeded: T, facts: { "selection noise σ": sigma, "selection threshold T": T } };
+  },
+  select(users, items, cal, random) {
+    const n = userCounts(users, items);
+    const noise = gaussianNoise(random, cal.sigma);
+    return collect(items, (i) => n[i]! + noise() > cal.T);
+  },
+};

@@ -1,0 +1,22 @@
+/**
+ * The partition-selection strategies of the dp method, by name (`--selection`). Adding one = one file exporting
+ * a {@link Selection} plus one line here. `korolova` (the 2009 baseline, occurrence counts with noise reuse) is not
+ * a set-selection strategy and lives in `../korolova.ts`.
+ */
+import { gaussianSelection } from "./gaussian.ts";
+import { laplaceSelection } from "./laplace.ts";
+import { optimalSelection } from "./optimal.ts";
+import { policyGaussianSelection } from "./policy-gaussian.ts";
+import { policyLaplaceSelection } from "./policy-laplace.ts";
+import type { Selection } from "./selection.ts";
+
+// biome-ignore lint/suspicious/noExplicitAny: each strategy has its own calibration type, used only by itself.
+export const selections: readonly Selection<any>[] = [
+  laplaceSelection,
+  gaussianSelection,
+  optimalSelection,
+  policyLaplaceSelection,
+  policyGaussianSelection,
+];
+
+export const SELECTION_NAMES = ["korolova", ...selections.map((s) => s.name)] as const;

@@ -1,0 +1,49 @@
+/**
+ * The interface of a partition-selection strategy: which queries (or query-click pairs) may appear in a
+ * differentially private release at all. Each user contributes a set of at most d distinct items (the
+ * contribution bound, applied by `../contributions.ts` before a strategy sees the data); a strategy
+ * calibrates its noise and threshold from (ε, δ, d) and selects items. Everything a strategy returns is a
+ * function of the items' ids and the noise: it never sees user ids or text.
+ */
+import type { Randomness } from "../random.ts";
+
+/** Each user's distinct item ids (at most d), users in a fixed order that does not depend on the data of others. */
+export type UserItems = readonly Int32Array[];
+
+export interface Calibration {
+  /** The numbers a reader needs to check the threshold (noise scale, threshold, …), for the summary. */
+  readonly facts: Readonly<Record<string, number>>;
+  /**
+   * About how many distinct users (each giving the item their whole contribution) an item needs to be released
+   * with probability ½: for the "nothing released" advice.
+   */
+  readonly usersNeeded: number;
+}
+
+export interface Selection<C extends Calibration = Calibration> {
+  readonly name: string;
+  readonly summary: string;
+  /** Noise and threshold at (ε, δ) for contributions of at most d distinct items; throws RangeError if unusable. */
+  calibrate(epsilon: number, delta: number, d: number, alpha: number): C;
+  /** The ids of the selected items, ascending. */
+  select(users: UserItems, items: number, cal: C, random: Randomness): Int32Array;
+}
+
+/** How many distinct users hold each item. */
+export function userCounts(users: UserItems, items: number): Int32Array {
+  const n = new Int32Array(items);
+  for (const list of users) for (const id of list) n[id]!++;
+  return n;
+}
+
+/** −expm1(log1p(−x)/t) = 1 − (1 − x)^(1/t), accurate for tiny x. */
+export function perItemDelta(x: number, t: number): number {
+  return -Math.expm1(Math.log1p(-x) / t);
+}
+
+/** The ids i with keep(i) true, ascending. */
+export function collect(items: number, keep: (id: number) => boolean): Int32Array {
+  const out: number[] = [];
+  for (let i = 0; i < items; i++) if (keep(i)) out.push(i);
+  return Int32Array.from(out);
+}

@@ -1,0 +1,77 @@
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
+import { tempDir } from "../helpers/tmp.ts";
+
+const CLI = fileURLToPath(new URL("../../src/cli/main.ts", import.meta.url));
+const run = (args: string[]) =>
+  spawnSync(process.execPath, ["--import", "tsx", CLI, ...args], { encoding: "utf8" });
+
+const HEADER = "AnonID\tQuery\tQueryTime\tItemRank\tClickURL\tCategory\tUnit\n";
+const row = (user: string, query: string, minute: number, cat: string, unit: string) =>
+  `${user}\t${query}\t2006-03-01 10:${String(minute).padStart(2, "0")}:00\t\t\t${cat}\t${unit}\n`;
+
+describe("querymask audit", () => {
+  const dir = tempDir();
+  const log = join(dir, "log.tsv");
+  writeFileSync(
+    log,
+    HEADER +
+      row("1", "cheap flights", 1, "Top/Recreation", "cheap flights") +
+      row("2", "cheap flights", 2, "Top/Recreation", "cheap flights") +
+      row("3", "cheap flights ohio", 3, "Top/Regional", "ohio") +
+      row("3", "secret hideout", 4, "Top/Arts", "secret hideout"),
+  );
+
+  it("exits 0 with a table of what was checked on km's own release and summary", () => {
+    const out = join(dir, "km.tsv");
+    const a = run(["anonymize", "-q", "--method", "km", "--k", "2", "--m", "2", "--json", log, "-o", out]);
+    assert.equal(a.status, 0, a.stderr);
+    writeFileSync(join(dir, "km.json"), a.stdout);
+    const args = ["--method", "km", "--k", "2", "--m", "2", "--original", log, "--released", out];
+    const r = run(["audit", "-q", ...args, "--summary", join(dir, "km.json")]);
+    assert.equal(r.status, 0, r.stdout + r.stderr);
+    for (const name of ["(k,m)-anonymity", "identifiers", "columns", "summary counts"]) {
+      assert.match(r.stdout, new RegExp(`${name.replace(/[()]/g, "\\$&")}\\s+ok`));
+    }
+    assert.match(r.stdout, /release passes the audit/);
+  });
+
+  it("exits 1 naming the violating records: a released Unit of suppressed words, a count that does not add up", () => {
+    const bad = join(dir, "bad.tsv");
+    // What km released before its fix: "cheap flights" for user 3, but with the Unit of the text it lost.
+    writeFileSync(
+      bad,
+      HEADER +
+        row("1", "cheap flights", 1, "Top/Recreation", "cheap flights") +
+        row("2", "cheap flights", 2, "Top/Recreation", "cheap flights") +
+        row("3", "cheap flights", 3, "Top/Regional", "ohio"),
+    );
+    const summary = join(dir, "bad.json");
+    writeFileSync(summary, JSON.stringify({ records: 4, released: 4 }));
+    const args = ["--method", "km", "--k", "2", "--m", "2", "--original", log, "--released", bad];
+    const r = run(["audit", "-q", ...args, "--summary", summary, "--limit", "1"]);
+    assert.equal(r.status, 1, r.stderr);
+    assert.match(r.stdout, /columns\s+FAIL/);
+    assert.match(r.stdout, /user 3 {2}"cheap flights".*\[Top\/Regional \| ohio\]/);
+    assert.match(r.stdout, /released: the summary says 4, the file holds 3/);
+    const json = JSON.parse(run(["audit", "-q", ...args, "--json"]).stdout);
+    assert.equal(json.ok, false);
+  });
+
+  it("exits 2 on a bad parameter or a parameter the method does not take", () => {
+    const base = ["audit", "-q", "--original", log, "--released", log];
+    assert.equal(run([...base, "--method", "km", "--k", "abc"]).status, 2);
+    assert.equal(run([...base, "--method", "threshold", "--m", "2"]).status, 2);
+    assert.equal(run([...base, "--method", "nope"]).status, 2);
+  });
+
+  it("check-km is the audit's (k,m) check", () => {
+    assert.equal(run(["check-km", "--k", "2", "--m", "1", "-q", log]).status, 1);
+    const r = run(["check-km", "--k", "2", "--m", "1", "-q", "--json", log]);
+    assert.equal(JSON.parse(r.stdout).ok, false);
+  });
+});

@@ -1,0 +1,184 @@
+/**
+ * Every registered method, on any generated log and parameters: the release it writes passes `querymask audit`.
+ * A new method must add its parameter arbitrary here (the first test fails until it does).
+ */
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import fc from "fast-check";
+import { type AuditReport, audit } from "../../src/audit/audit.ts";
+import { parseCountTable, writeCountTable } from "../../src/log/count-table.ts";
+import { loadLog } from "../../src/log/read.ts";
+import type { LogRecord, QueryLog } from "../../src/log/record.ts";
+import { writeLog } from "../../src/log/write.ts";
+import { methods } from "../../src/methods/registry.ts";
+import { silentProgress } from "../../src/util/progress.ts";
+import { Rng } from "../../src/util/random.ts";
+import { tempDir } from "../helpers/tmp.ts";
+
+/** Everyday queries (no identifier), each with the category and unit a classifier would give the text. */
+const VOCAB: [string, string][] = [
+  ["cheap flights", "Top/Recreation/Travel"],
+  ["flights to paris", "Top/Recreation/Travel"],
+  ["soccer scores", "Top/Sports/Soccer"],
+  ["world cup", "Top/Sports/Soccer"],
+  ["chocolate cake recipe", "Top/Home/Cooking"],
+  ["cake", "Top/Home/Cooking"],
+  ["mortgage rates", "Top/Business/Financial_Services"],
+  ["stock market", "Top/Business/Investing"],
+  ["weather", "Top/News/Weather"],
+  ["used cars", "Top/Shopping/Vehicles"],
+  ["guitar chords", "Top/Arts/Music"],
+  ["flu symptoms", "Top/Health/Conditions"],
+];
+const SITES = ["http://www.travel.com", "http://www.espn.com", "http://www.food.com", "http://www.bank.com"];
+
+const logArb: fc.Arbitrary<QueryLog> = fc
+  .array(
+    fc.record({
+      user: fc.integer({ min: 0, max: 7 }),
+      query: fc.integer({ min: 0, max: VOCAB.length - 1 }),
+      gap: fc.integer({ min: 0, max: 600 }),
+      clicks: fc.array(fc.integer({ min: 0, max: SITES.length - 1 }), { maxLength: 2 }),
+    }),
+    { minLength: 1, maxLength: 60 },
+  )
+  .map((events) => {
+    const records: LogRecord[] = [];
+    let time = 1_141_000_000;
+    for (const e of events) {
+      time += e.gap;
+      const [query, category] = VOCAB[e.query]!;
+      const base = { user: String(100 + e.user), query, time, category, unit: query.split(" ")[0]! };
+      if (e.clicks.length === 0) records.push(base);
+      e.clicks.forEach((s, i) => {
+        records.push({ ...base, itemRank: i + 1, clickUrl: SITES[s]! });
+      });
+    }
+    return { records, format: "aol" as const, classified: true };
+  });
+
+const k = fc.integer({ min: 2, max: 4 });
+const PARAMS: Record<string, fc.Arbitrary<Record<string, unknown>>> = {
+  swap: fc.record({
+    k,
+    delta: fc.double({ min: 1.05, max: 2, noNaN: true }),
+    depth: fc.integer({ min: 1, max: 2 }),
+    end: fc.constantFrom("release", "suppress"),
+  }),
+  graph: fc
+    .record({
+      variant: fc.integer({ min: 1, max: 3 }),
+      density: fc.constantFrom(0, 0.1, 0.5),
+      vulnerable: fc.boolean(),
+      k: fc.integer({ min: 0, max: 2 }),
+    })
+    .chain((p) => fc.integer({ min: 0, max: p.k }).map((K) => ({ ...p, K }))),
+  dp: fc.record({
+    epsilon: fc.constantFrom(0.5, 2, 20),
+    d: fc.integer({ min: 1, max: 5 }),
+    noise: fc.constant("seeded"),
+    clicks: fc.boolean(),
+  }),
+  threshold: fc.record({ k }),
+  km: fc.record({
+    k,
+    m: fc.integer({ min: 1, max: 2 }),
+    target: fc.constantFrom("random", "logsize", "users", "clicks", "impressions"),
+  }),
+  identity: fc.constant({}),
+  "drop-all": fc.constant({}),
+  mdav: fc.record({
+    k: fc.integer({ min: 2, max: 3 }),
+    variant: fc.constantFrom("exact", "blocked"),
+    workers: fc.constant(0),
+  }),
+  "mdav-strings": fc.record({ k: fc.integer({ min: 2, max: 3 }) }),
+  erola: fc.record({ k: fc.integer({ min: 2, max: 3 }) }),
+  navarro: fc.record({ k: fc.integer({ min: 2, max: 3 }) }),
+  clientside: fc.record({
+    graph: fc.constantFrom("small-world", "scale-free"),
+    degree: fc.integer({ min: 2, max: 4 }),
+    maxHops: fc.integer({ min: 1, max: 2 }),
+    selfish: fc.constantFrom(0, 0.25),
+  }),
+};
+
+/** Anonymize, write the release to a file, read it back and audit it with the method's summary. */
+async function auditWritten(name: string, log: QueryLog, raw: Record<string, unknown>, seed: number) {
+  const method = methods.find((m) => m.name === name)!;
+  const params = method.parse(raw);
+  const release = await method.anonymize(log, params, { rng: Rng.fromSeed(seed), progress: silentProgress });
+  const dir = tempDir();
+  const subject = {
+    method: name,
+    params: params as Record<string, unknown>,
+    original: log,
+    summary: release.counts,
+  };
+  if (release.table) {
+    const path = join(dir, "counts.tsv");
+    await writeCountTable(path, release.table);
+    return audit({ ...subject, table: parseCountTable(readFileSync(path, "utf8"), path) });
+  }
+  const path = join(dir, "released.tsv");
+  await writeLog(path, release.log!);
+  return audit({ ...subject, released: await loadLog([path], { progress: silentProgress }) });
+}
+
+const failures = (r: AuditReport) =>
+  r.results.filter((x) => !x.ok).map((x) => `${x.name}: ${x.examples.join("; ")}`);
+
+describe("every method's written release passes the audit (property)", () => {
+  it("every registered method has a parameter arbitrary here", () => {
+    assert.deepEqual(methods.map((m) => m.name).sort(), Object.keys(PARAMS).sort());
+  });
+
+  for (const m of methods) {
+    // swap: events released under one user at one release time with the same text read back as one event, so
+    // its summary's "released events" can exceed the file's (a swap defect the audit found; issue 17's
+    // engineer owns the swap's release order). Every other check must pass; the whole audit is a todo.
+    const known = m.name === "swap" ? new Set(["summary counts"]) : new Set<string>();
+    it(`${m.name}`, async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          logArb,
+          PARAMS[m.name]!,
+          fc.integer({ min: 1, max: 1000 }),
+          async (log, raw, seed) => {
+            const report = await auditWritten(m.name, log, raw, seed);
+            const failed = report.results.filter((x) => !x.ok && !known.has(x.name));
+            assert.deepEqual(failures({ ...report, results: failed }), [], JSON.stringify(raw));
+            assert.ok(report.results.length > 0);
+          },
+        ),
+        { numRuns: 25 },
+      );
+    });
+  }
+
+  it("swap: the summary's released events are the events the file reads back", {
+    todo: "swap defect: the end-of-stream pairing releases two 'b' events under user 0 at the same time",
+  }, async () => {
+    const rows: [string, string, number][] = [
+      ["0", "a", 20],
+      ["2", "b", 20],
+      ["2", "c", 20],
+      ["0", "b", 20],
+      ["1", "a", 20],
+      ["0", "b", 20],
+      ["0", "c", 40],
+      ["2", "b", 60],
+      ["2", "b", 80],
+    ];
+    const records = rows.map(([user, query, t]) => ({
+      user,
+      query,
+      time: 1_141_000_000 + t,
+      category: "Top/X",
+    }));
+    const report = await auditWritten("swap", { records, format: "aol", classified: true }, { k: 2 }, 1);
+    assert.deepEqual(failures(report), []);
+  });
+});

@@ -1,0 +1,182 @@
+import assert from "node:assert/strict";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { test } from "node:test";
+import fc from "fast-check";
+import { BUNDLED_MODEL, Classifier, loadModel } from "../../src/classify/classifier.ts";
+import { type Features, queryFeatures } from "../../src/classify/features.ts";
+import { LinearModel, type ModelFile } from "../../src/classify/model.ts";
+import { readLabelled, TOP_LEVELS, trainFromLabels } from "../../src/classify/train.ts";
+import { Embeddings } from "../../src/knowledge/embeddings.ts";
+import { loadKnowledgeBase } from "../../src/knowledge/knowledge-base.ts";
+import { InputError } from "../../src/util/errors.ts";
+
+const kb = await loadKnowledgeBase();
+const dir = mkdtempSync(join(tmpdir(), "qm-model-"));
+
+/** Made-up labelled queries (never real log rows). */
+const LABELS = [
+  "id\tquery\tlabel",
+  ...["soccer ball", "tennis racket", "golf clubs", "baseball scores", "hockey team", "football league"].map(
+    (q, i) => `${i}\t${q}\tSports`,
+  ),
+  ...[
+    "flu symptoms",
+    "diabetes diet",
+    "back pain",
+    "cancer treatment",
+    "allergy medicine",
+    "heart disease",
+  ].map((q, i) => `${10 + i}\t${q}\tHealth`),
+  ...["pasta recipe", "garden tools", "home loans", "cleaning tips", "baby names", "house plants"].map(
+    (q, i) => `${20 + i}\t${q}\tHome`,
+  ),
+  "30\tasdf qwer\tUnclassifiable",
+].join("\n");
+const labels = join(dir, "labels.tsv");
+writeFileSync(labels, `${LABELS}\n`);
+
+test("training is deterministic for a seed, and learns its examples", async () => {
+  const rows = readLabelled(labels);
+  assert.equal(rows.length, 18, "Unclassifiable rows are left out");
+  const emb = Embeddings.of("test", 2, [
+    ["soccer", [1, 0]],
+    ["flu", [0, 1]],
+  ]);
+  const a = await trainFromLabels(rows, { kb, seed: 7, folds: 3, embeddings: emb });
+  const b = await trainFromLabels(rows, { kb, seed: 7, folds: 3, embeddings: emb });
+  assert.deepEqual(a.file, b.file);
+  assert.deepEqual(a.cv?.folds, b.cv?.folds);
+  const c = await trainFromLabels(rows, { kb, seed: 8, folds: 0, embeddings: emb });
+  assert.equal(c.cv, undefined);
+  assert.equal(c.file.trainedOn.seed, 8);
+  // Every training query is classified as labelled by the model trained on them.
+  const base = await Classifier.create({ kb, model: null, cacheSize: 0 });
+  for (const r of rows) {
+    const f = queryFeatures(base.evidence(r.query), kb.taxonomy, emb);
+    assert.equal(a.model.classes[a.model.predict(f)], r.label, r.query);
+  }
+});
+
+test("a model file trained on another knowledge-base snapshot is refused, with what to do", async () => {
+  const run = await trainFromLabels(readLabelled(labels), { kb, folds: 0, embeddings: null });
+  const stale: ModelFile = { ...run.file, kbFingerprint: "0".repeat(32) };
+  const path = join(dir, "stale-model.json");
+  writeFileSync(path, JSON.stringify(stale));
+  assert.throws(() => loadModel(kb, path), /trained on knowledge base 0{32}.*querymask kb train/);
+  assert.throws(
+    () => LinearModel.fromFile({ format: "other" } as never, undefined),
+    /not a querymask classifier/,
+  );
+  // The same file with the snapshot's fingerprint loads, and the classifier uses it.
+  writeFileSync(path, JSON.stringify(run.file));
+  const model = loadModel(kb, path)!;
+  const c = await Classifier.create({ kb, model, cacheSize: 0 });
+  assert.equal(c.classify("baseball scores").category.split("/")[1], "Sports");
+});
+
+test("the bundled model matches the bundled knowledge base and is on by default", async () => {
+  const file = JSON.parse(readFileSync(BUNDLED_MODEL, "utf8")) as ModelFile;
+  assert.equal(file.kbFingerprint, kb.fingerprint, "retrain: querymask kb train");
+  assert.deepEqual(file.classes, TOP_LEVELS);
+  const c = await Classifier.create({ kb, cacheSize: 0 });
+  const c0 = await Classifier.create({ kb, cacheSize: 0, model: null });
+  // The paper's example holds with the learned layer, and the layer changes some answers.
+  const ex = c.classify("european soccer barcelona players");
+  assert.equal(ex.category.split("/")[1], "Sports");
+  const queries = ["myspace layouts", "britney spears", "aim buddy icons", "harry potter", "ford mustang"];
+  assert.ok(queries.some((q) => c.classify(q).category !== c0.classify(q).category));
+});
+
+test("the classifier's per-word scoring gives the model's own answer on the full features", async () => {
+  const c = await Classifier.create({ kb, cacheSize: 0 });
+  const base = await Classifier.create({ kb, model: null, cacheSize: 0 });
+  const model = loadModel(kb)!;
+  const emb = Embeddings.load();
+  const queries = [
+    "european soccer barcelona players",
+    "cheap flights to paris",
+    "myspace layouts",
+    "how to make a paper airplane",
+    "lyrics to hotel california",
+    "chicago tribune",
+    "the the the",
+    "kjhkjh soccer",
+    "flu flu symptoms",
+  ];
+  for (const q of queries) {
+    const top = model.classes[model.predict(queryFeatures(base.evidence(q), kb.taxonomy, emb))];
+    const got = c.classify(q);
+    const ev = base.evidence(q);
+    if (got.category === "")
+      assert.equal(ev.base, undefined, q); // nothing known: unclassified
+    else if (ev.ruled === undefined) assert.equal(got.category.split("/")[1], top, q);
+  }
+});
+
+test("no word or pair feature of the model file spells out a whole labelled query", async () => {
+  const rows = [
+    { query: "ebay", label: "Shopping" },
+    { query: "ebay motors", label: "Shopping" },
+    { query: "cheap ebay motors", label: "Shopping" },
+    { query: "Ebay  Motors parts", label: "Shopping" },
+    { query: "flu", label: "Health" },
+    { query: "flu shots", label: "Health" },
+  ];
+  const run = await trainFromLabels(rows, { kb, folds: 0, embeddings: null });
+  const names = Object.keys(run.file.weights);
+  assert.ok(names.includes("w:motors"), "features seen twice are kept…");
+  for (const gone of ["w:ebay", "w:flu", "b:ebay motors"]) assert.ok(!names.includes(gone), gone);
+  // An unlabelled query of the file is withheld too when passed.
+  const more = await trainFromLabels(rows, {
+    kb,
+    folds: 0,
+    embeddings: null,
+    withhold: [...rows.map((r) => r.query), "motors"],
+  });
+  assert.ok(!Object.keys(more.file.weights).includes("w:motors"));
+});
+
+test("bad labelled rows are reported as file:line", () => {
+  const bad = join(dir, "bad.tsv");
+  writeFileSync(bad, "id\tquery\tlabel\n1\tsoccer\tSports\n2\tpasta\tCooking\n");
+  assert.throws(
+    () => readLabelled(bad),
+    (e: unknown) => e instanceof InputError && /bad\.tsv:3: unknown label Cooking/.test(e.message),
+  );
+  writeFileSync(bad, "id\tquery\n1\tsoccer\n");
+  assert.throws(() => readLabelled(bad), /bad\.tsv:1: the header needs/);
+});
+
+test("model scores: finite, argmax in range, and the file round trip keeps predictions", () => {
+  const names = ["a", "b", "c", "d"];
+  const featureArb = fc.record({
+    names: fc.array(fc.constantFrom(...names), { maxLength: 6 }),
+    seed: fc.nat(),
+  });
+  fc.assert(
+    fc.property(fc.array(featureArb, { minLength: 3, maxLength: 12 }), fc.nat(1000), (raw, seed) => {
+      const examples = raw.map((r, i) => ({
+        features: { names: r.names, values: r.names.map(() => 1) } as Features,
+        label: (r.seed + i) % 3,
+      }));
+      const m = LinearModel.train(["X", "Y", "Z"], examples, { seed, minCount: 1, epochs: 3 });
+      const back = LinearModel.fromFile(
+        m.toFile("fp", { examples: examples.length, seed, options: {} }),
+        "fp",
+      );
+      for (const e of examples) {
+        const s = m.scores(e.features);
+        assert.ok(s.every(Number.isFinite));
+        const p = m.predict(e.features);
+        assert.ok(p >= 0 && p < 3);
+        const s2 = back.scores(e.features);
+        // Weights are kept to 1/1000: scores agree within the rounding of each weight.
+        for (let c = 0; c < 3; c++)
+          assert.ok(Math.abs(s[c]! - s2[c]!) <= 0.0005 * (e.features.names.length + 1) + 1e-9);
+      }
+    }),
+    { numRuns: 40 },
+  );
+});

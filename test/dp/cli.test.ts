@@ -1,0 +1,61 @@
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { existsSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import { fileURLToPath } from "node:url";
+import { tempDir } from "../helpers/tmp.ts";
+
+const CLI = fileURLToPath(new URL("../../src/cli/main.ts", import.meta.url));
+const run = (args: string[]) =>
+  spawnSync(process.execPath, ["--import", "tsx", CLI, ...args], { encoding: "utf8" });
+
+const HEADER = "AnonID\tQuery\tQueryTime\tItemRank\tClickURL\n";
+
+/** `users` users who all searched "weather", each also with a query of their own. */
+function smallLog(dir: string, users: number): string {
+  const path = join(dir, `log${users}.tsv`);
+  let body = HEADER;
+  for (let u = 0; u < users; u++) {
+    body += `${u}\tweather\t2006-03-01 10:00:00\t\t\n`;
+    body += `${u}\town ${u}\t2006-03-01 10:01:00\t\t\n`;
+  }
+  writeFileSync(path, body);
+  return path;
+}
+
+test("dp on a log too small to release anything says so, with the largest count and what would release", () => {
+  const dir = tempDir();
+  const log = smallLog(dir, 12);
+  const out = join(dir, "counts.tsv");
+  const r = run(["anonymize", "--method", "dp", log, "-o", out, "-q"]);
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(
+    r.stderr,
+    /dp released no query: the most common query has 12 distinct users, but gaussian at ε = 1, δ = 0\.00001, d = 10 needs about \d+ to release one\. ε ≈ \d+ would release/,
+  );
+  assert.ok(existsSync(out), "the (empty) table is still written");
+  const k = run(["anonymize", "--method", "dp", "--selection", "korolova", log, "-o", out, "-q"]);
+  assert.equal(k.status, 0, k.stderr);
+  assert.match(
+    k.stderr,
+    /dp released no query: the largest count among the kept events is 12, but korolova .* K \+ 1 = 601\./,
+  );
+});
+
+test("dp parameters out of a usable range exit 2 with a message, before any work (ε = 1e-320)", () => {
+  const dir = tempDir();
+  const log = smallLog(dir, 3);
+  for (const [flag, value, re] of [
+    ["--epsilon", "1e-320", /querymask: dp: parameter epsilon: 1e-320 is too close to 0/],
+    ["--epsilon", "1e-10", /querymask: dp: parameter epsilon: must be in \[0\.001, 1000\], got 1e-10/],
+    ["--delta", "0", /dp: parameter delta: must be in/],
+    ["--selection", "magic", /dp: parameter selection: must be one of/],
+  ] as const) {
+    const r = run(["anonymize", "--method", "dp", flag, value, log, "-o", join(dir, "x.tsv"), "-q"]);
+    assert.equal(r.status, 2, `${flag} ${value}: ${r.stderr}`);
+    assert.match(r.stderr, re);
+    assert.doesNotMatch(r.stderr, /\n\s+at /, "no stack trace");
+    assert.ok(!existsSync(join(dir, "x.tsv")));
+  }
+});
