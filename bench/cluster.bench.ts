@@ -10,7 +10,6 @@
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync } from "node:fs";
-import { createServer } from "node:net";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -23,9 +22,11 @@ import {
   clusterConfig,
   clusterDown,
   clusterUp,
+  freeLoopbackPort,
   missingPackages,
   natsUrl,
   pgUrl,
+  serverArgs,
 } from "../src/cluster/servers.ts";
 import { resetStreams } from "../src/cluster/topology.ts";
 import { decode, type ReleasedBatch } from "../src/cluster/wire.ts";
@@ -48,16 +49,6 @@ const classifiers = Number(process.env.QM_BENCH_CLASSIFIERS ?? 2);
 const partitions = Number(process.env.QM_BENCH_PARTITIONS ?? 2);
 const batchSize = Number(process.env.QM_BENCH_BATCH ?? 2000);
 const dir = mkdtempSync(join(tmpdir(), "qm-bench-cluster-"));
-
-function freePort(): Promise<number> {
-  return new Promise((res) => {
-    const s = createServer();
-    s.listen(0, "127.0.0.1", () => {
-      const a = s.address();
-      s.close(() => res(typeof a === "object" && a ? a.port : 0));
-    });
-  });
-}
 
 async function loadInput(): Promise<{ records: LogRecord[]; source: string }> {
   let path = AOL;
@@ -123,9 +114,9 @@ const stageAlone: Record<string, number> = {};
 }
 
 const cluster = clusterConfig(join(dir, "servers"), {
-  natsPort: await freePort(),
-  natsMonitorPort: await freePort(),
-  pgPort: await freePort(),
+  natsPort: await freeLoopbackPort(),
+  natsMonitorPort: await freeLoopbackPort(),
+  pgPort: await freeLoopbackPort(),
 });
 await clusterUp(cluster);
 const figures: Record<string, unknown> = {
@@ -156,16 +147,7 @@ async function runPipeline(
     seed: 1,
     profileDepth: 1,
   });
-  const args = [
-    "--dir",
-    cluster.dir,
-    "--nats-port",
-    String(cluster.natsPort),
-    "--nats-monitor-port",
-    String(cluster.natsMonitorPort),
-    "--pg-port",
-    String(cluster.pgPort),
-  ];
+  const args = serverArgs(cluster);
   // Each worker's exit, recorded from its start (a worker may finish before anyone waits for it).
   const exits = new Map<ChildProcess, Promise<{ code: number; at: number }>>();
   const worker = (a: string[]): ChildProcess => {

@@ -10,7 +10,7 @@
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { createConnection } from "node:net";
+import { createConnection, createServer } from "node:net";
 import { dirname, join, resolve } from "node:path";
 import { UsageError } from "../util/errors.ts";
 
@@ -223,44 +223,18 @@ async function startPostgres(c: ClusterConfig): Promise<void> {
     "start",
   ]);
   // The project's database, once.
-  const psql = join(bin, "psql");
-  const exists = spawnSync(
-    psql,
-    [
-      "-h",
-      c.host,
-      "-p",
-      String(c.pgPort),
-      "-U",
-      PG_USER,
-      "-d",
-      "postgres",
-      "-tAc",
-      `SELECT 1 FROM pg_database WHERE datname='${PG_DATABASE}'`,
-    ],
-    { encoding: "utf8" },
-  );
-  if (exists.stdout.trim() !== "1") {
-    const r = spawnSync(
-      psql,
-      [
-        "-h",
-        c.host,
-        "-p",
-        String(c.pgPort),
-        "-U",
-        PG_USER,
-        "-d",
-        "postgres",
-        "-c",
-        `CREATE DATABASE ${PG_DATABASE}`,
-      ],
-      {
-        encoding: "utf8",
-      },
-    );
+  if (
+    psql(bin, c, `SELECT 1 FROM pg_database WHERE datname='${PG_DATABASE}'`, "-tAc").stdout.trim() !== "1"
+  ) {
+    const r = psql(bin, c, `CREATE DATABASE ${PG_DATABASE}`, "-c");
     if (r.status !== 0) throw new Error(`could not create database ${PG_DATABASE}: ${r.stderr.trim()}`);
   }
+}
+
+/** One SQL statement through psql against the server's `postgres` database. */
+function psql(bin: string, c: ClusterConfig, sql: string, flag: "-c" | "-tAc") {
+  const args = ["-h", c.host, "-p", String(c.pgPort), "-U", PG_USER, "-d", "postgres", flag, sql];
+  return spawnSync(join(bin, "psql"), args, { encoding: "utf8" });
 }
 
 /** Start both servers (what is not already running); install missing packages first when allowed. */
@@ -313,6 +287,32 @@ export function clusterStatus(c: ClusterConfig): ServerState[] {
     ...(alive(pgPid) ? { pid: pgPid } : {}),
   };
   return [nats, pg];
+}
+
+/** The command-line flags that point a `querymask cluster …` process at these servers. */
+export function serverArgs(c: ClusterConfig): string[] {
+  return [
+    "--dir",
+    c.dir,
+    "--nats-port",
+    String(c.natsPort),
+    "--nats-monitor-port",
+    String(c.natsMonitorPort),
+    "--pg-port",
+    String(c.pgPort),
+  ];
+}
+
+/** A TCP port free on loopback right now (for tests and benchmarks that start their own servers). */
+export function freeLoopbackPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const a = s.address();
+      s.close(() => resolve(typeof a === "object" && a ? a.port : 0));
+    });
+  });
 }
 
 /** The configuration for a data directory, with the project's default ports unless given. */

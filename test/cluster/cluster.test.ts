@@ -10,7 +10,6 @@
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { readSnapshot } from "../../src/cluster/anonymize-worker.ts";
@@ -22,7 +21,9 @@ import {
   type ClusterConfig,
   clusterConfig,
   clusterDown,
+  serverArgs as clusterServerArgs,
   clusterUp,
+  freeLoopbackPort,
   missingPackages,
   natsUrl,
   pgUrl,
@@ -37,17 +38,6 @@ import { tempDir } from "../helpers/tmp.ts";
 const missing = missingPackages();
 const skip = missing.length > 0 ? `needs ${missing.join(", ")} (scripts/setup.sh installs them)` : false;
 const CLI = join(import.meta.dirname, "../../src/cli/main.ts");
-
-function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const s = createServer();
-    s.once("error", rej);
-    s.listen(0, "127.0.0.1", () => {
-      const a = s.address();
-      s.close(() => res(typeof a === "object" && a ? a.port : 0));
-    });
-  });
-}
 
 let dir: string;
 let cluster: ClusterConfig;
@@ -174,9 +164,9 @@ before(async () => {
   if (skip) return;
   dir = tempDir("querymask-cluster-");
   cluster = clusterConfig(join(dir, "servers"), {
-    natsPort: await freePort(),
-    natsMonitorPort: await freePort(),
-    pgPort: await freePort(),
+    natsPort: await freeLoopbackPort(),
+    natsMonitorPort: await freeLoopbackPort(),
+    pgPort: await freeLoopbackPort(),
   });
   await clusterUp(cluster);
   records = makeLog(300);
@@ -188,16 +178,7 @@ after(async () => {
   if (!skip && cluster) await clusterDown(cluster);
 });
 
-const serverArgs = () => [
-  "--dir",
-  cluster.dir,
-  "--nats-port",
-  String(cluster.natsPort),
-  "--nats-monitor-port",
-  String(cluster.natsMonitorPort),
-  "--pg-port",
-  String(cluster.pgPort),
-];
+const serverArgs = () => clusterServerArgs(cluster);
 
 test("cluster run: the release equals the embedded partitioned run's, and PostgreSQL the embedded profiles", {
   skip,

@@ -21,6 +21,7 @@ import {
   clusterUp,
   natsUrl,
   pgUrl,
+  serverArgs,
 } from "../../cluster/servers.ts";
 import { resetStreams } from "../../cluster/topology.ts";
 import { openLog } from "../../log/read.ts";
@@ -54,20 +55,6 @@ function serverOptions(cmd: Command): Command {
 
 function configOf(f: ServerFlags): ClusterConfig {
   return clusterConfig(f.dir, { natsPort: f.natsPort, natsMonitorPort: f.natsMonitorPort, pgPort: f.pgPort });
-}
-
-/** The arguments that point a worker process at the same servers. */
-function serverArgs(f: ServerFlags): string[] {
-  return [
-    "--dir",
-    f.dir,
-    "--nats-port",
-    String(f.natsPort),
-    "--nats-monitor-port",
-    String(f.natsMonitorPort),
-    "--pg-port",
-    String(f.pgPort),
-  ];
 }
 
 /** Spawn `querymask cluster worker …` as a child process of this CLI (the same runtime, tsx or compiled). */
@@ -219,7 +206,7 @@ export function register(program: Command): void {
         seed: f.seed,
         profileDepth: f.profileDepth,
       });
-      const args = serverArgs(f);
+      const args = serverArgs(c);
       const classifiers = Array.from({ length: f.classifiers }, () => spawnWorker(["classify", ...args]));
       const anonymizers = Array.from({ length: f.partitions }, (_, p) =>
         spawnWorker(["anonymize", "--partition", String(p), ...args]),
