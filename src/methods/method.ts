@@ -9,7 +9,7 @@
 import type { KnowledgeService } from "../classify/service.ts";
 import type { LogRecord, QueryLog } from "../log/record.ts";
 import type { Stage } from "../stream/stage.ts";
-import type { ParamSpec } from "../util/params.ts";
+import { ParamError, type ParamSpec } from "../util/params.ts";
 import type { Progress } from "../util/progress.ts";
 import type { Rng } from "../util/random.ts";
 
