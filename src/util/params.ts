@@ -68,7 +68,11 @@ export function numberParam(
   // A subnormal such as 1e-320 loses its precision and its reciprocal is Infinity: ε = 1e-320 used to end in a
   // stack trace deep in the noise code.
   if (n !== 0 && Math.abs(n) < MIN_NORMAL) {
-    throw new ParamError(owner, name, `${n} is too close to 0 to compute with (the smallest usable size is 2.2e-308)`);
+    throw new ParamError(
+      owner,
+      name,
+      `${n} is too close to 0 to compute with (the smallest usable size is 2.2e-308)`,
+    );
   }
   const problem = check(n);
   if (problem) throw new ParamError(owner, name, problem);

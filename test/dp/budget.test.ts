@@ -89,7 +89,10 @@ test("dp is registered; bad parameters are rejected with a clear message", () =>
   assert.throws(() => dp.parse({ epsilon: -1 }), /dp: parameter epsilon: must be in/);
   // A subnormal ε is refused by the generic number check, a tiny normal one by dp's own range.
   assert.throws(() => dp.parse({ epsilon: 1e-320 }), /dp: parameter epsilon: 1e-320 is too close to 0/);
-  assert.throws(() => dp.parse({ epsilon: 1e-10 }), /dp: parameter epsilon: must be in \[0.001, 1000\], got 1e-10/);
+  assert.throws(
+    () => dp.parse({ epsilon: 1e-10 }),
+    /dp: parameter epsilon: must be in \[0.001, 1000\], got 1e-10/,
+  );
   assert.throws(() => dp.parse({ epsilon: "1e-320" }), /dp: parameter epsilon/);
   assert.throws(() => dp.parse({ delta: 0 }), /dp: parameter delta: must be in \[1e-100, 1\)/);
   assert.throws(() => dp.parse({ delta: 1 }), /dp: parameter delta: must be in \[1e-100, 1\)/);
