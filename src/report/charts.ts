@@ -4,6 +4,37 @@
  */
 import { parse, View } from "vega";
 import { compile, type TopLevelSpec } from "vega-lite";
+import { methods } from "../methods/registry.ts";
+
+/** One colour per method, the same in every chart of every report: fixed by the methods registry's order. */
+const PALETTE = [
+  "#d62728",
+  "#1f77b4",
+  "#2ca02c",
+  "#9467bd",
+  "#ff7f0e",
+  "#8c564b",
+  "#e377c2",
+  "#7f7f7f",
+  "#bcbd22",
+  "#17becf",
+  "#393b79",
+  "#637939",
+];
+
+/** The colour of `method` (a name not in the registry gets the last, grey-green one). */
+export function methodColour(method: string): string {
+  const i = methods.findIndex((m) => m.name === method);
+  return PALETTE[i >= 0 ? i % PALETTE.length : PALETTE.length - 1]!;
+}
+
+/** A colour scale that maps each method present to its fixed colour (same domain order in every chart). */
+function colourScale(present: Iterable<string>): { domain: string[]; range: string[] } {
+  const names = [...new Set(present)].sort(
+    (a, b) => methods.findIndex((m) => m.name === a) - methods.findIndex((m) => m.name === b),
+  );
+  return { domain: names, range: names.map(methodColour) };
+}
 
 /** Render a vega-lite spec to an SVG string. */
 export async function renderSvg(spec: TopLevelSpec): Promise<string> {
@@ -59,7 +90,12 @@ export function frontierSpec(points: readonly FrontierPoint[], xTitle: string, y
         encoding: {
           x: { field: "privacy", type: "quantitative", title: xTitle },
           y: { field: "utility", type: "quantitative", title: yTitle },
-          color: { field: "method", type: "nominal", title: "method" },
+          color: {
+            field: "method",
+            type: "nominal",
+            title: "method",
+            scale: colourScale(points.map((p) => p.method)),
+          },
           shape: { field: "method", type: "nominal", title: "method" },
         },
       },
@@ -76,21 +112,38 @@ export function frontierSpec(points: readonly FrontierPoint[], xTitle: string, y
   };
 }
 
-/** Grouped bars: one value per configuration, for one yardstick column. */
+/**
+ * Horizontal bars: one value per configuration, for one yardstick column, each with its value written at the
+ * bar's end, so a zero is a visible "0" (and a tick) rather than a missing bar.
+ */
 export function barSpec(
-  values: readonly { config: string; method: string; value: number }[],
+  values: readonly { config: string; method: string; value: number; text: string }[],
   title: string,
 ): TopLevelSpec {
+  const y = { field: "config", type: "nominal" as const, title: null, sort: null, axis: { labelLimit: 320 } };
+  const x = { field: "value", type: "quantitative" as const, title };
+  const colour = {
+    field: "method",
+    type: "nominal" as const,
+    title: "method",
+    scale: colourScale(values.map((v) => v.method)),
+  };
   return {
     $schema: "https://vega.github.io/schema/vega-lite/v6.json",
-    width: 560,
-    height: Math.max(60, 18 * values.length),
+    width: 480,
+    height: Math.max(60, 20 * values.length),
     data: { values: values.map((v) => ({ ...v })) },
-    mark: { type: "bar" },
-    encoding: {
-      y: { field: "config", type: "nominal", title: null, sort: null },
-      x: { field: "value", type: "quantitative", title },
-      color: { field: "method", type: "nominal", title: "method" },
-    },
+    layer: [
+      { mark: { type: "bar" }, encoding: { y, x, color: colour } },
+      {
+        transform: [{ filter: "datum.value === 0" }],
+        mark: { type: "tick", orient: "vertical", thickness: 2 },
+        encoding: { y, x, color: { ...colour, legend: null } },
+      },
+      {
+        mark: { type: "text", align: "left", dx: 4, fontSize: 10, color: "#222" },
+        encoding: { y, x, text: { field: "text", type: "nominal" } },
+      },
+    ],
   };
 }
