@@ -71,10 +71,12 @@ export function markFrontier(points: readonly Omit<FrontierPoint, "frontier">[])
 /** Scatter of every configuration, coloured by method, with the frontier drawn as a step line. */
 export function frontierSpec(points: readonly FrontierPoint[], xTitle: string, yTitle: string): TopLevelSpec {
   const front = points.filter((p) => p.frontier).sort((a, b) => a.privacy - b.privacy);
+  const maxX = Math.max(0, ...points.map((p) => p.privacy));
   return {
     $schema: "https://vega.github.io/schema/vega-lite/v6.json",
     width: 560,
     height: 340,
+    config: { legend: { orient: "bottom" } },
     layer: [
       {
         data: { values: front.map((p) => ({ ...p })) },
@@ -99,15 +101,22 @@ export function frontierSpec(points: readonly FrontierPoint[], xTitle: string, y
           shape: { field: "method", type: "nominal", title: "method" },
         },
       },
-      {
-        data: { values: points.map((p) => ({ ...p })) },
-        mark: { type: "text", dx: 8, align: "left", fontSize: 9, color: "#444" },
-        encoding: {
-          x: { field: "privacy", type: "quantitative" },
-          y: { field: "utility", type: "quantitative" },
-          text: { field: "label", type: "nominal" },
+      // Labels left of the point in the right third of the plot, so that none runs past the edge.
+      ...[true, false].map((right) => ({
+        data: { values: points.filter((p) => p.privacy > 0.66 * maxX === right).map((p) => ({ ...p })) },
+        mark: {
+          type: "text" as const,
+          dx: right ? -8 : 8,
+          align: right ? ("right" as const) : ("left" as const),
+          fontSize: 9,
+          color: "#444",
         },
-      },
+        encoding: {
+          x: { field: "privacy", type: "quantitative" as const },
+          y: { field: "utility", type: "quantitative" as const },
+          text: { field: "label", type: "nominal" as const },
+        },
+      })),
     ],
   };
 }
