@@ -87,6 +87,9 @@ const PARAMS: Record<string, fc.Arbitrary<Record<string, unknown>>> = {
     m: fc.integer({ min: 1, max: 2 }),
     target: fc.constantFrom("random", "logsize", "users", "clicks", "impressions"),
   }),
+  // The client-side method (merged after this test) releases the engine's view: every query, under the id of the
+  // user who forwarded it.
+  clientside: fc.record({ degree: fc.constantFrom(2, 4), maxHops: fc.integer({ min: 0, max: 2 }) }),
   identity: fc.constant({}),
   "drop-all": fc.constant({}),
   mdav: fc.record({
