@@ -21,6 +21,11 @@ export function consoleProgress(opts: { quiet?: boolean; intervalMs?: number } =
   return process.stderr.isTTY ? new BarProgress() : new LineProgress(opts.intervalMs ?? 5000);
 }
 
+/** A phase's closing count: "4,501 done", or just "done" when the phase counted nothing (work it did not tick). */
+function done(n: number): string {
+  return n === 0 ? "done" : `${n.toLocaleString("en")} done`;
+}
+
 class BarProgress implements Progress {
   private bar: cliProgress.SingleBar | undefined;
   private done = 0;
@@ -35,7 +40,16 @@ class BarProgress implements Progress {
         ? `${label} {value} done, {speed}/s`
         : `${label} [{bar}] {percentage}% {value}/{total} eta {eta_formatted}`;
     this.bar = new cliProgress.SingleBar(
-      { format, stream: process.stderr, hideCursor: true, clearOnComplete: true, etaBuffer: 50 },
+      {
+        format,
+        stream: process.stderr,
+        hideCursor: true,
+        clearOnComplete: true,
+        etaBuffer: 50,
+        // Thousands separators in the counts a person reads.
+        formatValue: (v, _options, type) =>
+          type === "value" || type === "total" ? v.toLocaleString("en") : String(v),
+      },
       cliProgress.Presets.shades_classic,
     );
     this.bar.start(total ?? 0, 0, { speed: "0" });
@@ -56,7 +70,7 @@ class BarProgress implements Progress {
     if (!this.bar) return;
     this.bar.stop();
     this.bar = undefined;
-    process.stderr.write(`${this.label} ${this.done.toLocaleString("en")} done\n`);
+    process.stderr.write(`${this.label} ${done(this.done)}\n`);
   }
 }
 
@@ -70,6 +84,7 @@ class LineProgress implements Progress {
   constructor(private readonly intervalMs: number) {}
 
   start(label: string, total?: number): void {
+    this.stop();
     this.label = label;
     this.total = total;
     this.done = 0;
@@ -77,11 +92,12 @@ class LineProgress implements Progress {
   }
 
   tick(n = 1): void {
+    if (this.started === 0) this.start("working", this.total); // a tick outside any phase still gets a label
     this.done += n;
     const now = Date.now();
     if (now - this.last < this.intervalMs) return;
     this.last = now;
-    const rate = Math.round(this.done / ((now - this.started) / 1000));
+    const rate = Math.round(this.done / (Math.max(1, now - this.started) / 1000));
     const of = this.total === undefined ? "" : ` of ${this.total.toLocaleString("en")}`;
     process.stderr.write(
       `${this.label}: ${this.done.toLocaleString("en")}${of} (${rate.toLocaleString("en")}/s)\n`,
@@ -91,7 +107,7 @@ class LineProgress implements Progress {
   stop(): void {
     if (this.started === 0) return;
     const secs = ((Date.now() - this.started) / 1000).toFixed(1);
-    process.stderr.write(`${this.label}: ${this.done.toLocaleString("en")} done in ${secs}s\n`);
+    process.stderr.write(`${this.label}: ${done(this.done)} in ${secs}s\n`);
     this.started = 0;
   }
 }
