@@ -68,10 +68,37 @@ export function markFrontier(points: readonly Omit<FrontierPoint, "frontier">[])
   }));
 }
 
+/**
+ * Where each point's label goes: beside its point, moved down a line at a time while it would overlap a label
+ * already placed (swap k=3 and k=10 sit close together). Positions are estimated on the plot's 560×340 px with
+ * 9-px text; `labelY` is the label's height in data units.
+ */
+function placeLabels(points: readonly FrontierPoint[], maxX: number): (FrontierPoint & { labelY: number })[] {
+  const maxY = Math.max(1e-9, ...points.map((p) => p.utility));
+  const sx = 560 / Math.max(1e-9, maxX);
+  const sy = 340 / maxY;
+  const placed: { x0: number; x1: number; y: number }[] = [];
+  const order = [...points].sort((a, b) => b.utility - a.utility || a.privacy - b.privacy);
+  const at = new Map<FrontierPoint, number>();
+  for (const p of order) {
+    const width = 5 * p.label.length + 8;
+    const px = p.privacy * sx;
+    const right = p.privacy > 0.66 * maxX;
+    const x0 = right ? px - width : px;
+    const x1 = right ? px : px + width;
+    let y = (maxY - p.utility) * sy;
+    while (placed.some((q) => q.x0 < x1 && x0 < q.x1 && Math.abs(q.y - y) < 10)) y += 10;
+    placed.push({ x0, x1, y });
+    at.set(p, maxY - y / sy);
+  }
+  return points.map((p) => ({ ...p, labelY: at.get(p)! }));
+}
+
 /** Scatter of every configuration, coloured by method, with the frontier drawn as a step line. */
 export function frontierSpec(points: readonly FrontierPoint[], xTitle: string, yTitle: string): TopLevelSpec {
   const front = points.filter((p) => p.frontier).sort((a, b) => a.privacy - b.privacy);
   const maxX = Math.max(0, ...points.map((p) => p.privacy));
+  const labelled = placeLabels(points, maxX);
   return {
     $schema: "https://vega.github.io/schema/vega-lite/v6.json",
     width: 560,
@@ -103,7 +130,7 @@ export function frontierSpec(points: readonly FrontierPoint[], xTitle: string, y
       },
       // Labels left of the point in the right third of the plot, so that none runs past the edge.
       ...[true, false].map((right) => ({
-        data: { values: points.filter((p) => p.privacy > 0.66 * maxX === right).map((p) => ({ ...p })) },
+        data: { values: labelled.filter((p) => p.privacy > 0.66 * maxX === right) },
         mark: {
           type: "text" as const,
           dx: right ? -8 : 8,
@@ -113,7 +140,7 @@ export function frontierSpec(points: readonly FrontierPoint[], xTitle: string, y
         },
         encoding: {
           x: { field: "privacy", type: "quantitative" as const },
-          y: { field: "utility", type: "quantitative" as const },
+          y: { field: "labelY", type: "quantitative" as const },
           text: { field: "label", type: "nominal" as const },
         },
       })),

@@ -7,7 +7,7 @@ import { CHROMIUM, checkReport } from "../../scripts/check-report.ts";
 import { parseConfig } from "../../src/experiment/config.ts";
 import type { ResultRow } from "../../src/experiment/run-one.ts";
 import { runExperiment } from "../../src/experiment/runner.ts";
-import { markFrontier, methodColour } from "../../src/report/charts.ts";
+import { frontierSpec, markFrontier, methodColour } from "../../src/report/charts.ts";
 import { choose, disagreements, OWN_ATTACKS, type RiskMeasure, risk } from "../../src/report/summary.ts";
 import { smallLog } from "../experiment/fixtures.ts";
 import { tempDir } from "../helpers/tmp.ts";
@@ -130,6 +130,22 @@ describe("report.html", () => {
       assert.ok(!t[0].includes("retained"), "no utility column among privacy");
     for (const t of tables("utility"))
       assert.ok(!t[0].includes("record linkage"), "no privacy column among utility");
+  });
+
+  it("moves a frontier label down rather than over another (swap k=3 beside k=10)", () => {
+    const pts = markFrontier([
+      { method: "swap", label: "swap k=3", privacy: 1, utility: 70 },
+      { method: "swap", label: "swap k=10", privacy: 1.2, utility: 69.5 },
+      { method: "identity", label: "identity", privacy: 100, utility: 100 },
+    ]);
+    const spec = frontierSpec(pts, "x", "y") as unknown as { layer: { data?: { values: unknown[] } }[] };
+    const labels = spec.layer
+      .slice(2)
+      .flatMap((l) => (l.data?.values ?? []) as { label: string; labelY: number }[]);
+    const y = (l: string) => labels.find((x) => x.label === l)!.labelY;
+    assert.equal(y("swap k=3"), 70, "the higher point keeps its place");
+    assert.ok(y("swap k=3") - y("swap k=10") >= (10 * 100) / 340 - 1e-9, "a line apart");
+    assert.equal(y("identity"), 100);
   });
 
   it("marks the non-dominated points as the frontier", () => {
