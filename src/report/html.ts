@@ -430,7 +430,7 @@ h1{margin-top:0}h2{border-bottom:1px solid #ddd;padding-bottom:.2rem;margin-top:
 table{border-collapse:collapse;font-size:.85rem}th,td{border:1px solid #ddd;padding:.25rem .5rem;text-align:right;vertical-align:top}
 thead th{background:#f2f2f2;text-align:center}tbody th,.kv th{text-align:left;font-weight:600}.kv td{text-align:left;font-family:monospace}
 .scroll{overflow-x:auto}table.privacy,table.utility{width:100%;table-layout:fixed;margin:.6rem 0}
-table caption{text-align:left;font-weight:600;color:#555}th.params{width:24%}tbody th{overflow-wrap:anywhere;font-weight:normal;font-family:monospace;font-size:.78rem}
+table caption{text-align:left;font-weight:600;color:#555}th.params{width:17%}tbody th{overflow-wrap:anywhere;font-weight:normal;font-family:monospace;font-size:.78rem}
 thead th{overflow-wrap:break-word;hyphens:auto;font-size:.75rem;font-weight:600}section.method{border-left:6px solid #ccc;padding-left:.8rem}
 .decision{background:#eef6ee;border-left:4px solid #008837;padding:.2rem 1rem;margin-bottom:1rem}.decision h2{margin-top:.6rem;border:0}
 .disagree{background:#fdecea;border-left:4px solid #b00;padding:.2rem 1rem}.over{text-decoration:none;color:#b00}
