@@ -18,7 +18,7 @@ const CLI = fileURLToPath(new URL("../../src/cli/main.ts", import.meta.url));
 const QUERIES = [
   "cheap flights to paris",
   "scuba diving lessons",
-  "used cars for sale",
+  "secondhand hatchback listings",
   "chocolate cake recipe",
   "mortgage rates",
   "college basketball scores",
