@@ -45,8 +45,11 @@ export interface ExperimentConfig {
   readonly options: YardstickOptions;
   /** Worker threads. */
   readonly jobs: number;
-  /** The two result columns on the frontier chart's axes. */
-  readonly frontier: { readonly privacy: string; readonly utility: string };
+  /**
+   * The two result columns on the frontier chart's axes, and the risk budget: the most the reader accepts on the
+   * privacy column (in its unit, % for the attacks), which picks the configuration the report recommends.
+   */
+  readonly frontier: { readonly privacy: string; readonly utility: string; readonly budget: number };
 }
 
 const TOP_KEYS = [
@@ -73,7 +76,11 @@ export interface ParseOptions {
   readonly force?: boolean;
 }
 
-export const DEFAULT_FRONTIER = { privacy: "background.m2.reidentified", utility: "frequency.recall" };
+export const DEFAULT_FRONTIER = {
+  privacy: "background.m2.reidentified",
+  utility: "frequency.recall",
+  budget: 5,
+};
 
 /** Read and validate a config file. */
 export function loadConfig(path: string, opts: ParseOptions = {}): ExperimentConfig {
@@ -245,8 +252,8 @@ export function parseConfig(
   );
 
   const f = raw.frontier ?? {};
-  if (!isObject(f)) fail(source, "frontier", "must be a mapping { privacy, utility }");
-  checkKeys(source, "frontier", f, ["privacy", "utility"]);
+  if (!isObject(f)) fail(source, "frontier", "must be a mapping { privacy, utility, budget }");
+  checkKeys(source, "frontier", f, ["privacy", "utility", "budget"]);
   const frontier = { ...DEFAULT_FRONTIER };
   for (const axis of ["privacy", "utility"] as const) {
     const v = f[axis];
@@ -255,6 +262,16 @@ export function parseConfig(
       fail(source, `frontier.${axis}`, `must be a result column such as ${DEFAULT_FRONTIER[axis]}`);
     }
     frontier[axis] = v;
+  }
+  if (f.budget !== undefined) {
+    if (typeof f.budget !== "number" || !Number.isFinite(f.budget) || f.budget < 0) {
+      fail(
+        source,
+        "frontier.budget",
+        "must be a number ≥ 0 (the most accepted on the privacy column, e.g. 5 for 5%)",
+      );
+    }
+    frontier.budget = f.budget;
   }
 
   return {

@@ -9,6 +9,7 @@ import { stem } from "../text/stem.ts";
 import { buildSnapshot } from "./build.ts";
 import { buildFingerprint, SNAPSHOT_VERSION } from "./fingerprint.ts";
 import {
+  announceBuild,
   DEFAULT_SNAPSHOT,
   eachCountRow,
   eachRow,
@@ -262,10 +263,12 @@ export function loadKnowledgeBase(path = DEFAULT_SNAPSHOT): Promise<KnowledgeBas
       let snap = readSnapshot(path);
       if (snap === undefined || isStale(snap)) {
         const termstats = snap?.termstatsFile;
+        const built = announceBuild(path, snap === undefined ? "missing" : "stale");
         snap = buildKnowledgeBase(
           path,
           termstats !== undefined && existsSync(termstats) ? { termstats } : {},
         );
+        built();
       }
       return new SnapshotKnowledgeBase(snap);
     })();

@@ -123,6 +123,23 @@ export function saveSnapshot(snapshot: KbSnapshot, path = DEFAULT_SNAPSHOT): voi
   renameSync(tmp, path);
 }
 
+/**
+ * What a person sees while the snapshot is built on first use (the build is synchronous and takes from a few
+ * seconds to about a minute, so it says so before starting and how long it took after): the two lines go to
+ * stderr, like progress. `why` is "missing" (first run) or "stale" (the bundled inputs changed).
+ */
+export function announceBuild(path: string, why: "missing" | "stale"): () => void {
+  const started = process.hrtime.bigint();
+  process.stderr.write(
+    `kb: building the knowledge base into ${path} (${why === "missing" ? "first run" : "its inputs changed"}; ` +
+      "this happens once, later runs reuse it; up to a minute)…\n",
+  );
+  return () => {
+    const secs = Number(process.hrtime.bigint() - started) / 1e9;
+    process.stderr.write(`kb: knowledge base built in ${secs.toFixed(1)}s; saved for later runs\n`);
+  };
+}
+
 /** Read a snapshot; undefined when the file does not exist. */
 export function readSnapshot(path = DEFAULT_SNAPSHOT): KbSnapshot | undefined {
   if (!existsSync(path)) return undefined;

@@ -41,7 +41,11 @@ export function intParam(
   if (typeof n !== "number" || !Number.isInteger(n)) {
     throw new ParamError(owner, name, `must be an integer, got ${JSON.stringify(v)}`);
   }
-  if (n < min || n > max) throw new ParamError(owner, name, `must be in [${min}, ${max}], got ${n}`);
+  if (n < min || n > max) {
+    // Worded like the config's and the CLI's own integer checks; no "9007199254740991" for "no upper bound".
+    const range = max === Number.MAX_SAFE_INTEGER ? `an integer ≥ ${min}` : `in [${min}, ${max}]`;
+    throw new ParamError(owner, name, `must be ${range}, got ${n}`);
+  }
   return n;
 }
 

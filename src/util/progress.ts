@@ -22,6 +22,11 @@ export function consoleProgress(opts: { quiet?: boolean; intervalMs?: number } =
   return process.stderr.isTTY ? new BarProgress() : new LineProgress(opts.intervalMs ?? 5000);
 }
 
+/** A phase's closing count: "4,501 done", or just "done" when the phase counted nothing (work it did not tick). */
+function done(n: number): string {
+  return n === 0 ? "done" : `${n.toLocaleString("en")} done`;
+}
+
 class BarProgress implements Progress {
   private bar: cliProgress.SingleBar | undefined;
   private done = 0;
@@ -38,7 +43,16 @@ class BarProgress implements Progress {
     // Required on first use, not imported: only a terminal shows a bar, and every command imports this file.
     const bars = createRequire(import.meta.url)("cli-progress") as typeof cliProgress;
     this.bar = new bars.SingleBar(
-      { format, stream: process.stderr, hideCursor: true, clearOnComplete: true, etaBuffer: 50 },
+      {
+        format,
+        stream: process.stderr,
+        hideCursor: true,
+        clearOnComplete: true,
+        etaBuffer: 50,
+        // Thousands separators in the counts a person reads.
+        formatValue: (v, _options, type) =>
+          type === "value" || type === "total" ? v.toLocaleString("en") : String(v),
+      },
       bars.Presets.shades_classic,
     );
     this.bar.start(total ?? 0, 0, { speed: "0" });
@@ -59,7 +73,7 @@ class BarProgress implements Progress {
     if (!this.bar) return;
     this.bar.stop();
     this.bar = undefined;
-    process.stderr.write(`${this.label} ${this.done.toLocaleString("en")} done\n`);
+    process.stderr.write(`${this.label} ${done(this.done)}\n`);
   }
 }
 
@@ -73,6 +87,7 @@ class LineProgress implements Progress {
   constructor(private readonly intervalMs: number) {}
 
   start(label: string, total?: number): void {
+    this.stop();
     this.label = label;
     this.total = total;
     this.done = 0;
@@ -80,11 +95,12 @@ class LineProgress implements Progress {
   }
 
   tick(n = 1): void {
+    if (this.started === 0) this.start("working", this.total); // a tick outside any phase still gets a label
     this.done += n;
     const now = Date.now();
     if (now - this.last < this.intervalMs) return;
     this.last = now;
-    const rate = Math.round(this.done / ((now - this.started) / 1000));
+    const rate = Math.round(this.done / (Math.max(1, now - this.started) / 1000));
     const of = this.total === undefined ? "" : ` of ${this.total.toLocaleString("en")}`;
     process.stderr.write(
       `${this.label}: ${this.done.toLocaleString("en")}${of} (${rate.toLocaleString("en")}/s)\n`,
@@ -94,7 +110,7 @@ class LineProgress implements Progress {
   stop(): void {
     if (this.started === 0) return;
     const secs = ((Date.now() - this.started) / 1000).toFixed(1);
-    process.stderr.write(`${this.label}: ${this.done.toLocaleString("en")} done in ${secs}s\n`);
+    process.stderr.write(`${this.label}: ${done(this.done)} in ${secs}s\n`);
     this.started = 0;
   }
 }

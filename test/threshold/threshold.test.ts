@@ -60,7 +60,7 @@ test("on random logs every released query has ≥ k users and every dropped one 
 });
 
 test("k < 2 and non-integers are rejected with a clear message", () => {
-  assert.throws(() => threshold.parse({ k: 1 }), /threshold: parameter k: must be in \[2, /);
+  assert.throws(() => threshold.parse({ k: 1 }), /threshold: parameter k: must be an integer ≥ 2, got 1/);
   assert.throws(() => threshold.parse({ k: "2.5" }), /threshold: parameter k: must be an integer/);
   assert.deepEqual(threshold.parse({ k: "3" }), { k: 3 });
 });

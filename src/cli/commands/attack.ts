@@ -100,8 +100,11 @@ export function register(program: Command): void {
     const attack = getAttack(flags.attack);
     const params = attack.parse(attackParams(attack, flags, known.keys()));
     const opts = readOptions(flags);
+    opts.progress.start("reading the original log");
     const original = await loadLog([flags.original], opts);
+    opts.progress.start("reading the release");
     let released: QueryLog = await loadLog([flags.released], opts);
+    opts.progress.stop();
     if (attack.name.startsWith("deanon")) released = await withCategories(released);
     const { result, profile } = await profileRun(released.records.length, () =>
       attack.run({ original, released, params, rng: Rng.fromSeed(flags.seed), progress: opts.progress }),

@@ -73,13 +73,17 @@ export function register(program: Command): void {
     const method = getMethod(flags.method);
     const params = method.parse(methodParams(method, flags, known)) as Record<string, unknown>;
     const opts = readOptions(flags);
+    opts.progress.start("reading the original log");
     const read = await loadLog([flags.original], { ...opts, keepSource: false });
+    opts.progress.stop();
     let rejected = read.rejected;
     let released: QueryLog | undefined;
     let table: ReleasedTable | undefined;
     if (method.name === "dp") table = await readTable(flags.released);
     else {
+      opts.progress.start("reading the release");
       const log = await loadLog([flags.released], { ...opts, keepSource: false });
+      opts.progress.stop();
       rejected += log.rejected;
       released = log;
     }

@@ -49,6 +49,7 @@ export function register(program: Command): void {
     );
   addInputOptions(cmd).action(async (inputs: string[], flags: CheckKmFlags) => {
     const opts = readOptions(flags);
+    opts.progress.start("reading");
     const log = await loadLog(inputs, { ...opts, keepSource: false });
     reportRejects(log.rejected, opts.rejectsPath);
     opts.progress.start("checking (k,m)-anonymity");
