@@ -71,6 +71,8 @@ export class SwapCore {
     suppressedEvents: 0,
     suppressedRows: 0,
     forcedEvents: 0,
+    /** Events released a second after the previous one, which had the same user, time and text. */
+    shiftedEvents: 0,
     kGrowths: 0,
     maxHeld: 0,
     /** Times a bucket below the top level handed its events to its parent. */
@@ -229,7 +231,7 @@ export class SwapCore {
    */
   private release(b: Bucket, i: number, j: number, flexible = !this.p.ownAuthor): void {
     const e = b.entries[i]!;
-    const time = this.p.time === "release" ? this.now : e.time;
+    let time = this.p.time === "release" ? this.now : e.time;
     const query = e.rows[0]!.query;
     let user = b.slots[j]!;
     if (flexible && user === this.lastUser && time === this.lastTime && query === this.lastQuery) {
@@ -242,6 +244,13 @@ export class SwapCore {
         j = ok[this.rng.int(ok.length)]!;
         user = b.slots[j]!;
       }
+    }
+    // Still the previous release's user, time and text (no other slot could take it, or the end-of-stream
+    // pairing had to use this slot): release it a second later, so it reads back as an event of its own. With
+    // release times this says only "released a second later"; with original times it shifts the query's time.
+    if (user === this.lastUser && time === this.lastTime && query === this.lastQuery) {
+      time += 1;
+      this.c.shiftedEvents++;
     }
     this.removeAt(b, i, j);
     this.c.outEvents++;

@@ -138,6 +138,7 @@ export function swapCounts(core: SwapCore): Record<string, number> {
     "suppressed events": c.suppressedEvents,
     "held events": core.heldEvents(),
     "forced by max delay": c.forcedEvents,
+    "released a second later (would read back merged)": c.shiftedEvents,
     "k growths": c.kGrowths,
     "handed up": c.handedUp,
     buckets: ks.length,
