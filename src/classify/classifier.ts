@@ -104,7 +104,7 @@ export function loadModel(kb: KnowledgeBase, path = BUNDLED_MODEL): LinearModel 
     throw new Error(
       `${path}: the classifier model was trained with ${file.embeddings}, but ${embeddingsSource()} is installed; retrain it with \`querymask kb train\``,
     );
-  return LinearModel.fromFile(file, kb.fingerprint, path);
+  return LinearModel.fromFile(file, kb.contentHash, path);
 }
 
 const EMB_NONE = ["emb:none"];

@@ -2,8 +2,9 @@
  * The learned decision layer: a multinomial logistic regression over the features of features.ts that picks a
  * query's top-level ODP branch. Trained by `querymask kb train` on labelled queries (stochastic gradient with
  * AdaGrad steps and L2 shrinkage, examples visited in a seeded order: the same data and seed give the same
- * weights). The model file holds the weights of the feature names seen in training and the fingerprint of the
- * knowledge-base snapshot whose features it was trained on; a model is refused for any other snapshot.
+ * weights). The model file holds the weights of the feature names seen in training and the content hash of the
+ * knowledge base whose features it was trained on (`snapshotContentHash`: its knowledge, not the code or paths
+ * that built it); a model is refused for a knowledge base whose content differs.
  */
 import { Rng } from "../util/random.ts";
 import type { Features } from "./features.ts";
@@ -33,6 +34,7 @@ export interface ModelFile {
   readonly format: "querymask-classifier-model";
   readonly version: 1;
   /** Fingerprint of the knowledge-base snapshot the features were computed with. */
+  /** Content hash of the knowledge base the model was trained on (`snapshotContentHash`). */
   readonly kbFingerprint: string;
   readonly trainedOn: {
     readonly examples: number;

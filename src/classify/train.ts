@@ -210,8 +210,8 @@ export async function trainFromLabels(
   } = {},
 ): Promise<TrainRun> {
   const kb = opts.kb ?? (await loadKnowledgeBase());
-  if (kb.fingerprint === undefined)
-    throw new Error("the knowledge base has no fingerprint to bind the model to");
+  if (kb.contentHash === undefined)
+    throw new Error("the knowledge base has no content hash to bind the model to");
   const classifier = await Classifier.create({ kb, model: null, cacheSize: 0 });
   const emb = opts.embeddings === null ? undefined : (opts.embeddings ?? Embeddings.load());
   const examples = featurize(classifier, rows, emb);
@@ -228,7 +228,7 @@ export async function trainFromLabels(
   const cv = folds > 1 ? crossValidate(examples, folds, trainOpts, seed) : undefined;
   const model = trainModel(examples, trainOpts);
   const file = model.toFile(
-    kb.fingerprint,
+    kb.contentHash,
     { examples: examples.length, seed, options: { seed, excluded: exclude.size } },
     emb?.source,
   );

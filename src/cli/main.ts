@@ -18,7 +18,7 @@ export async function buildProgram(only?: string): Promise<Command> {
   const program = new Command("querymask")
     .description("Anonymize search query logs, attack the result, and measure the utility that is left.")
     .version("0.1.0")
-    .showHelpAfterError()
+    .showHelpAfterError("(run `querymask <command> --help` for usage)")
     // Throw instead of exiting, here and (inherited) in every subcommand, so main() maps the exit code.
     .exitOverride()
     .addHelpText(

@@ -17,6 +17,7 @@ import {
   readSnapshot,
   type SnapshotInput,
   saveSnapshot,
+  snapshotContentHash,
 } from "./snapshot.ts";
 import { SpellingCorrector } from "./spelling.ts";
 import { Taxonomy } from "./taxonomy.ts";
@@ -31,6 +32,8 @@ export interface KnowledgeBase {
   readonly inputs: readonly SnapshotInput[];
   /** Fingerprint of the snapshot's build inputs (see fingerprint.ts), when known. */
   readonly fingerprint?: string;
+  /** Hash of the snapshot's knowledge itself (see `snapshotContentHash`), when known: what a model binds to. */
+  readonly contentHash?: string;
   /** Number of phrase keys in the lexical bridge. */
   readonly phraseCount: number;
   /**
@@ -88,6 +91,7 @@ export class SnapshotKnowledgeBase implements KnowledgeBase {
   readonly spelling: SpellingCorrector;
   readonly inputs: readonly SnapshotInput[];
   readonly fingerprint: string | undefined;
+  readonly contentHash: string;
   private readonly phrases = new Map<string, readonly number[]>();
   private readonly weak = new Set<string>();
   /**
@@ -103,6 +107,7 @@ export class SnapshotKnowledgeBase implements KnowledgeBase {
     this.taxonomy = taxonomy;
     this.inputs = snapshot.inputs;
     this.fingerprint = snapshot.fingerprint;
+    this.contentHash = snapshotContentHash(snapshot);
     const ids = snapshot.categories.map((p) => {
       const id = taxonomy.id(p);
       if (id === undefined)

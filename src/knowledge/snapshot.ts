@@ -3,6 +3,7 @@
  * classifier never parses WordNet at run time. Written by `querymask kb build`, or built automatically on first
  * use into the gitignored `.cache/` directory (a clean clone needs no manual step).
  */
+import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -114,6 +115,29 @@ export const DEFAULT_SNAPSHOT =
     "kb",
     "knowledge-base.json",
   );
+
+/**
+ * Hash of what the snapshot knows — its categories, phrases, term statistics, spelling and foreign-word tables —
+ * leaving out where it was built from (paths, the build fingerprint). Two builds with the same content have the
+ * same hash wherever they ran and whatever code comment changed: the learned classifier model binds to this, so
+ * it is refused only when the knowledge it was trained on really changed.
+ */
+export function snapshotContentHash(snapshot: KbSnapshot): string {
+  const h = createHash("sha256");
+  for (const key of Object.keys(snapshot).sort()) {
+    if (key === "fingerprint" || key === "termstatsFile" || key === "inputs") continue;
+    let value = (snapshot as unknown as Record<string, unknown>)[key];
+    if (key === "termstats" && value !== null && typeof value === "object") {
+      const { source: _source, ...rest } = value as Record<string, unknown>;
+      value = rest;
+    }
+    h.update(key);
+    h.update("\u0000");
+    h.update(typeof value === "string" ? value : JSON.stringify(value));
+    h.update("\u0000");
+  }
+  return h.digest("hex").slice(0, 32);
+}
 
 /** Write atomically (temp file + rename). */
 export function saveSnapshot(snapshot: KbSnapshot, path = DEFAULT_SNAPSHOT): void {

@@ -10,6 +10,7 @@ import { LinearModel, type ModelFile } from "../../src/classify/model.ts";
 import { readLabelled, TOP_LEVELS, trainFromLabels } from "../../src/classify/train.ts";
 import { Embeddings } from "../../src/knowledge/embeddings.ts";
 import { loadKnowledgeBase } from "../../src/knowledge/knowledge-base.ts";
+import { readSnapshot, snapshotContentHash } from "../../src/knowledge/snapshot.ts";
 import { InputError } from "../../src/util/errors.ts";
 
 const kb = await loadKnowledgeBase();
@@ -69,7 +70,7 @@ test("a model file trained on another knowledge-base snapshot is refused, with w
     () => LinearModel.fromFile({ format: "other" } as never, undefined),
     /not a querymask classifier/,
   );
-  // The same file with the snapshot's fingerprint loads, and the classifier uses it.
+  // The same file with the knowledge base's content hash loads, and the classifier uses it.
   writeFileSync(path, JSON.stringify(run.file));
   const model = loadModel(kb, path)!;
   const c = await Classifier.create({ kb, model, cacheSize: 0 });
@@ -78,7 +79,7 @@ test("a model file trained on another knowledge-base snapshot is refused, with w
 
 test("the bundled model matches the bundled knowledge base and is on by default", async () => {
   const file = JSON.parse(readFileSync(BUNDLED_MODEL, "utf8")) as ModelFile;
-  assert.equal(file.kbFingerprint, kb.fingerprint, "retrain: querymask kb train");
+  assert.equal(file.kbFingerprint, kb.contentHash, "retrain: querymask kb train");
   assert.deepEqual(file.classes, TOP_LEVELS);
   const c = await Classifier.create({ kb, cacheSize: 0 });
   const c0 = await Classifier.create({ kb, cacheSize: 0, model: null });
@@ -178,5 +179,15 @@ test("model scores: finite, argmax in range, and the file round trip keeps predi
       }
     }),
     { numRuns: 40 },
+  );
+});
+
+test("the model binds to what the knowledge base knows, not to where or by which code it was built", () => {
+  const snap = readSnapshot()!;
+  const moved = { ...snap, fingerprint: "f".repeat(32), termstatsFile: "/elsewhere/terms.tsv", inputs: [] };
+  assert.equal(snapshotContentHash(moved), snapshotContentHash(snap));
+  assert.notEqual(
+    snapshotContentHash({ ...snap, categories: snap.categories.slice(1) }),
+    snapshotContentHash(snap),
   );
 });

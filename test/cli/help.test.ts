@@ -41,6 +41,15 @@ test("usage errors exit 2", () => {
   assert.match(r.stderr, /unknown method "nope"/);
 });
 
+test("a missing required option prints one line and a pointer to --help, not the whole help page", () => {
+  const r = run("anonymize", "data/excite/excite-small.log");
+  assert.equal(r.status, 2);
+  assert.deepEqual(r.stderr.trim().split("\n"), [
+    "error: required option '-m, --method <name>' not specified",
+    "(run `querymask <command> --help` for usage)",
+  ]);
+});
+
 test("anonymize streams an unclassified log through swap, classifying on the way, in the input's format", () => {
   const out = join(tempDir(), "released.log");
   const r = run(
