@@ -60,6 +60,8 @@ export interface Attack {
   readonly name: string;
   readonly summary: string;
   readonly paper: string;
+  /** The release it models, when it models one: the de-anonymizers model the swap's (see fit.ts). */
+  readonly designedFor?: "swap";
   /** The parameters it takes (for `--help`, the CLI's flags and validation), like a method's. */
   readonly params: readonly ParamSpec[];
   /**

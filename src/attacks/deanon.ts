@@ -25,6 +25,7 @@ function deanon(name: string, summary: string, rule: PickRule): Attack {
     name,
     summary,
     paper: "000",
+    designedFor: "swap",
     params: DEANON_PARAMS,
     parse: (raw) => parseDeanon(name, raw),
     run: async (input) => runDeanonymizer(name, rule, { ...input, params: parseDeanon(name, input.params) }),

@@ -59,3 +59,44 @@ test("querymask attack: --k abc exits 2 naming the parameter; a flag the attack 
   assert.equal(ok.status, 0, ok.stderr);
   assert.equal(JSON.parse(ok.stdout).counts["match time"], 0);
 });
+
+test("a de-anonymizer run on a release that is not swap-shaped says so; on a swap-shaped one it does not", () => {
+  const dir = tempDir();
+  const header = "AnonID\tQuery\tQueryTime\tItemRank\tClickURL\tCategory\tUnit\n";
+  const rows = (users: string[]) =>
+    users.map((u, i) => `${u}\tquery ${i}\t2006-03-01 10:0${i}:00\t\t\tTop/Arts\tquery\n`).join("");
+  const original = join(dir, "original.tsv");
+  writeFileSync(original, header + rows(["1", "2", "3", "1", "2", "3"]));
+  const swapped = join(dir, "swapped.tsv"); // the same users with the same numbers of events, texts moved
+  writeFileSync(swapped, header + rows(["2", "3", "1", "3", "1", "2"]));
+  const clustered = join(dir, "clustered.tsv"); // an mdav-like release: cluster users
+  writeFileSync(clustered, header + rows(["c1", "c1", "c1", "c2", "c2", "c2"]));
+  const run = (released: string) =>
+    spawnSync(
+      process.execPath,
+      [
+        "--import",
+        "tsx",
+        CLI,
+        "attack",
+        "--attack",
+        "deanon3",
+        "--original",
+        original,
+        "--released",
+        released,
+        "--json",
+      ],
+      { encoding: "utf8" },
+    );
+  const fits = run(swapped);
+  assert.equal(fits.status, 0, fits.stderr);
+  assert.equal(JSON.parse(fits.stdout).fits, true);
+  assert.doesNotMatch(fits.stderr, /models a swap release/);
+  const misfit = run(clustered);
+  assert.equal(misfit.status, 0, misfit.stderr);
+  const out = JSON.parse(misfit.stdout);
+  assert.equal(out.fits, false);
+  assert.match(out.misfit, /2 released users are not users of the original/);
+  assert.match(misfit.stderr, /note: deanon3 models a swap release/);
+});

@@ -5,6 +5,7 @@
  */
 import { type Command, Option } from "commander";
 import type { Attack } from "../../attacks/attack.ts";
+import { notSwapShaped, releaseShape } from "../../attacks/fit.ts";
 import { attacks, getAttack } from "../../attacks/registry.ts";
 import { profileRun } from "../../attacks/resources.ts";
 import { createKnowledgeService } from "../../classify/service.ts";
@@ -105,12 +106,26 @@ export function register(program: Command): void {
     opts.progress.start("reading the release");
     let released: QueryLog = await loadLog([flags.released], opts);
     opts.progress.stop();
+    // An attack modelled on one release (deanon1–4: the swap's) says so when run on a release of another shape.
+    const misfit =
+      attack.designedFor === "swap"
+        ? notSwapShaped(releaseShape(original.records, released.records))
+        : undefined;
+    if (misfit !== undefined && !flags.quiet) {
+      process.stderr.write(
+        `querymask: note: ${attack.name} models a swap release (the same users, each with their own number of query events); this release is not one (${misfit}), so its figure does not measure what the paper's does\n`,
+      );
+    }
     if (attack.name.startsWith("deanon")) released = await withCategories(released);
     const { result, profile } = await profileRun(released.records.length, () =>
       attack.run({ original, released, params, rng: Rng.fromSeed(flags.seed), progress: opts.progress }),
     );
     if (flags.json) {
-      process.stdout.write(`${JSON.stringify({ ...result, resources: profile }, null, 2)}\n`);
+      const fit =
+        attack.designedFor === undefined
+          ? {}
+          : { designedFor: attack.designedFor, fits: misfit === undefined, ...(misfit ? { misfit } : {}) };
+      process.stdout.write(`${JSON.stringify({ ...result, ...fit, resources: profile }, null, 2)}\n`);
       return;
     }
     printTable([
