@@ -7,7 +7,7 @@
  */
 import { EventCursor } from "../log/events.ts";
 import type { LogRecord, QueryLog } from "../log/record.ts";
-import { scrubClick } from "../scrub/click-url.ts";
+import { ClickUsers, dropSingleUserClick, scrubClick } from "../scrub/click-url.ts";
 import { type Progress, silentProgress } from "../util/progress.ts";
 import { type Classification, type Classifier, UNCLASSIFIED } from "./classifier.ts";
 
@@ -16,6 +16,8 @@ export class ClassifyTally {
   readonly counts: Record<string, number> = { events: 0, [UNCLASSIFIED]: 0, scrubbed: 0 };
   /** Click URLs dropped because their host carries an identifier removed from the query. */
   clicksDropped = 0;
+  /** Click URLs dropped because only one user ever clicked them (see {@link ClickUsers}). */
+  singleUserClicksDropped = 0;
   private readonly events = new EventCursor();
 
   constructor(private readonly classifier: Classifier) {}
@@ -37,19 +39,28 @@ export class ClassifyTally {
   }
 }
 
-/** Classified copies of `records`, counted in `tally`. */
+/**
+ * Classified copies of `records`, counted in `tally`; with `clicks` (the whole log's click counts), a click only
+ * one user ever made is dropped too.
+ */
 export function classifyRecords(
   classifier: Classifier,
   records: readonly LogRecord[],
   tally: ClassifyTally,
+  clicks?: ClickUsers,
 ): LogRecord[] {
   const out: LogRecord[] = new Array(records.length);
   for (let i = 0; i < records.length; i++) {
     const r = records[i]!;
     const c = classifier.classify(r.query);
     const classified = { ...r, query: c.scrubbed, category: c.category, unit: c.unit };
-    out[i] = scrubClick(classified, c.spans);
-    if (out[i] !== classified) tally.clicksDropped++;
+    let o = scrubClick(classified, c.spans);
+    if (o !== classified) tally.clicksDropped++;
+    else if (clicks !== undefined) {
+      o = dropSingleUserClick(classified, clicks);
+      if (o !== classified) tally.singleUserClicksDropped++;
+    }
+    out[i] = o;
     tally.add(r, c);
   }
   return out;
@@ -60,22 +71,24 @@ export async function* classifyBatches(
   classifier: Classifier,
   batches: AsyncIterable<readonly LogRecord[]>,
   tally: ClassifyTally,
+  clicks?: ClickUsers,
 ): AsyncGenerator<LogRecord[]> {
-  for await (const batch of batches) yield classifyRecords(classifier, batch, tally);
+  for await (const batch of batches) yield classifyRecords(classifier, batch, tally, clicks);
 }
 
-/** Classify a log held in memory. */
+/** Classify a log held in memory (clicks only one user made are dropped, as `querymask classify` does). */
 export function classifyLog(
   classifier: Classifier,
   log: QueryLog,
   progress: Progress = silentProgress,
-): { log: QueryLog; counts: Record<string, number>; clicksDropped: number } {
+): { log: QueryLog; counts: Record<string, number>; clicksDropped: number; singleUserClicksDropped: number } {
   const tally = new ClassifyTally(classifier);
+  const clicks = new ClickUsers().add(log.records);
   const records: LogRecord[] = [];
   progress.start("classify", log.records.length);
   const step = 8192;
   for (let i = 0; i < log.records.length; i += step) {
-    const part = classifyRecords(classifier, log.records.slice(i, i + step), tally);
+    const part = classifyRecords(classifier, log.records.slice(i, i + step), tally, clicks);
     for (const r of part) records.push(r);
     progress.tick(part.length);
   }
@@ -84,5 +97,6 @@ export function classifyLog(
     log: { records, format: log.format, classified: true },
     counts: tally.counts,
     clicksDropped: tally.clicksDropped,
+    singleUserClicksDropped: tally.singleUserClicksDropped,
   };
 }

@@ -98,7 +98,7 @@ export async function runExperiment(config: ExperimentConfig, opts: RunOptions):
     const classified = classifyLog(await knowledge.classifier(), loaded, progress);
     records = classified.log.records;
     notes.push(
-      `input classified as querymask classify does: identifiers scrubbed from ${classified.counts.scrubbed} query events, ${classified.clicksDropped} click URLs dropped`,
+      `input classified as querymask classify does: identifiers scrubbed from ${classified.counts.scrubbed} query events, ${classified.clicksDropped} click URLs dropped (identifier in host), ${classified.singleUserClicksDropped} (clicked by one user only)`,
     );
   }
   const input: PreparedInput = {

@@ -8,6 +8,7 @@
  */
 import type { KnowledgeService } from "../classify/service.ts";
 import type { LogRecord, QueryLog } from "../log/record.ts";
+import type { ClickUsers } from "../scrub/click-url.ts";
 import type { Stage } from "../stream/stage.ts";
 import { ParamError, type ParamSpec } from "../util/params.ts";
 import type { Progress } from "../util/progress.ts";
@@ -63,6 +64,11 @@ export interface StageOptions {
   readonly classified?: boolean;
   /** State from `Stage.snapshot()` to resume from. */
   readonly snapshot?: unknown;
+  /**
+   * The whole input's click counts, for a stage that classifies on the way: it then drops the clicks only one user
+   * made, as `querymask classify` does (absent on a live stream, which cannot know them).
+   */
+  readonly clickUsers?: ClickUsers;
 }
 
 export interface Method<P = unknown> {

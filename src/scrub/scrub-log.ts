@@ -7,13 +7,15 @@
  * query text in a bounded map: the scrubber is pure, so this changes nothing but the time.
  */
 import type { LogRecord } from "../log/record.ts";
-import { scrubClick } from "./click-url.ts";
+import { type ClickUsers, dropSingleUserClick, scrubClick } from "./click-url.ts";
 import type { Scrubber } from "./scrubber.ts";
 import { PII_TYPES, type PiiType, type ScrubResult } from "./types.ts";
 
 export interface ScrubLogOptions {
   /** Keep records whose query is empty after scrubbing (default: remove them). */
   keepEmpty?: boolean;
+  /** The whole log's click counts: a click only one user made is dropped (see {@link ClickUsers}). */
+  clicks?: ClickUsers;
 }
 
 export interface ScrubCounts {
@@ -24,6 +26,8 @@ export interface ScrubCounts {
   removed: number;
   /** Click URLs dropped because their host carries an identifier removed from the query. */
   clicksDropped: number;
+  /** Click URLs dropped because only one user ever clicked them. */
+  singleUserClicksDropped: number;
   /** Identifier spans found, per type (one per occurrence in each record). */
   spans: Record<PiiType, number>;
 }
@@ -36,8 +40,16 @@ export function emptyCounts(): ScrubCounts {
     changed: 0,
     removed: 0,
     clicksDropped: 0,
+    singleUserClicksDropped: 0,
     spans: Object.fromEntries(PII_TYPES.map((t) => [t, 0])) as Record<PiiType, number>,
   };
+}
+
+function singleUserDropped(rec: LogRecord, clicks: ClickUsers | undefined, counts: ScrubCounts): LogRecord {
+  if (clicks === undefined) return rec;
+  const out = dropSingleUserClick(rec, clicks);
+  if (out !== rec) counts.singleUserClicksDropped++;
+  return out;
 }
 
 /** Scrub the queries of a stream of batches, updating `counts` as it goes. */
@@ -60,7 +72,7 @@ export async function* scrubRecords(
       }
       for (const s of r.spans) counts.spans[s.type]++;
       if (r.spans.length === 0) {
-        out.push(rec);
+        out.push(singleUserDropped(rec, opts.clicks, counts));
         continue;
       }
       counts.changed++;
@@ -70,7 +82,7 @@ export async function* scrubRecords(
       }
       const scrubbed = scrubClick({ ...rec, query: r.text }, r.spans);
       if (scrubbed.clickUrl !== rec.clickUrl) counts.clicksDropped++;
-      out.push(scrubbed);
+      out.push(singleUserDropped(scrubbed, opts.clicks, counts));
     }
     if (out.length > 0) yield out;
   }

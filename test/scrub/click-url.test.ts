@@ -1,15 +1,26 @@
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
 import { Classifier } from "../../src/classify/classifier.ts";
 import { classifyLog } from "../../src/classify/classify-log.ts";
 import { createKnowledgeService } from "../../src/classify/service.ts";
 import type { LogRecord } from "../../src/log/record.ts";
 import { swap } from "../../src/methods/swap/index.ts";
-import { hostCarries, identifierWords, urlHost } from "../../src/scrub/click-url.ts";
+import {
+  ClickUsers,
+  dropSingleUserClick,
+  hostCarries,
+  identifierWords,
+  urlHost,
+} from "../../src/scrub/click-url.ts";
 import { emptyCounts, scrubRecords } from "../../src/scrub/scrub-log.ts";
 import { createScrubber } from "../../src/scrub/scrubber.ts";
 import { silentProgress } from "../../src/util/progress.ts";
 import { Rng } from "../../src/util/random.ts";
+import { tempDir } from "../helpers/tmp.ts";
 
 const LEAK: LogRecord = {
   user: "1",
@@ -57,11 +68,46 @@ describe("click URLs through the scrubber", () => {
 
   it("classify: the released record keeps no click URL naming the scrubbed person", async () => {
     const classifier = await Classifier.create();
-    const r = classifyLog(classifier, { records: [LEAK, PLAIN], format: "aol" });
+    // A second user clicks the public site too, so only the identifier rule can drop a click here.
+    const r = classifyLog(classifier, { records: [LEAK, PLAIN, { ...PLAIN, user: "3" }], format: "aol" });
     assert.equal(r.log.records[0]!.query, "");
     assert.equal(r.log.records[0]!.clickUrl, undefined);
     assert.equal(r.log.records[0]!.itemRank, undefined);
     assert.equal(r.log.records[1]!.clickUrl, PLAIN.clickUrl);
+    assert.equal(r.clicksDropped, 1);
+  });
+
+  it("a URL only one user ever clicked is dropped (row kept, counted); one two users clicked is kept", async () => {
+    const own: LogRecord = {
+      user: "7",
+      query: "sailing club",
+      time: 1_141_000_200,
+      itemRank: 1,
+      clickUrl: "http://www.pat-sails.example",
+    };
+    const again: LogRecord = { ...own, time: 1_141_000_300 }; // the same user twice is still one user
+    const records = [own, again, PLAIN, { ...PLAIN, user: "3" }];
+    const clicks = new ClickUsers().add(records);
+    assert.ok(clicks.singleUser(own.clickUrl!));
+    assert.ok(!clicks.singleUser(PLAIN.clickUrl!));
+    const kept = dropSingleUserClick(PLAIN, clicks);
+    assert.equal(kept, PLAIN);
+    assert.deepEqual(dropSingleUserClick(own, clicks), { user: "7", query: "sailing club", time: own.time });
+    // classify (in memory, as the experiment runner does) and scrub apply it and count it.
+    const classified = classifyLog(await Classifier.create(), { records, format: "aol" });
+    assert.deepEqual(
+      classified.log.records.map((r) => r.clickUrl),
+      [undefined, undefined, PLAIN.clickUrl, PLAIN.clickUrl],
+    );
+    assert.equal(classified.singleUserClicksDropped, 2);
+    const counts = emptyCounts();
+    const out: LogRecord[] = [];
+    for await (const b of scrubRecords(once(records), createScrubber(), counts, { clicks })) out.push(...b);
+    assert.deepEqual(
+      out.map((r) => r.clickUrl),
+      [undefined, undefined, PLAIN.clickUrl, PLAIN.clickUrl],
+    );
+    assert.equal(counts.singleUserClicksDropped, 2);
   });
 
   it("swap on an unclassified log: the URL does not go out under another user", async () => {
@@ -80,5 +126,52 @@ describe("click URLs through the scrubber", () => {
     const released = release.log!.records.filter((r) => r.query === "weight loss");
     assert.equal(released.length, 1);
     assert.equal(released[0]!.clickUrl, undefined);
+  });
+});
+
+describe("single-user clicks through the commands", () => {
+  const CLI = fileURLToPath(new URL("../../src/cli/main.ts", import.meta.url));
+  const run = (...args: string[]) =>
+    spawnSync(process.execPath, ["--import", "tsx", CLI, ...args], { encoding: "utf8" });
+  const dir = tempDir();
+  const log = join(dir, "log.tsv");
+  let text = "AnonID\tQuery\tQueryTime\tItemRank\tClickURL\n";
+  for (let i = 0; i < 24; i++) {
+    const user = String(1 + (i % 6));
+    const url = i === 5 ? "http://www.pat-sails.example" : "http://www.weather.com";
+    text += `${user}\tweather forecast\t2006-03-01 10:${String(10 + i).padStart(2, "0")}:00\t1\t${url}\n`;
+  }
+  writeFileSync(log, text);
+  const clicksOf = (path: string) =>
+    readFileSync(path, "utf8")
+      .trim()
+      .split("\n")
+      .slice(1)
+      .map((l) => l.split("\t")[4]);
+
+  it("classify drops it and counts it; --keep-single-user-clicks keeps it", () => {
+    const out = join(dir, "classified.tsv");
+    const r = run("classify", "-q", "--json", log, "-o", out);
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(JSON.parse(r.stdout).singleUserClicksDropped, 1);
+    assert.ok(!clicksOf(out).includes("http://www.pat-sails.example"));
+    assert.equal(clicksOf(out).filter((u) => u === "http://www.weather.com").length, 23);
+    const keep = run("classify", "-q", "--keep-single-user-clicks", log, "-o", out);
+    assert.equal(keep.status, 0, keep.stderr);
+    assert.ok(clicksOf(out).includes("http://www.pat-sails.example"));
+  });
+
+  it("swap streaming an unclassified log drops it, and releases what --batch releases", () => {
+    const streamed = join(dir, "streamed.tsv");
+    const batch = join(dir, "batch.tsv");
+    for (const [out, extra] of [
+      [streamed, []],
+      [batch, ["--batch"]],
+    ] as const) {
+      const r = run("anonymize", "-q", "--method", "swap", "--k", "2", ...extra, log, "-o", out);
+      assert.equal(r.status, 0, r.stderr);
+      assert.ok(!clicksOf(out).includes("http://www.pat-sails.example"));
+    }
+    assert.equal(readFileSync(streamed, "utf8"), readFileSync(batch, "utf8"));
   });
 });

@@ -19,6 +19,7 @@ import {
   withParamRange,
 } from "../../methods/method.ts";
 import { getMethod, methods } from "../../methods/registry.ts";
+import { ClickUsers } from "../../scrub/click-url.ts";
 import { runStage } from "../../stream/stage.ts";
 import { checkTimeOrder, NotInTimeOrder, sortByTime } from "../../stream/time-order.ts";
 import { UsageError } from "../../util/errors.ts";
@@ -147,7 +148,11 @@ export function register(program: Command): void {
       // (an external merge sort: memory stays bounded), so the release is the one the batch path gives.
       const stream = async (log: OpenedLog, sorted: boolean) => {
         const stage = await withParamRange(method.name, async () =>
-          createStage(params, { ...ctx, rng: methodRng(flags.seed) }, { classified: log.classified }),
+          createStage(
+            params,
+            { ...ctx, rng: methodRng(flags.seed) },
+            { classified: log.classified, ...(clickUsers ? { clickUsers } : {}) },
+          ),
         );
         const input = sorted
           ? sortByTime(log.batches(), {
@@ -168,6 +173,11 @@ export function register(program: Command): void {
         return { stage, rejected: log.rejects.count };
       };
       let log = await openLog(inputs, opts);
+      // Classifying on the way drops the clicks only one user made, as `querymask classify` does: that needs
+      // the whole log's click counts first (one pass; bad lines are the main pass's to report).
+      const clickUsers = log.classified
+        ? undefined
+        : await ClickUsers.of((await openLog(inputs, { format: opts.format, lenient: true })).batches());
       let run: Awaited<ReturnType<typeof stream>>;
       try {
         run = await stream(log, false);

@@ -8,6 +8,7 @@ import { Classifier, UNCLASSIFIED } from "../../classify/classifier.ts";
 import { ClassifyTally, classifyBatches } from "../../classify/classify-log.ts";
 import { openLog } from "../../log/read.ts";
 import { writeBatches } from "../../log/write.ts";
+import { ClickUsers } from "../../scrub/click-url.ts";
 import type { ScrubMode } from "../../scrub/types.ts";
 import {
   addInputOptions,
@@ -28,6 +29,7 @@ interface ClassifyFlags extends InputFlags {
   /** commander's `--no-model`: false = Algorithm 1 alone. */
   model: boolean;
   outFormat?: "aol" | "ndjson";
+  keepSingleUserClicks?: boolean;
   json?: boolean;
 }
 
@@ -60,6 +62,10 @@ export function register(program: Command): void {
         "output layout (default: the input's; Excite input is written as aol)",
       ).choices(["aol", "ndjson"]),
     )
+    .option(
+      "--keep-single-user-clicks",
+      "keep click URLs that only one user clicked (dropped by default: such a URL can name its user)",
+    )
     .option("--json", "print the summary as JSON")
     .addHelpText(
       "after",
@@ -68,6 +74,10 @@ export function register(program: Command): void {
   addInputOptions(cmd).action(async (inputs: string[], flags: ClassifyFlags) => {
     const opts = readOptions(flags, flags.out);
     await checkOutputs(inputs, fileOutputs(flags.out, opts.rejectsPath));
+    // A first pass counts each click URL's users (bad lines are the second pass's to report).
+    const clicks = flags.keepSingleUserClicks
+      ? undefined
+      : await ClickUsers.of((await openLog(inputs, { format: opts.format, lenient: true })).batches());
     const log = await openLog(inputs, opts);
     const classifier = await Classifier.create({
       cacheSize: flags.cacheSize,
@@ -81,9 +91,14 @@ export function register(program: Command): void {
     opts.progress.start("classify");
     let rows: number;
     try {
-      rows = await writeBatches(flags.out, format, classifyBatches(classifier, log.batches(), tally), {
-        classified: true,
-      });
+      rows = await writeBatches(
+        flags.out,
+        format,
+        classifyBatches(classifier, log.batches(), tally, clicks),
+        {
+          classified: true,
+        },
+      );
     } finally {
       opts.progress.stop();
     }
@@ -103,6 +118,7 @@ export function register(program: Command): void {
         coverage,
         counts,
         clicksDropped: tally.clicksDropped,
+        singleUserClicksDropped: tally.singleUserClicksDropped,
       };
       process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
       return;
@@ -113,6 +129,7 @@ export function register(program: Command): void {
       ["query events", events],
       ["events with identifiers scrubbed", counts.scrubbed!],
       ["click URLs dropped (identifier in host)", tally.clicksDropped],
+      ["click URLs dropped (clicked by one user only)", tally.singleUserClicksDropped],
       ["coverage", `${(100 * coverage).toFixed(2)}% (${unclassified.toLocaleString("en")} unclassified)`],
       ...perTop.map(([k, v]): [string, string] => [
         `  ${k}`,

@@ -5,6 +5,7 @@
 import { type Command, Option } from "commander";
 import { openLog } from "../../log/read.ts";
 import { writeBatches } from "../../log/write.ts";
+import { ClickUsers } from "../../scrub/click-url.ts";
 import { emptyCounts, scrubRecords } from "../../scrub/scrub-log.ts";
 import { createScrubber } from "../../scrub/scrubber.ts";
 import { PII_TYPES, type PiiType, type ScrubMode } from "../../scrub/types.ts";
@@ -24,6 +25,7 @@ interface ScrubFlags extends InputFlags {
   mode: ScrubMode;
   types?: string;
   keepEmpty?: boolean;
+  keepSingleUserClicks?: boolean;
   json?: boolean;
 }
 
@@ -56,6 +58,10 @@ export function register(program: Command): void {
       `comma-separated identifier types to look for (default: all: ${PII_TYPES.join(",")})`,
     )
     .option("--keep-empty", "keep records whose query is empty after scrubbing (default: remove them)")
+    .option(
+      "--keep-single-user-clicks",
+      "keep click URLs that only one user clicked (dropped by default: such a URL can name its user)",
+    )
     .option("--json", "print the counts as JSON")
     .addHelpText(
       "after",
@@ -66,13 +72,24 @@ export function register(program: Command): void {
     const scrubber = createScrubber(types ? { mode: flags.mode, types } : { mode: flags.mode });
     const opts = readOptions(flags, flags.out);
     await checkOutputs(inputs, fileOutputs(flags.out, opts.rejectsPath));
+    const clicks = flags.keepSingleUserClicks
+      ? undefined
+      : await ClickUsers.of((await openLog(inputs, { format: opts.format, lenient: true })).batches());
     const log = await openLog(inputs, opts);
     const counts = emptyCounts();
     opts.progress.start("scrubbing");
     try {
-      await writeBatches(flags.out, log.format, scrubRecords(log.batches(), scrubber, counts, flags), {
-        classified: log.classified,
-      });
+      await writeBatches(
+        flags.out,
+        log.format,
+        scrubRecords(log.batches(), scrubber, counts, {
+          ...(flags.keepEmpty ? { keepEmpty: true } : {}),
+          ...(clicks ? { clicks } : {}),
+        }),
+        {
+          classified: log.classified,
+        },
+      );
     } finally {
       opts.progress.stop();
     }
@@ -87,6 +104,7 @@ export function register(program: Command): void {
       ["records changed", counts.changed],
       ["records removed (empty)", counts.removed],
       ["click URLs dropped (identifier in host)", counts.clicksDropped],
+      ["click URLs dropped (clicked by one user only)", counts.singleUserClicksDropped],
       ...PII_TYPES.map((t): [string, number] => [`  ${t}`, counts.spans[t]]),
       ["written to", flags.out],
     ]);

@@ -6,7 +6,7 @@
  */
 import { createKnowledgeService, type KnowledgeService } from "../../classify/service.ts";
 import type { LogRecord } from "../../log/record.ts";
-import { scrubClick } from "../../scrub/click-url.ts";
+import { type ClickUsers, dropSingleUserClick, scrubClick } from "../../scrub/click-url.ts";
 import type { PiiSpan } from "../../scrub/types.ts";
 import { UsageError } from "../../util/errors.ts";
 
@@ -35,9 +35,9 @@ export function isClassified(records: readonly LogRecord[]): boolean {
 
 /**
  * The classifier of the knowledge service (the context's, else a service of its own, loaded on first use); a
- * clear usage error if it is not available.
+ * clear usage error if it is not available. `clicks`: the whole log's click counts, when known (batch paths).
  */
-export async function loadCategorize(knowledge?: KnowledgeService): Promise<Categorize> {
+export async function loadCategorize(knowledge?: KnowledgeService, clicks?: ClickUsers): Promise<Categorize> {
   let classifier: ClassifierLike;
   try {
     classifier = await (knowledge ?? createKnowledgeService()).classifier();
@@ -58,7 +58,12 @@ export async function loadCategorize(knowledge?: KnowledgeService): Promise<Cate
     r.category = c.category;
     if (c.unit !== undefined) r.unit = c.unit;
     if (c.scrubbed !== undefined) r.query = c.scrubbed;
-    if (c.spans?.length && r.clickUrl && scrubClick(r, c.spans) !== r) {
+    // The click rules of `querymask classify`: a host carrying a scrubbed identifier, or (with the whole log's
+    // counts) a URL only one user ever clicked, is dropped.
+    if (
+      r.clickUrl &&
+      ((c.spans?.length && scrubClick(r, c.spans) !== r) || (clicks && dropSingleUserClick(r, clicks) !== r))
+    ) {
       delete r.clickUrl;
       delete r.itemRank;
     }

@@ -5,6 +5,7 @@
  * {@link SwapCore}; see docs/swap.md for the design decisions (events as units, released time, end policy).
  */
 import type { LogRecord } from "../../log/record.ts";
+import { ClickUsers } from "../../scrub/click-url.ts";
 import type { Rng } from "../../util/random.ts";
 import type { Method, Release } from "../method.ts";
 import { type Categorize, isClassified, loadCategorize } from "./classify.ts";
@@ -71,7 +72,7 @@ export const swap: Method<SwapParams> = {
   async anonymize(input, params, ctx): Promise<Release> {
     let records = input.records;
     if (!isClassified(records)) {
-      const categorize: Categorize = await loadCategorize(ctx.knowledge);
+      const categorize: Categorize = await loadCategorize(ctx.knowledge, new ClickUsers().add(records));
       records = records.map((r) => {
         const copy = { ...r };
         if (copy.category === undefined) categorize(copy);
@@ -90,7 +91,7 @@ export const swap: Method<SwapParams> = {
   },
 
   async createStage(params, ctx, opts = {}) {
-    const categorize = opts.classified ? undefined : await loadCategorize(ctx.knowledge);
+    const categorize = opts.classified ? undefined : await loadCategorize(ctx.knowledge, opts.clickUsers);
     return new SwapStage(params, ctx.rng.fork(0), categorize, opts.snapshot as SwapStageSnapshot | undefined);
   },
 };
