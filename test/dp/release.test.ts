@@ -130,10 +130,14 @@ test("the default noise is cryptographic: the same seed gives different tables",
   const input: QueryLog = { records: recs, format: "aol" };
   const params = dp.parse({ selection: "korolova", epsilon: 1, delta: 0.1, d: 1 });
   assert.equal(params.noise, "crypto");
-  const a = await dp.anonymize(input, params, ctx(7));
-  const b = await dp.anonymize(input, params, ctx(7));
-  assert.equal(a.counts["cryptographic noise"], 1);
-  assert.notDeepEqual(a.table, b.table);
+  // Two draws can coincide by chance (a few % here), so: ten releases with the same seed are not all alike.
+  const tables = new Set<string>();
+  for (let i = 0; i < 10; i++) {
+    const r = await dp.anonymize(input, params, ctx(7));
+    assert.equal(r.counts["cryptographic noise"], 1);
+    tables.add(JSON.stringify(r.table));
+  }
+  assert.ok(tables.size > 1, "the same seed gave the same table ten times");
 });
 
 test("--clicks false releases queries only, with the paper's b = d/ε and K = d(1 − ln(2δ/d)/ε)", async () => {
