@@ -12,6 +12,7 @@ import type { QueryEvent } from "../../log/events.ts";
 import type { LogRecord } from "../../log/record.ts";
 import type { CountTable } from "../method.ts";
 import type { DpBudget } from "./budget.ts";
+import { histories } from "./contributions.ts";
 
 export interface LimitedCounts {
   /** Query → occurrences among the kept events. */
@@ -31,24 +32,14 @@ export function limitAndCount(
   events: readonly QueryEvent[],
   d: number,
 ): LimitedCounts {
-  const byUser = new Map<string, QueryEvent[]>();
-  for (const e of events) {
-    if (e.query === "") continue;
-    let list = byUser.get(e.user);
-    if (!list) {
-      list = [];
-      byUser.set(e.user, list);
-    }
-    list.push(e);
-  }
+  const byUser = histories(events);
   const queries = new Map<string, number>();
   const clicks = new Map<string, Map<string, number>>();
   let eventsKept = 0;
   let eventsDropped = 0;
   let clicksKept = 0;
   let clicksDropped = 0;
-  for (const list of byUser.values()) {
-    list.sort((a, b) => a.time - b.time || a.first - b.first);
+  for (const list of byUser) {
     let userClicks = 0;
     for (let i = 0; i < list.length; i++) {
       const e = list[i]!;
@@ -77,7 +68,7 @@ export function limitAndCount(
       }
     }
   }
-  return { queries, clicks, users: byUser.size, eventsKept, eventsDropped, clicksKept, clicksDropped };
+  return { queries, clicks, users: byUser.length, eventsKept, eventsDropped, clicksKept, clicksDropped };
 }
 
 const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
