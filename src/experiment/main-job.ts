@@ -7,7 +7,7 @@
 import { cpus } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { methods } from "../methods/registry.ts";
+import { methods, paramsRunWith } from "../methods/registry.ts";
 import { parseConfig } from "./config.ts";
 import { describeParams, runExperiment } from "./runner.ts";
 
@@ -51,10 +51,10 @@ export async function runMainJob(opts: MainJobOptions): Promise<string> {
   if (!opts.quiet) {
     const row = result.rows.find((r) => r.method === method);
     const say = (s: string) => process.stdout.write(`${s}\n`);
-    // Every parameter the method ran with, its defaults filled in by its own parser ("swap (k=3 delta=1.2 …)").
-    const m = methods.find((x) => x.name === method);
-    const params = row?.params ?? {};
-    say(`\nMain job: ${method} (${describeParams(m ? { ...m.parse(params) } : params)}) on ${SAMPLE_LOG}`);
+    // Every parameter the method ran with, its defaults filled in ("swap (k=3 delta=1.2 …)").
+    say(
+      `\nMain job: ${method} (${describeParams(paramsRunWith(method, row?.params ?? {}))}) on ${SAMPLE_LOG}`,
+    );
     if (row?.status === "error") say(`  ${method} failed: ${row.error}`);
     else if (row) {
       const v = (k: string) => {

@@ -9,6 +9,7 @@ import { classifyLog } from "../classify/classify-log.ts";
 import { createKnowledgeService } from "../classify/service.ts";
 import { loadLog } from "../log/read.ts";
 import type { QueryLog } from "../log/record.ts";
+import { paramsLabel } from "../methods/registry.ts";
 import { eventsOf } from "../metrics/counting.ts";
 import { writeReport } from "../report/html.ts";
 import { consoleProgress } from "../util/progress.ts";
@@ -196,10 +197,7 @@ export async function runExperiment(config: ExperimentConfig, opts: RunOptions):
 
 /** `k=3 depth=1` (or `-` for no parameters). */
 export function describeParams(params: Readonly<Record<string, unknown>>): string {
-  const parts = Object.entries(params).map(
-    ([k, v]) => `${k}=${typeof v === "string" ? v : JSON.stringify(v)}`,
-  );
-  return parts.length === 0 ? "-" : parts.join(" ");
+  return paramsLabel(params) || "-";
 }
 
 function sameParams(a: Readonly<Record<string, unknown>>, b: Readonly<Record<string, unknown>>): boolean {

@@ -42,3 +42,26 @@ export function getMethod(name: string): Method<any> {
   }
   return m;
 }
+
+/** Parameters as a person reads them: `k=3 depth=1` ("" for none). */
+export function paramsLabel(params: Readonly<Record<string, unknown>>): string {
+  return Object.entries(params)
+    .map(([k, v]) => `${k}=${typeof v === "string" ? v : JSON.stringify(v)}`)
+    .join(" ");
+}
+
+/**
+ * Every parameter method `name` runs with for `params`, its defaults filled in by its own parser; `params` as
+ * given when the method is unknown or refuses them (the run reports that error itself).
+ */
+export function paramsRunWith(
+  name: string,
+  params: Readonly<Record<string, unknown>>,
+): Readonly<Record<string, unknown>> {
+  const m = methods.find((x) => x.name === name);
+  try {
+    return m ? { ...m.parse(params) } : params;
+  } catch {
+    return params;
+  }
+}

@@ -6,7 +6,7 @@
 import { rename, writeFile } from "node:fs/promises";
 import type { ResultRow } from "../experiment/run-one.ts";
 import type { RunMeta } from "../experiment/runner.ts";
-import { methods } from "../methods/registry.ts";
+import { methods, paramsLabel, paramsRunWith } from "../methods/registry.ts";
 import { getYardstick } from "../metrics/registry.ts";
 import type { Column, Value } from "../metrics/yardstick.ts";
 import { barSpec, frontierSpec, markFrontier, methodColour, renderSvg } from "./charts.ts";
@@ -33,25 +33,6 @@ export function esc(s: string): string {
   return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-/** Every parameter `method` runs with for the config's `params` (its defaults filled in by its own parser). */
-function written(method: string, params: Readonly<Record<string, unknown>>): string {
-  const m = methods.find((x) => x.name === method);
-  let all: Readonly<Record<string, unknown>> = params;
-  try {
-    if (m) all = { ...m.parse(params) };
-  } catch {
-    // Parameters the method refuses: the row carries the error; show what was asked.
-  }
-  return label(all) || "no parameters";
-}
-
-function label(params: Readonly<Record<string, unknown>>): string {
-  const parts = Object.entries(params).map(
-    ([k, v]) => `${k}=${typeof v === "string" ? v : JSON.stringify(v)}`,
-  );
-  return parts.join(" ");
-}
-
 export function aggregate(rows: readonly ResultRow[]): Aggregate[] {
   const groups = new Map<string, ResultRow[]>();
   for (const r of rows) {
@@ -69,8 +50,8 @@ export function aggregate(rows: readonly ResultRow[]): Aggregate[] {
     const first = g[0]!;
     return {
       method: first.method,
-      label: label(first.params),
-      full: written(first.method, first.params),
+      label: paramsLabel(first.params),
+      full: paramsLabel(paramsRunWith(first.method, first.params)) || "no parameters",
       params: first.params,
       seeds: ok.map((r) => r.seed),
       errors: g.filter((r) => r.status === "error").map((r) => `seed ${r.seed}: ${r.error}`),
