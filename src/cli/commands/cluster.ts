@@ -9,7 +9,7 @@ import type { Command } from "commander";
 import { runAnonymizeWorker } from "../../cluster/anonymize-worker.ts";
 import { type Bus, openBus } from "../../cluster/bus.ts";
 import { runClassifyWorker } from "../../cluster/classify-worker.ts";
-import { readConfig, writeConfig } from "../../cluster/config.ts";
+import { writeConfig } from "../../cluster/config.ts";
 import { releasedRecords } from "../../cluster/export.ts";
 import { ingest } from "../../cluster/ingest.ts";
 import { runProfileWriter } from "../../cluster/profile-writer.ts";
@@ -30,7 +30,9 @@ import { PgProfileStore } from "../../profile/pg-store.ts";
 import { UsageError } from "../../util/errors.ts";
 import {
   addInputOptions,
+  checkOutputs,
   DEFAULT_SEED,
+  fileOutputs,
   type InputFlags,
   intArg,
   parseSeed,
@@ -189,6 +191,7 @@ export function register(program: Command): void {
       }
       const c = configOf(f);
       const opts = readOptions(f, f.out);
+      await checkOutputs(inputs, fileOutputs(f.out, opts.rejectsPath));
       const log = await openLog(inputs, opts);
       const t0 = performance.now();
       const bus: Bus = await openBus(natsUrl(c), "run");
@@ -219,7 +222,6 @@ export function register(program: Command): void {
       const codes = await Promise.all([...anonymizers, profiler].map(exited));
       for (const w of classifiers) w.kill("SIGTERM");
       await Promise.all(classifiers.map(exited));
-      await readConfig(fresh);
       await fresh.close();
       await log.rejects.close();
       const seconds = (performance.now() - t0) / 1000;
