@@ -12,12 +12,12 @@ import { readFile } from "node:fs/promises";
 import { gunzipSync } from "node:zlib";
 import { type Command, Option } from "commander";
 import { type AuditReport, audit, type ReleasedTable } from "../../audit/audit.ts";
+import { classifyLog } from "../../classify/classify-log.ts";
 import { createKnowledgeService } from "../../classify/service.ts";
 import { parseCountTable } from "../../log/count-table.ts";
 import { loadLog } from "../../log/read.ts";
 import type { QueryLog } from "../../log/record.ts";
 import { getMethod, methods } from "../../methods/registry.ts";
-import { scrubClick } from "../../scrub/click-url.ts";
 import { EXIT_FAILURE, InputError } from "../../util/errors.ts";
 import {
   addInputOptions,
@@ -88,8 +88,11 @@ export function register(program: Command): void {
       released = log;
     }
     reportRejects(rejected, opts.rejectsPath);
+    // swap classifies an unclassified input on the way even when it writes the input's layout (no category
+    // columns), so its release is compared with the classified input whenever the input is not classified.
+    const classifiedOnTheWay = released !== undefined && (released.classified || method.name === "swap");
     const original: QueryLog =
-      released?.classified && !read.classified ? await classifyLikeRelease(read) : read;
+      classifiedOnTheWay && !read.classified ? await classifyLikeRelease(read) : read;
     const summary = flags.summary ? await readSummary(flags.summary) : undefined;
     opts.progress.start("auditing");
     const report = audit({ method: method.name, params, original, released, table, summary }, flags.limit);
@@ -145,13 +148,9 @@ async function readSummary(path: string): Promise<Record<string, unknown>> {
 
 /**
  * A method given an unclassified log classifies it on the way (swap): its release is compared with the input
- * as the knowledge service's classifier gives it (category, unit, scrubbed text, click scrubbed likewise).
+ * as `querymask classify` gives it (category, unit, scrubbed text; a click whose host carries a scrubbed
+ * identifier, or that only one user made, dropped).
  */
 async function classifyLikeRelease(log: QueryLog): Promise<QueryLog> {
-  const classifier = await createKnowledgeService().classifier();
-  const records = log.records.map((r) => {
-    const c = classifier.classify(r.query);
-    return scrubClick({ ...r, query: c.scrubbed, category: c.category, unit: c.unit }, c.spans);
-  });
-  return { ...log, records, classified: true };
+  return classifyLog(await createKnowledgeService().classifier(), log).log;
 }
