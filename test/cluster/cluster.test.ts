@@ -11,7 +11,7 @@ import assert from "node:assert/strict";
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import { readSnapshot } from "../../src/cluster/anonymize-worker.ts";
 import { openBus } from "../../src/cluster/bus.ts";
 import { writeConfig } from "../../src/cluster/config.ts";
@@ -19,12 +19,7 @@ import { runPartitioned } from "../../src/cluster/embedded.ts";
 import { ingest } from "../../src/cluster/ingest.ts";
 import {
   type ClusterConfig,
-  clusterConfig,
-  clusterDown,
   serverArgs as clusterServerArgs,
-  clusterUp,
-  freeLoopbackPort,
-  missingPackages,
   natsUrl,
   pgUrl,
 } from "../../src/cluster/servers.ts";
@@ -34,9 +29,8 @@ import { PgProfileStore } from "../../src/profile/pg-store.ts";
 import { Profiler } from "../../src/profile/profiler.ts";
 import { SqliteProfileStore } from "../../src/profile/sqlite-store.ts";
 import { tempDir } from "../helpers/tmp.ts";
+import { skip, testServers } from "./servers.ts";
 
-const missing = missingPackages();
-const skip = missing.length > 0 ? `needs ${missing.join(", ")} (scripts/setup.sh installs them)` : false;
 const CLI = join(import.meta.dirname, "../../src/cli/main.ts");
 
 let dir: string;
@@ -160,22 +154,12 @@ function assertNoneUnderAuthor(input: readonly LogRecord[], released: readonly L
   assert.deepEqual(bad, [], "released events that can only have come from their own author");
 }
 
-before(async () => {
-  if (skip) return;
-  dir = tempDir("querymask-cluster-");
-  cluster = clusterConfig(join(dir, "servers"), {
-    natsPort: await freeLoopbackPort(),
-    natsMonitorPort: await freeLoopbackPort(),
-    pgPort: await freeLoopbackPort(),
-  });
-  await clusterUp(cluster);
+testServers((c) => {
+  cluster = c;
+  dir = tempDir("querymask-cluster-input-");
   records = makeLog(300);
   logPath = join(dir, "input.ndjson");
   writeNdjson(logPath, records);
-});
-
-after(async () => {
-  if (!skip && cluster) await clusterDown(cluster);
 });
 
 const serverArgs = () => clusterServerArgs(cluster);
@@ -314,95 +298,5 @@ test("kill -9 of a classify worker, an anonymizer and the profile writer mid-str
   } finally {
     await pgStore.close();
     await b2.close();
-  }
-});
-
-test("a partition has one owner at a time: a second worker waits for the lease; a dead holder's lease expires", {
-  skip,
-}, async () => {
-  const { Lease } = await import("../../src/cluster/lease.ts");
-  const bus = await openBus(natsUrl(cluster), "lease-test");
-  try {
-    const a = await Lease.acquire(bus.state, "lease_test", "a", { ttlMs: 600 });
-    await assert.rejects(
-      Lease.acquire(bus.state, "lease_test", "b", { ttlMs: 600, waitMs: 900 }),
-      /held by a/,
-    );
-    await a.release();
-    const b = await Lease.acquire(bus.state, "lease_test", "b", { ttlMs: 600, waitMs: 900 });
-    // b dies without releasing (no renewals from now on): c gets the lease once it has expired.
-    (b as unknown as { timer: NodeJS.Timeout }).timer.close();
-    const t0 = Date.now();
-    const c = await Lease.acquire(bus.state, "lease_test", "c", { ttlMs: 600, waitMs: 5_000 });
-    assert.ok(Date.now() - t0 >= 300, "c waited for b's lease to expire");
-    await c.release();
-  } finally {
-    await bus.close();
-  }
-});
-
-test("serve --cluster: an accepted batch lands on the ingest stream once, even when the client retries", {
-  skip,
-}, async () => {
-  const { ClusterRuntime } = await import("../../src/service/runtime.ts");
-  const { startService } = await import("../../src/service/server.ts");
-  const bus = await openBus(natsUrl(cluster), "serve-test");
-  await resetStreams(bus.jsm);
-  await bus.close();
-  const b = await openBus(natsUrl(cluster), "serve-test");
-  const svc = await startService(new ClusterRuntime(b), { port: 0 });
-  try {
-    const body = `${records
-      .slice(0, 20)
-      .map((r) =>
-        JSON.stringify({ ...r, time: new Date(r.time * 1000).toISOString().slice(0, 19).replace("T", " ") }),
-      )
-      .join("\n")}\n`;
-    for (let i = 0; i < 2; i++) {
-      const res = await fetch(`${svc.url}/ingest`, {
-        method: "POST",
-        body,
-        headers: { "idempotency-key": "batch-1" },
-      });
-      assert.equal(res.status, 200);
-    }
-    const bad = await fetch(`${svc.url}/ingest`, { method: "POST", body: `${body}{"user":""}\n` });
-    assert.equal(bad.status, 400);
-    const info = await b.jsm.streams.info("QM_INGEST");
-    assert.equal(
-      info.state.messages,
-      1,
-      "one message: the retry was a duplicate, the bad request applied nothing",
-    );
-  } finally {
-    await svc.shutdown();
-  }
-});
-
-test("the profile writer's sink is one interface: SQLite and PostgreSQL both apply a batch once and agree", {
-  skip,
-}, async () => {
-  const deltas = [
-    { user: "u1", category: "Top/Arts", count: 2 },
-    { user: "u2", category: "Top/Sports", count: 1 },
-  ];
-  const pgStore = await PgProfileStore.open(pgUrl(cluster));
-  await pgStore.clear();
-  const lite = new SqliteProfileStore(":memory:");
-  try {
-    for (const sink of [pgStore, lite]) {
-      assert.equal(await sink.applyBatch("r.0.1", deltas), true);
-      assert.equal(await sink.applyBatch("r.0.1", deltas), false, "a replayed batch is skipped");
-      assert.equal(await sink.applyBatch("r.0.2", deltas.slice(0, 1)), true);
-      assert.equal(await sink.countApplied("r.0."), 2);
-    }
-    assert.deepEqual(await pgStore.sortedRows(), await lite.sortedRows());
-    assert.deepEqual(await lite.sortedRows(), [
-      { user: "u1", category: "Top/Arts", count: 4 },
-      { user: "u2", category: "Top/Sports", count: 1 },
-    ]);
-  } finally {
-    lite.close();
-    await pgStore.close();
   }
 });

@@ -1,0 +1,106 @@
+/**
+ * The distributed deployment's parts, each on servers started by the project's own code: the partition lease, the
+ * service's cluster runtime, and the profile sink shared by SQLite and PostgreSQL. Skipped with a message when
+ * nats-server or PostgreSQL is not installed (scripts/setup.sh installs both).
+ */
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { openBus } from "../../src/cluster/bus.ts";
+import { natsUrl, pgUrl } from "../../src/cluster/servers.ts";
+import { resetStreams } from "../../src/cluster/topology.ts";
+import { PgProfileStore } from "../../src/profile/pg-store.ts";
+import { SqliteProfileStore } from "../../src/profile/sqlite-store.ts";
+import { skip, testServers } from "./servers.ts";
+
+const servers = testServers();
+
+test("a partition has one owner at a time: a second worker waits for the lease; a dead holder's lease expires", {
+  skip,
+}, async () => {
+  const { Lease } = await import("../../src/cluster/lease.ts");
+  const bus = await openBus(natsUrl(servers()), "lease-test");
+  try {
+    const a = await Lease.acquire(bus.state, "lease_test", "a", { ttlMs: 600 });
+    await assert.rejects(
+      Lease.acquire(bus.state, "lease_test", "b", { ttlMs: 600, waitMs: 900 }),
+      /held by a/,
+    );
+    await a.release();
+    const b = await Lease.acquire(bus.state, "lease_test", "b", { ttlMs: 600, waitMs: 900 });
+    // b dies without releasing (no renewals from now on): c gets the lease once it has expired.
+    (b as unknown as { timer: NodeJS.Timeout }).timer.close();
+    const t0 = Date.now();
+    const c = await Lease.acquire(bus.state, "lease_test", "c", { ttlMs: 600, waitMs: 5_000 });
+    assert.ok(Date.now() - t0 >= 300, "c waited for b's lease to expire");
+    await c.release();
+  } finally {
+    await bus.close();
+  }
+});
+
+test("serve --cluster: an accepted batch lands on the ingest stream once, even when the client retries", {
+  skip,
+}, async () => {
+  const { ClusterRuntime } = await import("../../src/service/runtime.ts");
+  const { startService } = await import("../../src/service/server.ts");
+  const bus = await openBus(natsUrl(servers()), "serve-test");
+  await resetStreams(bus.jsm);
+  await bus.close();
+  const b = await openBus(natsUrl(servers()), "serve-test");
+  const svc = await startService(new ClusterRuntime(b), { port: 0 });
+  try {
+    const body = `${Array.from({ length: 20 }, (_, i) =>
+      JSON.stringify({
+        user: `u${i % 4}`,
+        query: `q${i}`,
+        time: `2006-03-01 10:00:${String(i).padStart(2, "0")}`,
+      }),
+    ).join("\n")}\n`;
+    for (let i = 0; i < 2; i++) {
+      const res = await fetch(`${svc.url}/ingest`, {
+        method: "POST",
+        body,
+        headers: { "idempotency-key": "batch-1" },
+      });
+      assert.equal(res.status, 200);
+    }
+    const bad = await fetch(`${svc.url}/ingest`, { method: "POST", body: `${body}{"user":""}\n` });
+    assert.equal(bad.status, 400);
+    const info = await b.jsm.streams.info("QM_INGEST");
+    assert.equal(
+      info.state.messages,
+      1,
+      "one message: the retry was a duplicate, the bad request applied nothing",
+    );
+  } finally {
+    await svc.shutdown();
+  }
+});
+
+test("the profile writer's sink is one interface: SQLite and PostgreSQL both apply a batch once and agree", {
+  skip,
+}, async () => {
+  const deltas = [
+    { user: "u1", category: "Top/Arts", count: 2 },
+    { user: "u2", category: "Top/Sports", count: 1 },
+  ];
+  const pgStore = await PgProfileStore.open(pgUrl(servers()));
+  await pgStore.clear();
+  const lite = new SqliteProfileStore(":memory:");
+  try {
+    for (const sink of [pgStore, lite]) {
+      assert.equal(await sink.applyBatch("r.0.1", deltas), true);
+      assert.equal(await sink.applyBatch("r.0.1", deltas), false, "a replayed batch is skipped");
+      assert.equal(await sink.applyBatch("r.0.2", deltas.slice(0, 1)), true);
+      assert.equal(await sink.countApplied("r.0."), 2);
+    }
+    assert.deepEqual(await pgStore.sortedRows(), await lite.sortedRows());
+    assert.deepEqual(await lite.sortedRows(), [
+      { user: "u1", category: "Top/Arts", count: 4 },
+      { user: "u2", category: "Top/Sports", count: 1 },
+    ]);
+  } finally {
+    lite.close();
+    await pgStore.close();
+  }
+});
