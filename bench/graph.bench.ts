@@ -134,7 +134,7 @@ async function benchLog(name: string, log: QueryLog): Promise<Row[]> {
     const c = r.value.counts;
     const detail =
       method === "dp"
-        ? `${c["queries released"]} queries, ${c["click pairs released"]} click pairs released (b ${c["noise scale b"]}, K ${c["threshold K"]?.toFixed(1)})`
+        ? `${c["queries released"]} queries, ${c["click pairs released"]} click pairs released`
         : `removed: ${c["queries removed"]} queries, ${c["events removed"]} events, ${c["rows removed"]} rows, ${c["users removed"]} users`;
     const args = Object.entries(raw)
       .map(([k, v]) => `${k}=${v}`)
