@@ -29,6 +29,7 @@ import { getMethod, methods } from "../methods/registry.ts";
 import type { dropAll } from "../methods/suppress-all/index.ts";
 import type { swap } from "../methods/swap/index.ts";
 import type { threshold } from "../methods/threshold/index.ts";
+import type { ClickUsers } from "../scrub/click-url.ts";
 import type { Stage } from "../stream/stage.ts";
 import { ParamError, type ParamSpec } from "../util/params.ts";
 import { knowledgeOr } from "./knowledge.ts";
@@ -158,6 +159,11 @@ export interface StageRunOptions<N extends StreamingMethodName> extends RunOptio
   readonly classified?: boolean;
   /** State from an earlier stage's `snapshot()`, to resume a feed after a restart. */
   readonly snapshot?: unknown;
+  /**
+   * An unclassified feed whose whole log is known (a file): its click counts, from `countClickUsers`, so that a
+   * click only one user made is dropped as `querymask classify` drops it. A live feed cannot know them.
+   */
+  readonly clickUsers?: ClickUsers;
 }
 
 /**
@@ -171,6 +177,7 @@ export async function createStage<N extends StreamingMethodName>(opts: StageRunO
   const stageOpts: StageOptions = {
     classified: opts.classified ?? false,
     ...(opts.snapshot === undefined ? {} : { snapshot: opts.snapshot }),
+    ...(opts.clickUsers === undefined ? {} : { clickUsers: opts.clickUsers }),
   };
   const create = m.createStage.bind(m);
   const ctx = context(opts, seedOf(opts.seed));
