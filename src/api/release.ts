@@ -143,8 +143,9 @@ export async function measure(
 ): Promise<Record<string, Value>> {
   const options: YardstickOptions = { ...DEFAULT_OPTIONS, ...opts.options };
   const knowledge = knowledgeOr(opts.knowledge);
-  const { categorize } = await loadClassifier(knowledge);
-  const categoryOf = await categoryLookup({ log: original, categorizer: async () => categorize }, release);
+  // The classifier is loaded only when the release has query texts the original never had.
+  const categorizer = async () => (await loadClassifier(knowledge)).categorize;
+  const categoryOf = await categoryLookup({ log: original, categorizer }, release);
   const m = getMethod(release.method);
   const rng = Rng.fromSeed(release.seed);
   rng.fork(1); // the method's stream; the yardsticks fork theirs after it, as the experiment runner does

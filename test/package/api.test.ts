@@ -7,19 +7,23 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import {
   anonymize,
+  attack,
   audit,
   createStage,
   generateLog,
   listMethods,
   type MethodName,
+  measure,
   ParamError,
   type ProgressEvent,
   parseParams,
   type QueryLog,
+  runExperiment,
   runStage,
   scrub,
 } from "../../src/index.ts";
 import { getMethod } from "../../src/methods/registry.ts";
+import { tempDir } from "../helpers/tmp.ts";
 
 /** A generated log as `querymask classify` would give it: true categories, identifiers scrubbed, in time order. */
 async function classifiedLog(seed: number, users: number): Promise<QueryLog> {
@@ -141,4 +145,32 @@ test("the streaming stage releases what anonymize releases for the same seed", a
     (batch.log?.records ?? []).map((r) => strip({ ...r })),
   );
   assert.ok(streamed.length > 0);
+});
+
+test("measure gives the experiment runner's figures for the same release; attacks run on a release", async () => {
+  const log = await classifiedLog(4, 30);
+  const yardsticks = ["rl", "background", "retention", "frequency"];
+  const messages: string[] = [];
+  const results = await runExperiment(
+    {
+      log: "generated-in-memory.tsv",
+      classify: false,
+      seeds: [2],
+      methods: [{ method: "threshold", params: { k: 2 } }],
+      yardsticks,
+    },
+    { out: tempDir(), log, jobs: 1, onMessage: (line) => messages.push(line) },
+  );
+  const [row] = results.rows;
+  assert.equal(row?.status, "ok", row?.error);
+  assert.equal(row?.audit, "pass");
+  assert.ok(messages.some((m) => m.startsWith("[1/1] threshold")));
+  const release = await anonymize(log, { method: "threshold", params: { k: 2 }, seed: 2 });
+  assert.ok(Object.values(row?.values ?? {}).filter((v) => v !== null).length >= yardsticks.length);
+  assert.deepEqual(await measure(log, release, { yardsticks }), row?.values);
+
+  const identity = await anonymize(log, { method: "identity" });
+  const linked = await attack("background", log, identity, { params: { m: 2 } });
+  assert.equal(linked.total, log.records.length);
+  assert.ok(linked.linked > 0, "the background attacker re-identifies users of an unchanged log");
 });
