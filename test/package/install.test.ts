@@ -104,9 +104,12 @@ test("the packed tarball installs into a fresh project, and its CLI and typed AP
   ok(pack, "npm pack");
   const [packed] = JSON.parse(pack.stdout.slice(pack.stdout.indexOf("["))) as {
     filename: string;
+    size: number;
+    entryCount: number;
     files: { path: string }[];
   }[];
   assert.ok(packed);
+  t.diagnostic(`${packed.filename}: ${packed.size} bytes, ${packed.entryCount} files`);
   const shipped = packed.files.map((f) => f.path);
   // Only what runs: no sources, tests, benchmarks, docs or source maps.
   for (const p of shipped) {
