@@ -1,9 +1,12 @@
 #!/usr/bin/env node
-// `npm run build`: compile src/ to dist/ (dist/<folder>/<file>.js, so paths a module takes relative to itself,
-// such as ../../data/, mean the same from src/ and dist/), then copy the files modules read beside themselves
-// (src/**/*.json). bin/querymask.js runs dist/ when it is newer than every file in src/.
+// `npm run build` (and `npm pack`'s prepack): compile src/ to dist/ — JavaScript and its `.d.ts` declarations —
+// as dist/<folder>/<file>.js, so paths a module takes relative to itself, such as ../../data/, mean the same
+// from src/ and dist/; then copy the files modules read beside themselves (src/**/*.json). The declarations keep
+// the sources' `.ts` import specifiers, which a project compiling against the package cannot resolve without
+// `allowImportingTsExtensions`: they are rewritten to `.js`, as tsc already does in the JavaScript.
+// bin/querymask.js runs dist/ when it is newer than every file in src/.
 import { spawnSync } from "node:child_process";
-import { copyFileSync, mkdirSync, readdirSync, rmSync } from "node:fs";
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 
@@ -15,4 +18,13 @@ for (const f of readdirSync("src", { recursive: true })) {
   if (!f.endsWith(".json")) continue;
   mkdirSync(dirname(join("dist", f)), { recursive: true });
   copyFileSync(join("src", f), join("dist", f));
+}
+// `from "./x.ts"`, `import("../y.ts")`: relative specifiers only (a package name never ends in .ts here).
+const TS_SPECIFIER = /((?:from\s+|import\()\s*["'])(\.{1,2}\/[^"']*?)\.ts(["'])/g;
+for (const f of readdirSync("dist", { recursive: true })) {
+  if (!f.endsWith(".d.ts")) continue;
+  const path = join("dist", f);
+  const text = readFileSync(path, "utf8");
+  const fixed = text.replace(TS_SPECIFIER, "$1$2.js$3");
+  if (fixed !== text) writeFileSync(path, fixed);
 }

@@ -173,8 +173,8 @@ export async function runCombination(
   }
 }
 
-/** A small stable integer for a name, to fork one random stream per yardstick. */
-function hash(s: string): number {
+/** A small stable integer for a name, to fork one random stream per yardstick (also the library's `measure`). */
+export function hash(s: string): number {
   let h = 0;
   for (let i = 0; i < s.length; i++) h = (Math.imul(h, 31) + s.charCodeAt(i)) | 0;
   return h & 0x7fffffff;

@@ -12,7 +12,7 @@ import type { QueryLog } from "../log/record.ts";
 import { paramsLabel } from "../methods/registry.ts";
 import { eventsOf } from "../metrics/counting.ts";
 import { writeReport } from "../report/html.ts";
-import { consoleProgress } from "../util/progress.ts";
+import { consoleProgress, type Progress } from "../util/progress.ts";
 import { codeVersion, contentHash, hashFiles, ResultCache } from "./cache.ts";
 import { loadClassifier } from "./classify.ts";
 import type { ExperimentConfig } from "./config.ts";
@@ -61,6 +61,9 @@ export interface RunOptions {
   readonly jobs?: number;
   /** No progress lines. */
   readonly quiet?: boolean;
+  /** Where progress and the run's lines go instead of stderr (the library API: nothing prints). */
+  readonly progress?: Progress;
+  readonly say?: (line: string) => void;
   /** Already-loaded input (tests, the main job); otherwise the config's log is read. */
   readonly log?: QueryLog;
 }
@@ -71,13 +74,15 @@ export async function runExperiment(config: ExperimentConfig, opts: RunOptions):
   const started = new Date().toISOString();
   const out = resolve(opts.out);
   await mkdir(out, { recursive: true });
-  const say = (s: string) => {
-    if (!opts.quiet) process.stderr.write(`${s}\n`);
-  };
+  const say =
+    opts.say ??
+    ((s: string) => {
+      if (!opts.quiet) process.stderr.write(`${s}\n`);
+    });
   const notes: string[] = [];
 
   say(`experiment: reading ${config.log.join(", ")}`);
-  const progress = consoleProgress({ quiet: opts.quiet });
+  const progress = opts.progress ?? consoleProgress({ quiet: opts.quiet });
   let loaded: QueryLog;
   if (opts.log) loaded = opts.log;
   else {

@@ -1,11 +1,13 @@
 /**
  * The compact knowledge-base snapshot: plain JSON that loads in well under a second, so the
  * classifier never parses WordNet at run time. Written by `querymask kb build`, or built automatically on first
- * use into the gitignored `.cache/` directory (a clean clone needs no manual step).
+ * use into the gitignored `.cache/` directory (a clean clone needs no manual step), or the user's cache directory
+ * for an installed package ({@link DEFAULT_SNAPSHOT}).
  */
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { homedir } from "node:os";
+import { dirname, join, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 
 /** One input of the build, reported by `kb info` with its licence. */
@@ -104,17 +106,22 @@ export function toTable(rows: Iterable<readonly [string, string | number]>): str
 }
 
 /**
- * Default snapshot location: `<project>/.cache/kb/knowledge-base.json`, or the file named by the environment
- * variable `QUERYMASK_KB` (e.g. to try build changes without touching the shared snapshot).
+ * Default snapshot location, `QUERYMASK_KB` when that environment variable names a file (e.g. to try build
+ * changes without touching the shared snapshot); otherwise, in a checkout, `<project>/.cache/kb/knowledge-base.json`,
+ * and in an installed package (a path under `node_modules/`, which may be read-only and is replaced by every
+ * install) the user's cache: `$XDG_CACHE_HOME/querymask/<version>/knowledge-base.json`, `~/.cache/…` when
+ * XDG_CACHE_HOME is unset. The version keeps two installed versions from rebuilding over each other.
  */
-export const DEFAULT_SNAPSHOT =
-  process.env.QUERYMASK_KB ??
-  join(
-    dirname(fileURLToPath(new URL("../../package.json", import.meta.url))),
-    ".cache",
-    "kb",
-    "knowledge-base.json",
-  );
+export const DEFAULT_SNAPSHOT = process.env.QUERYMASK_KB ?? defaultSnapshot();
+
+function defaultSnapshot(): string {
+  const pkg = fileURLToPath(new URL("../../package.json", import.meta.url));
+  const root = dirname(pkg);
+  if (!root.split(sep).includes("node_modules")) return join(root, ".cache", "kb", "knowledge-base.json");
+  const { version } = JSON.parse(readFileSync(pkg, "utf8")) as { version: string };
+  const cache = process.env.XDG_CACHE_HOME || join(homedir(), ".cache");
+  return join(cache, "querymask", version, "knowledge-base.json");
+}
 
 /**
  * Hash of what the snapshot knows — its categories, phrases, term statistics, spelling and foreign-word tables —
