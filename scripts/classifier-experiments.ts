@@ -3,7 +3,8 @@
  * session 9): each adds one signal to the shipped features and reports 5-fold cross-validated accuracy on
  * ../shared/data/labels/train.tsv (same folds as `npm run eval:classifier`, seed 1), mean ± sd over folds.
  *
- *   node --import tsx scripts/classifier-experiments.ts [baseline] [prototypes] [weak] [knn] [seeds] [clicks] [names]
+ *   node --import tsx scripts/classifier-experiments.ts [baseline] [prototypes] [weak] [knn] [seeds] [clicks] [sessions]
+ *     [confusion] [names]
  *
  * - prototypes: per branch, the largest cosine between the query's mean word vector (or, `pw:`, any one word's
  *   vector) and the vectors of the ODP category names under it (odp/background_information.tsv).
@@ -14,6 +15,10 @@
  *   leave-one-out for the fold's own examples).
  * - seeds: the scores of models trained with seeds 1…n summed.
  * - clicks: the hosts the query's clicks went to in the shared AOL subset, as features (learned per fold).
+ * - sessions: the mean word vector of the queries the same user typed next to the query in the AOL subset (two
+ *   before and after, within 30 minutes), as 100 more weights per branch.
+ * - confusion: how often the label is among the shipped layer's best 2 and 3 branches, and the most frequent
+ *   confusions (counts only).
  * - names: the scrubber's person names kept when at least n distinct users of the AOL subset searched them
  *   (precision/recall on train's and dev's `pii` column).
  *
@@ -326,6 +331,79 @@ if (want("clicks")) {
     };
     cv("click hosts", () => extra);
   }
+}
+
+if (want("sessions")) {
+  const lines = aolRows();
+  if (lines === undefined) console.log(`sessions: ${aolPath} not found; skipping`);
+  else {
+    const events = lines
+      .map((line) => {
+        const c = line.split("\t");
+        return {
+          user: c[0] ?? "",
+          query: c[1] ?? "",
+          t: Date.parse(`${(c[2] ?? "").replace(" ", "T")}Z`) / 1000,
+        };
+      })
+      .filter((e) => e.query !== "");
+    const at = new Map<string, number[]>();
+    events.forEach((e, i) => {
+      const list = at.get(e.query);
+      if (list === undefined) at.set(e.query, [i]);
+      else list.push(i);
+    });
+    let withContext = 0;
+    const context = rows.map((r) => {
+      const words: string[] = [];
+      for (const i of at.get(r.query) ?? [])
+        for (let j = Math.max(0, i - 2); j <= i + 2 && j < events.length; j++) {
+          const e = events[j]!;
+          const me = events[i]!;
+          if (j === i || e.user !== me.user || Math.abs(e.t - me.t) > 1800 || e.query === r.query) continue;
+          words.push(...e.query.toLowerCase().split(/[^a-z0-9']+/));
+        }
+      const v = meanVector(words);
+      if (v !== undefined) withContext++;
+      return v;
+    });
+    console.log(`${withContext} of ${n} training queries have a neighbouring query`);
+    const extra: Extra = (_, i) => {
+      const v = context[i];
+      return v === undefined
+        ? [["ctx:none", 1]]
+        : [...v].map((x, d): [string, number] => [`ctx:${d}`, 5 * x]);
+    };
+    cv("session context (mean vector, length 5)", () => extra);
+  }
+}
+
+if (want("confusion")) {
+  const confusions = new Map<string, number>();
+  let top2 = 0;
+  let top3 = 0;
+  for (let f = 0; f < 5; f++) {
+    const m = trainModel(
+      rows.filter((_, i) => fold[i] !== f).map((r) => r.ex),
+      {},
+    );
+    for (let i = 0; i < n; i++) {
+      if (fold[i] !== f) continue;
+      const s = m.scores(rows[i]!.ex.features);
+      const rank = [...s.keys()].sort((a, b) => s[b]! - s[a]!);
+      const label = rows[i]!.ex.label;
+      if (rank.slice(0, 2).includes(label)) top2++;
+      if (rank.slice(0, 3).includes(label)) top3++;
+      if (rank[0] !== label) {
+        const key = `${TOP_LEVELS[label]} → ${TOP_LEVELS[rank[0]!]}`;
+        confusions.set(key, (confusions.get(key) ?? 0) + 1);
+      }
+    }
+  }
+  console.log(
+    `label among the best 2 branches: ${((100 * top2) / n).toFixed(1)}%, best 3: ${((100 * top3) / n).toFixed(1)}%`,
+  );
+  for (const [k, c] of [...confusions].sort((a, b) => b[1] - a[1]).slice(0, 10)) console.log(`  ${c}\t${k}`);
 }
 
 if (want("names")) {
