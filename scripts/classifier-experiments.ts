@@ -3,7 +3,7 @@
  * session 9): each adds one signal to the shipped features and reports 5-fold cross-validated accuracy on
  * ../shared/data/labels/train.tsv (same folds as `npm run eval:classifier`, seed 1), mean ± sd over folds.
  *
- *   node --import tsx scripts/classifier-experiments.ts [baseline] [prototypes] [weak] [knn] [seeds] [clicks] [sessions]
+ *   node --import tsx scripts/classifier-experiments.ts [baseline] [prototypes] [weak] [knn] [seeds] [classweights] [clicks] [sessions]
  *     [confusion] [names]
  *
  * - prototypes: per branch, the largest cosine between the query's mean word vector (or, `pw:`, any one word's
@@ -14,6 +14,7 @@
  * - knn: the label votes of the k training queries nearest in mean-word-vector space (training fold only,
  *   leave-one-out for the fold's own examples).
  * - seeds: the scores of models trained with seeds 1…n summed.
+ * - classweights: each training example repeated (largest class / its class)^p times (rounded, at most 4).
  * - clicks: the hosts the query's clicks went to in the shared AOL subset, as features (learned per fold).
  * - sessions: the mean word vector of the queries the same user typed next to the query in the AOL subset (two
  *   before and after, within 30 minutes), as 100 more weights per branch.
@@ -90,13 +91,15 @@ function cv(
   name: string,
   extraFor: (f: number) => Extra | undefined,
   models = 1,
+  /** Rewrites each fold's training examples (e.g. repeats some). */
+  expand: (tr: Example[]) => Example[] = (tr) => tr,
 ): { mean: number; sd: number } {
   const t0 = process.cpuUsage();
   const acc: number[] = [];
   for (let f = 0; f < 5; f++) {
     const extra = extraFor(f);
     const ex = rows.map((r, i) => (extra === undefined ? r.ex : withExtra(r.ex, extra(r, i))));
-    const tr = ex.filter((_, i) => fold[i] !== f);
+    const tr = expand(ex.filter((_, i) => fold[i] !== f));
     const ms: LinearModel[] = [];
     for (let s = 1; s <= models; s++) ms.push(trainModel(tr, { seed: s }));
     let ok = 0;
@@ -299,6 +302,25 @@ if (want("knn")) {
 
 const aolRows = () =>
   existsSync(aolPath) ? gunzipSync(readFileSync(aolPath)).toString("utf8").split("\n").slice(1) : undefined;
+
+if (want("classweights")) {
+  // Each training example repeated round((largest class / its class)^p) times, at most 4.
+  for (const p of [0.25, 0.5]) {
+    cv(
+      `class weights (size ratio)^${p}`,
+      () => undefined,
+      1,
+      (tr) => {
+        const size = new Array<number>(K).fill(0);
+        for (const e of tr) size[e.label]!++;
+        const largest = Math.max(...size);
+        return tr.flatMap((e) =>
+          new Array<Example>(Math.min(4, Math.round((largest / size[e.label]!) ** p))).fill(e),
+        );
+      },
+    );
+  }
+}
 
 if (want("seeds")) for (const m of [3, 5]) cv(`${m} seeds' scores summed`, () => undefined, m);
 
