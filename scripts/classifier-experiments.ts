@@ -1,0 +1,487 @@
+/**
+ * Reproduces the figures of the learned layer's experiments that were measured and not kept (docs/classifier.md,
+ * session 9): each adds one signal to the shipped features and reports 5-fold cross-validated accuracy on
+ * ../shared/data/labels/train.tsv (same folds as `npm run eval:classifier`, seed 1), mean ± sd over folds.
+ *
+ *   node --import tsx scripts/classifier-experiments.ts [baseline] [prototypes] [weak] [knn] [seeds] [classweights] [clicks] [sessions]
+ *     [confusion] [names]
+ *
+ * - prototypes: per branch, the largest cosine between the query's mean word vector (or, `pw:`, any one word's
+ *   vector) and the vectors of the ODP category names under it (odp/background_information.tsv).
+ * - weak: per-word branch distributions counted over the automatically labelled AOL queries of
+ *   odp/odp_topics_to_aol_queries_lm_model.txt and top500_aol_queries_to_odp_topics.tsv (log-ratio to the
+ *   prior, averaged over the query's words); `--no-regional` leaves out the LM's Regional catch-all.
+ * - knn: the label votes of the k training queries nearest in mean-word-vector space (training fold only,
+ *   leave-one-out for the fold's own examples).
+ * - seeds: the scores of models trained with seeds 1…n summed.
+ * - classweights: each training example repeated (largest class / its class)^p times (rounded, at most 4).
+ * - clicks: the hosts the query's clicks went to in the shared AOL subset, as features (learned per fold).
+ * - sessions: the mean word vector of the queries the same user typed next to the query in the AOL subset (two
+ *   before and after, within 30 minutes), as 100 more weights per branch.
+ * - confusion: how often the label is among the shipped layer's best 2 and 3 branches, and the most frequent
+ *   confusions (counts only).
+ * - names: the scrubber's person names kept when at least n distinct users of the AOL subset searched them
+ *   (precision/recall on train's and dev's `pii` column).
+ *
+ * Reads ../shared/data at run time only and prints figures; it writes nothing. Labelled queries are never shown.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { gunzipSync } from "node:zlib";
+import { Classifier } from "../src/classify/classifier.ts";
+import { isContentWord, queryFeatures } from "../src/classify/features.ts";
+import type { Example, LinearModel } from "../src/classify/model.ts";
+import { readLabelled, TOP_LEVELS, trainModel } from "../src/classify/train.ts";
+import { Embeddings } from "../src/knowledge/embeddings.ts";
+import { createScrubber } from "../src/scrub/scrubber.ts";
+import { Rng } from "../src/util/random.ts";
+
+const shared = process.env.QUERYMASK_SHARED ?? join(import.meta.dirname, "..", "..", "shared", "data");
+const trainPath = join(shared, "labels", "train.tsv");
+const aolPath = join(shared, "aol-top1000", "aol_top1000_users.tsv.gz");
+const odp = join(shared, "odp");
+if (!existsSync(trainPath)) {
+  console.log(`classifier-experiments: ${trainPath} not found; skipping`);
+  process.exit(0);
+}
+const args = process.argv.slice(2);
+const want = (name: string) => args.includes(name);
+const K = TOP_LEVELS.length;
+const DIMS = 100;
+
+interface Row {
+  readonly query: string;
+  readonly ex: Example;
+  readonly words: readonly string[];
+}
+type Extra = (r: Row, i: number) => [string, number][];
+
+const base = await Classifier.create({ model: null, cacheSize: 0 });
+const emb = Embeddings.load();
+const rows: Row[] = readLabelled(trainPath).map((l) => {
+  const ev = base.evidence(l.query);
+  return {
+    query: l.query,
+    words: ev.words,
+    ex: { features: queryFeatures(ev, base.kb.taxonomy, emb), label: TOP_LEVELS.indexOf(l.label) },
+  };
+});
+const n = rows.length;
+const fold = new Int32Array(n);
+Rng.fromSeed(1)
+  .shuffle(rows.map((_, i) => i))
+  .forEach((ex, i) => {
+    fold[ex] = i % 5;
+  });
+
+function withExtra(e: Example, extra: [string, number][]): Example {
+  const f = e.features;
+  return {
+    features: {
+      names: [...f.names, ...extra.map((x) => x[0])],
+      values: [...f.values, ...extra.map((x) => x[1])],
+      dense: f.dense,
+    },
+    label: e.label,
+  };
+}
+
+/** 5-fold CV; `extraFor(f)` gives the extra features with fold f held out. */
+function cv(
+  name: string,
+  extraFor: (f: number) => Extra | undefined,
+  models = 1,
+  /** Rewrites each fold's training examples (e.g. repeats some). */
+  expand: (tr: Example[]) => Example[] = (tr) => tr,
+): { mean: number; sd: number } {
+  const t0 = process.cpuUsage();
+  const acc: number[] = [];
+  for (let f = 0; f < 5; f++) {
+    const extra = extraFor(f);
+    const ex = rows.map((r, i) => (extra === undefined ? r.ex : withExtra(r.ex, extra(r, i))));
+    const tr = expand(ex.filter((_, i) => fold[i] !== f));
+    const ms: LinearModel[] = [];
+    for (let s = 1; s <= models; s++) ms.push(trainModel(tr, { seed: s }));
+    let ok = 0;
+    let tot = 0;
+    const sum = new Float64Array(K);
+    for (let i = 0; i < n; i++) {
+      if (fold[i] !== f) continue;
+      sum.fill(0);
+      for (const m of ms) {
+        const s = m.scores(ex[i]!.features);
+        for (let c = 0; c < K; c++) sum[c]! += s[c]!;
+      }
+      let best = 0;
+      for (let c = 1; c < K; c++) if (sum[c]! > sum[best]!) best = c;
+      tot++;
+      if (best === ex[i]!.label) ok++;
+    }
+    acc.push(ok / tot);
+  }
+  const mean = acc.reduce((a, b) => a + b, 0) / 5;
+  const sd = Math.sqrt(acc.reduce((a, b) => a + (b - mean) ** 2, 0) / 4);
+  const c = process.cpuUsage(t0);
+  console.log(
+    `${name.padEnd(40)} CV ${(100 * mean).toFixed(2)}% ± ${(100 * sd).toFixed(2)}  (${((c.user + c.system) / 1e6).toFixed(1)} CPU-s)`,
+  );
+  return { mean, sd };
+}
+
+/** The unit-length mean vector of the content words, or undefined. */
+function meanVector(words: readonly string[]): Float64Array | undefined {
+  const v = new Float64Array(DIMS);
+  let found = 0;
+  for (const w of words) if (isContentWord(w) && emb.addTo(w, v)) found++;
+  let s = 0;
+  for (const x of v) s += x * x;
+  if (found === 0 || s === 0) return undefined;
+  s = Math.sqrt(s);
+  for (let d = 0; d < DIMS; d++) v[d]! /= s;
+  return v;
+}
+
+function dot(a: Float64Array, b: Float64Array): number {
+  let s = 0;
+  for (let d = 0; d < DIMS; d++) s += a[d]! * b[d]!;
+  return s;
+}
+
+if (want("baseline")) cv("shipped features", () => undefined);
+
+if (want("prototypes")) {
+  const protos: { top: number; v: Float64Array }[] = [];
+  for (const line of readFileSync(join(odp, "background_information.tsv"), "utf8").trim().split("\n")) {
+    const path = line.split("\t")[0]!.split("/");
+    const top = TOP_LEVELS.indexOf(path[1] ?? "");
+    if (top < 0) continue;
+    for (let depth = 2; depth < path.length; depth++) {
+      const v = meanVector(path[depth]!.toLowerCase().split(/[_\-,]+/));
+      if (v !== undefined) protos.push({ top, v });
+    }
+  }
+  console.log(`${protos.length} category-name prototypes`);
+  const maxCos = (v: Float64Array) => {
+    const best = new Float64Array(K).fill(-1);
+    for (const p of protos) best[p.top] = Math.max(best[p.top]!, dot(v, p.v));
+    return best;
+  };
+  const feats = (best: Float64Array, kind: string, scale: number): [string, number][] =>
+    [...best].flatMap((x, t): [string, number][] => (x > -1 ? [[`${kind}:${t}`, scale * x]] : []));
+  const perQuery = rows.map((r) => {
+    const v = meanVector(r.words);
+    return v === undefined ? undefined : maxCos(v);
+  });
+  for (const scale of [1, 3, 10]) {
+    const extra: Extra = (_, i) => (perQuery[i] === undefined ? [] : feats(perQuery[i]!, "pq", scale));
+    cv(`prototypes, query vector ×${scale}`, () => extra);
+  }
+  const perWord = new Map<string, Float64Array | undefined>();
+  const wordExtra: Extra = (r) => {
+    const best = new Float64Array(K).fill(-1);
+    for (const w of r.words) {
+      if (!isContentWord(w)) continue;
+      if (!perWord.has(w)) {
+        const v = meanVector([w]);
+        perWord.set(w, v === undefined ? undefined : maxCos(v));
+      }
+      const b = perWord.get(w);
+      if (b !== undefined) for (let t = 0; t < K; t++) best[t] = Math.max(best[t]!, b[t]!);
+    }
+    return feats(best, "pw", 3);
+  };
+  cv("prototypes, best word ×3", () => wordExtra);
+}
+
+if (want("weak")) {
+  const noRegional = want("--no-regional");
+  const counts = new Map<string, Float64Array>();
+  const add = (q: string, top: number, w: number) => {
+    for (const word of new Set(q.toLowerCase().split(/[^a-z0-9']+/))) {
+      if (word === "" || !isContentWord(word)) continue;
+      let c = counts.get(word);
+      if (c === undefined) {
+        c = new Float64Array(K);
+        counts.set(word, c);
+      }
+      c[top]! += w;
+    }
+  };
+  const lm = readFileSync(join(odp, "odp_topics_to_aol_queries_lm_model.txt"), "utf8").split("\n");
+  let queries = 0;
+  for (let i = 0; i + 1 < lm.length; i += 2) {
+    const path = lm[i]!.split("\t")[0]!.split("<-");
+    const top = TOP_LEVELS.indexOf(path[path.length - 2] ?? "");
+    if (top < 0 || (noRegional && TOP_LEVELS[top] === "Regional")) continue;
+    const body = lm[i + 1]!.replace(/\s+\d+\s*$/, "")
+      .replace(/^\[/, "")
+      .replace(/\]$/, "");
+    for (const q of body.split(", ")) {
+      add(q, top, 1);
+      queries++;
+    }
+  }
+  for (const line of readFileSync(join(odp, "top500_aol_queries_to_odp_topics.tsv"), "utf8")
+    .trim()
+    .split("\n")
+    .slice(1)) {
+    const [q, , cat, score] = line.split("\t");
+    const top = TOP_LEVELS.indexOf(cat?.split("/")[1] ?? "");
+    if (q !== undefined && top >= 0) add(q, top, Number(score));
+  }
+  const prior = new Float64Array(K);
+  for (const c of counts.values()) for (let t = 0; t < K; t++) prior[t]! += c[t]!;
+  const total = prior.reduce((a, b) => a + b, 0);
+  for (let t = 0; t < K; t++) prior[t]! /= total;
+  console.log(`${queries} weakly labelled queries, ${counts.size} words`);
+  for (const [minN, alpha] of [
+    [3, 1],
+    [2, 2],
+    [5, 1],
+  ] as const) {
+    const extra: Extra = (r) => {
+      const acc = new Float64Array(K);
+      let m = 0;
+      for (const w of r.words) {
+        const c = isContentWord(w) ? counts.get(w) : undefined;
+        const s = c?.reduce((a, b) => a + b, 0) ?? 0;
+        if (c === undefined || s < minN) continue;
+        m++;
+        for (let t = 0; t < K; t++)
+          if (prior[t]! > 0)
+            acc[t]! += Math.log((c[t]! + alpha * K * prior[t]!) / (s + alpha * K)) - Math.log(prior[t]!);
+      }
+      if (m === 0) return [["lm:none", 1]];
+      return [...acc].flatMap((x, t): [string, number][] => (prior[t]! > 0 ? [[`lm:${t}`, x / m]] : []));
+    };
+    cv(`weak labels${noRegional ? " (no Regional)" : ""}, min ${minN}, α ${alpha}`, () => extra);
+  }
+}
+
+if (want("knn")) {
+  const vecs = rows.map((r) => meanVector(r.words));
+  for (const [k, power, scale] of [
+    [10, 1, 1],
+    [10, 1, 3],
+    [25, 3, 3],
+  ] as const) {
+    cv(`knn k=${k}, cos^${power}, ×${scale}`, (f) => {
+      const memo = new Map<number, [string, number][]>();
+      return (_, i) => {
+        const hit = memo.get(i);
+        if (hit !== undefined) return hit;
+        const v = vecs[i];
+        const votes = new Float64Array(K);
+        if (v !== undefined) {
+          const near: [number, number][] = [];
+          for (let j = 0; j < n; j++) {
+            const u = vecs[j];
+            if (j === i || fold[j] === f || u === undefined) continue;
+            const s = dot(v, u);
+            if (near.length < k || s > near[near.length - 1]![0]) {
+              near.push([s, j]);
+              near.sort((a, b) => b[0] - a[0]);
+              if (near.length > k) near.pop();
+            }
+          }
+          let z = 0;
+          for (const [s, j] of near) {
+            const w = Math.max(s, 0) ** power;
+            votes[rows[j]!.ex.label]! += w;
+            z += w;
+          }
+          if (z > 0) for (let t = 0; t < K; t++) votes[t]! /= z;
+        }
+        const out = [...votes].map((x, t): [string, number] => [`knn:${t}`, scale * x]);
+        memo.set(i, out);
+        return out;
+      };
+    });
+  }
+}
+
+const aolRows = () =>
+  existsSync(aolPath) ? gunzipSync(readFileSync(aolPath)).toString("utf8").split("\n").slice(1) : undefined;
+
+if (want("classweights")) {
+  // Each training example repeated round((largest class / its class)^p) times, at most 4.
+  for (const p of [0.25, 0.5]) {
+    cv(
+      `class weights (size ratio)^${p}`,
+      () => undefined,
+      1,
+      (tr) => {
+        const size = new Array<number>(K).fill(0);
+        for (const e of tr) size[e.label]!++;
+        const largest = Math.max(...size);
+        return tr.flatMap((e) =>
+          new Array<Example>(Math.min(4, Math.round((largest / size[e.label]!) ** p))).fill(e),
+        );
+      },
+    );
+  }
+}
+
+if (want("seeds")) for (const m of [3, 5]) cv(`${m} seeds' scores summed`, () => undefined, m);
+
+if (want("clicks")) {
+  const lines = aolRows();
+  if (lines === undefined) console.log(`clicks: ${aolPath} not found; skipping`);
+  else {
+    const hosts = new Map<string, Map<string, number>>();
+    for (const line of lines) {
+      const c = line.split("\t");
+      if (!c[1] || !c[4]) continue;
+      let h: string;
+      try {
+        h = new URL(c[4]).hostname.replace(/^www\d*\./, "");
+      } catch {
+        continue;
+      }
+      let m = hosts.get(c[1]);
+      if (m === undefined) {
+        m = new Map();
+        hosts.set(c[1], m);
+      }
+      m.set(h, (m.get(h) ?? 0) + 1);
+    }
+    const extra: Extra = (r) => {
+      const m = hosts.get(r.query);
+      if (m === undefined) return [["host:none", 1]];
+      const tot = [...m.values()].reduce((a, b) => a + b, 0);
+      return [...m].map(([h, c]): [string, number] => [`host:${h}`, c / tot]);
+    };
+    cv("click hosts", () => extra);
+  }
+}
+
+if (want("sessions")) {
+  const lines = aolRows();
+  if (lines === undefined) console.log(`sessions: ${aolPath} not found; skipping`);
+  else {
+    const events = lines
+      .map((line) => {
+        const c = line.split("\t");
+        return {
+          user: c[0] ?? "",
+          query: c[1] ?? "",
+          t: Date.parse(`${(c[2] ?? "").replace(" ", "T")}Z`) / 1000,
+        };
+      })
+      .filter((e) => e.query !== "");
+    const at = new Map<string, number[]>();
+    events.forEach((e, i) => {
+      const list = at.get(e.query);
+      if (list === undefined) at.set(e.query, [i]);
+      else list.push(i);
+    });
+    let withContext = 0;
+    const context = rows.map((r) => {
+      const words: string[] = [];
+      for (const i of at.get(r.query) ?? [])
+        for (let j = Math.max(0, i - 2); j <= i + 2 && j < events.length; j++) {
+          const e = events[j]!;
+          const me = events[i]!;
+          if (j === i || e.user !== me.user || Math.abs(e.t - me.t) > 1800 || e.query === r.query) continue;
+          words.push(...e.query.toLowerCase().split(/[^a-z0-9']+/));
+        }
+      const v = meanVector(words);
+      if (v !== undefined) withContext++;
+      return v;
+    });
+    console.log(`${withContext} of ${n} training queries have a neighbouring query`);
+    const extra: Extra = (_, i) => {
+      const v = context[i];
+      return v === undefined
+        ? [["ctx:none", 1]]
+        : [...v].map((x, d): [string, number] => [`ctx:${d}`, 5 * x]);
+    };
+    cv("session context (mean vector, length 5)", () => extra);
+  }
+}
+
+if (want("confusion")) {
+  const confusions = new Map<string, number>();
+  let top2 = 0;
+  let top3 = 0;
+  for (let f = 0; f < 5; f++) {
+    const m = trainModel(
+      rows.filter((_, i) => fold[i] !== f).map((r) => r.ex),
+      {},
+    );
+    for (let i = 0; i < n; i++) {
+      if (fold[i] !== f) continue;
+      const s = m.scores(rows[i]!.ex.features);
+      const rank = [...s.keys()].sort((a, b) => s[b]! - s[a]!);
+      const label = rows[i]!.ex.label;
+      if (rank.slice(0, 2).includes(label)) top2++;
+      if (rank.slice(0, 3).includes(label)) top3++;
+      if (rank[0] !== label) {
+        const key = `${TOP_LEVELS[label]} → ${TOP_LEVELS[rank[0]!]}`;
+        confusions.set(key, (confusions.get(key) ?? 0) + 1);
+      }
+    }
+  }
+  console.log(
+    `label among the best 2 branches: ${((100 * top2) / n).toFixed(1)}%, best 3: ${((100 * top3) / n).toFixed(1)}%`,
+  );
+  for (const [k, c] of [...confusions].sort((a, b) => b[1] - a[1]).slice(0, 10)) console.log(`  ${c}\t${k}`);
+}
+
+if (want("names")) {
+  const lines = aolRows();
+  if (lines === undefined) console.log(`names: ${aolPath} not found; skipping`);
+  else {
+    const users = new Map<string, Set<string>>();
+    for (const line of lines) {
+      const [u, q] = line.split("\t");
+      if (!q || u === undefined) continue;
+      let s = users.get(q);
+      if (s === undefined) {
+        s = new Set();
+        users.set(q, s);
+      }
+      s.add(u);
+    }
+    const distinct = [...users.keys()];
+    const scrubber = createScrubber({ mode: "tag" });
+    const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    for (const set of ["train", "dev"]) {
+      const text = readFileSync(join(shared, "labels", `${set}.tsv`), "utf8")
+        .trim()
+        .split("\n");
+      const header = text[0]!.split("\t");
+      const qi = header.indexOf("query");
+      const pi = header.indexOf("pii");
+      const cases = text.slice(1).map((line) => {
+        const c = line.split("\t");
+        const q = c[qi] ?? "";
+        const spans = scrubber.scrub(q).spans.filter((s) => s.type === "person_name");
+        let searchers = Number.POSITIVE_INFINITY;
+        for (const s of spans) {
+          const name = q.slice(s.start, s.end).toLowerCase();
+          const re = new RegExp(`(^|[^a-z])${escapeRe(name)}($|[^a-z])`);
+          const who = new Set<string>();
+          for (const d of distinct)
+            if (d.includes(name) && re.test(d)) for (const u of users.get(d)!) who.add(u);
+          searchers = Math.min(searchers, who.size);
+        }
+        return { gold: (c[pi] ?? "").includes("person_name"), found: spans.length > 0, searchers };
+      });
+      for (const keepAt of [Number.POSITIVE_INFINITY, 2, 3]) {
+        let tp = 0;
+        let fp = 0;
+        let fn = 0;
+        for (const k of cases) {
+          const p = k.found && k.searchers < keepAt;
+          if (p && k.gold) tp++;
+          else if (p) fp++;
+          else if (k.gold) fn++;
+        }
+        console.log(
+          `person names on ${set}, kept when searched by ≥ ${keepAt} users: precision ${(tp / (tp + fp)).toFixed(2)}, recall ${(tp / (tp + fn)).toFixed(2)} (TP ${tp}, FP ${fp}, FN ${fn})`,
+        );
+      }
+    }
+  }
+}
