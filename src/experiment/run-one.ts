@@ -103,8 +103,7 @@ export async function runCombination(
   };
   try {
     const params = method.parse(combo.params);
-    const rng = Rng.fromSeed(combo.seed);
-    rng.fork(1); // the method's stream (methodRng); the yardsticks fork theirs after it, as before
+    const root = Rng.fromSeed(combo.seed);
     const release = await method.anonymize(input.log, params, {
       rng: methodRng(combo.seed),
       progress: silentProgress,
@@ -126,7 +125,7 @@ export async function runCombination(
     const methodInfo = { name: method.name, paper: method.paper };
     const categoryOf = await categoryLookup(input, release);
     const ctx: YardstickContext = {
-      rng: rng.fork(2),
+      rng: root.derive("yardsticks"),
       options,
       taxonomy: () => {
         taxonomy ??= Taxonomy.bundled();
@@ -138,7 +137,7 @@ export async function runCombination(
       const y = getYardstick(name);
       const measured = await y.measure(
         { original: input.log, release, params: params as Record<string, unknown>, method: methodInfo },
-        { ...ctx, rng: ctx.rng.fork(hash(name)) },
+        { ...ctx, rng: ctx.rng.derive(name) },
       );
       for (const c of y.columns(options)) values[`${y.name}.${c.key}`] = measured[c.key] ?? null;
       clock(y.name);
@@ -171,11 +170,4 @@ export async function runCombination(
       values,
     };
   }
-}
-
-/** A small stable integer for a name, to fork one random stream per yardstick. */
-function hash(s: string): number {
-  let h = 0;
-  for (let i = 0; i < s.length; i++) h = (Math.imul(h, 31) + s.charCodeAt(i)) | 0;
-  return h & 0x7fffffff;
 }
