@@ -26,7 +26,10 @@ import { UsageError } from "../util/errors.ts";
 /** One anonymization run to perform: a method, one point of its grid, one seed. */
 export interface Combination {
   readonly method: string;
-  /** Raw parameters as written in the config (one grid point). */
+  /**
+   * One grid point as the method parsed it: every parameter it runs with, its defaults filled in. The cache key,
+   * the results, the report and the summary all use this, so `swap` and `swap {k: 3}` are one computation.
+   */
   readonly params: Readonly<Record<string, unknown>>;
   readonly seed: number;
 }
@@ -205,13 +208,14 @@ export function parseConfig(
       method.params.map((p) => p.name),
     );
     for (const point of grid(params)) {
+      let parsed: Readonly<Record<string, unknown>>;
       try {
-        method.parse(point);
+        parsed = { ...method.parse(point) };
       } catch (err) {
         if (err instanceof ParamError) fail(source, `${where}.params.${err.param}`, err.message);
         throw err;
       }
-      for (const seed of seeds) combinations.push({ method: method.name, params: point, seed });
+      for (const seed of seeds) combinations.push({ method: method.name, params: parsed, seed });
     }
   });
 

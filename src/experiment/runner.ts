@@ -146,7 +146,7 @@ export async function runExperiment(config: ExperimentConfig, opts: RunOptions):
       done++;
       const elapsed = (performance.now() - runStart) / 1000;
       const eta = (elapsed / done) * (tasks.length - done);
-      const what = `${row.method} ${describeParams(row.params)} seed=${row.seed}`;
+      const what = `${row.method} ${paramsLabel(row.params) || "-"} seed=${row.seed}`;
       const status = row.status === "ok" ? `${row.seconds.toFixed(1)}s` : `ERROR ${row.error}`;
       say(`[${done}/${tasks.length}] ${what}: ${status}; ETA ${formatSeconds(eta)}`);
     },
@@ -193,11 +193,6 @@ export async function runExperiment(config: ExperimentConfig, opts: RunOptions):
   const files = await writeResults(out, ordered, meta);
   const html = await writeReport(join(out, "report.html"), ordered, meta);
   return { rows: ordered, meta, files: { ...files, html } };
-}
-
-/** `k=3 depth=1` (or `-` for no parameters). */
-export function describeParams(params: Readonly<Record<string, unknown>>): string {
-  return paramsLabel(params) || "-";
 }
 
 function sameParams(a: Readonly<Record<string, unknown>>, b: Readonly<Record<string, unknown>>): boolean {

@@ -6,7 +6,7 @@
 import { rename, writeFile } from "node:fs/promises";
 import type { ResultRow } from "../experiment/run-one.ts";
 import type { RunMeta } from "../experiment/runner.ts";
-import { methods, paramsLabel, paramsRunWith } from "../methods/registry.ts";
+import { methods, paramsChanged, paramsLabel } from "../methods/registry.ts";
 import { getYardstick } from "../metrics/registry.ts";
 import type { Column, Value } from "../metrics/yardstick.ts";
 import { barSpec, frontierSpec, markFrontier, methodColour, renderSvg } from "./charts.ts";
@@ -50,8 +50,8 @@ export function aggregate(rows: readonly ResultRow[]): Aggregate[] {
     const first = g[0]!;
     return {
       method: first.method,
-      label: paramsLabel(first.params),
-      full: paramsLabel(paramsRunWith(first.method, first.params)) || "no parameters",
+      label: paramsLabel(paramsChanged(first.method, first.params)),
+      full: paramsLabel(first.params) || "no parameters",
       params: first.params,
       seeds: ok.map((r) => r.seed),
       errors: g.filter((r) => r.status === "error").map((r) => `seed ${r.seed}: ${r.error}`),
