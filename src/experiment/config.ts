@@ -21,6 +21,7 @@ import { ParamError } from "../methods/method.ts";
 import { getMethod, methods } from "../methods/registry.ts";
 import { yardsticks } from "../metrics/registry.ts";
 import { DEFAULT_OPTIONS, type YardstickOptions } from "../metrics/yardstick.ts";
+import type { Frontier } from "../report/results.ts";
 import { UsageError } from "../util/errors.ts";
 
 /** One anonymization run to perform: a method, one point of its grid, one seed. */
@@ -48,11 +49,8 @@ export interface ExperimentConfig {
   readonly options: YardstickOptions;
   /** Worker threads. */
   readonly jobs: number;
-  /**
-   * The two result columns on the frontier chart's axes, and the risk budget: the most the reader accepts on the
-   * privacy column (in its unit, % for the attacks), which picks the configuration the report recommends.
-   */
-  readonly frontier: { readonly privacy: string; readonly utility: string; readonly budget: number };
+  /** The frontier chart's axes and the risk budget (see {@link Frontier}). */
+  readonly frontier: Frontier;
 }
 
 const TOP_KEYS = [

@@ -4,8 +4,7 @@
  */
 import { rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { ResultRow } from "./run-one.ts";
-import type { RunMeta } from "./runner.ts";
+import type { ResultRow, RunMeta } from "../report/results.ts";
 
 /** Every value column present in `rows`, in first-seen order. */
 export function valueColumns(rows: readonly ResultRow[]): string[] {

@@ -13,36 +13,11 @@ import { methodRng, type Release } from "../methods/method.ts";
 import { getMethod } from "../methods/registry.ts";
 import { getYardstick } from "../metrics/registry.ts";
 import type { Value, YardstickContext, YardstickOptions } from "../metrics/yardstick.ts";
+import type { ResultRow } from "../report/results.ts";
 import { silentProgress } from "../util/progress.ts";
 import { Rng } from "../util/random.ts";
 import type { Categorizer } from "./classify.ts";
 import type { Combination } from "./config.ts";
-
-/** One line of results.tsv / one entry of results.json. */
-export interface ResultRow {
-  /** Cache key of the combination. */
-  readonly key: string;
-  readonly method: string;
-  readonly paper: string;
-  readonly params: Readonly<Record<string, unknown>>;
-  readonly seed: number;
-  readonly status: "ok" | "error";
-  readonly error?: string;
-  /** Wall-clock seconds to anonymize and measure (not part of the cache identity). */
-  readonly seconds: number;
-  /** The method's own counters (released, suppressed, …). */
-  readonly counts: Readonly<Record<string, number>>;
-  /** Guarantees the method states (k, ε, δ, …). */
-  readonly guarantee: Readonly<Record<string, number>>;
-  /** The audit's verdict on the release: "pass", or "FAIL: " and the failed checks (absent on errors). */
-  readonly audit?: string;
-  /** The failed checks' first violations, one line each (absent when the audit passed). */
-  readonly auditViolations?: readonly string[];
-  /** Seconds spent in the method ("anonymize") and in each yardstick, by name. */
-  readonly timings?: Readonly<Record<string, number>>;
-  /** `<yardstick>.<column>` → value, null = n/a. */
-  readonly values: Readonly<Record<string, Value>>;
-}
 
 /** What every combination shares: the (classified) input and how to categorise new queries. */
 export interface PreparedInput {

@@ -12,42 +12,17 @@ import type { QueryLog } from "../log/record.ts";
 import { paramsLabel } from "../methods/registry.ts";
 import { eventsOf } from "../metrics/counting.ts";
 import { writeReport } from "../report/html.ts";
+import type { ResultRow, RunMeta } from "../report/results.ts";
 import { consoleProgress } from "../util/progress.ts";
 import { codeVersion, contentHash, hashFiles, ResultCache } from "./cache.ts";
 import { loadClassifier } from "./classify.ts";
 import type { ExperimentConfig } from "./config.ts";
 import { writeResults } from "./output.ts";
 import { runPool } from "./pool.ts";
-import type { PreparedInput, ResultRow } from "./run-one.ts";
+import type { PreparedInput } from "./run-one.ts";
 import type { WorkerTask } from "./worker.ts";
 
 export const VERSION = "0.1.0";
-
-/** Facts about the run, for reproducibility (shown in the report and stored in results.json). */
-export interface RunMeta {
-  readonly config: string;
-  readonly log: readonly string[];
-  readonly logSha256: string;
-  readonly format: string;
-  readonly records: number;
-  readonly events: number;
-  readonly users: number;
-  readonly distinctQueries: number;
-  readonly clicks: number;
-  readonly classified: string;
-  readonly version: string;
-  readonly codeVersion: string;
-  readonly node: string;
-  readonly seeds: readonly number[];
-  readonly yardsticks: readonly string[];
-  readonly options: ExperimentConfig["options"];
-  readonly frontier: ExperimentConfig["frontier"];
-  readonly started: string;
-  readonly seconds: number;
-  readonly computed: number;
-  readonly cached: number;
-  readonly notes: readonly string[];
-}
 
 export interface ExperimentOutput {
   readonly rows: ResultRow[];

@@ -4,14 +4,13 @@
  * plain-language guidance, and what is needed to reproduce the run.
  */
 import { rename, writeFile } from "node:fs/promises";
-import type { ResultRow } from "../experiment/run-one.ts";
-import type { RunMeta } from "../experiment/runner.ts";
 import { methods, paramsChanged, paramsLabel } from "../methods/registry.ts";
 import { getYardstick } from "../metrics/registry.ts";
 import type { Column, Value } from "../metrics/yardstick.ts";
 import { barSpec, frontierSpec, markFrontier, methodColour, renderSvg } from "./charts.ts";
 import { FRONTIER, INTRO, NA, SEEDS } from "./guidance.ts";
 import { pelSection } from "./pel.ts";
+import type { ResultRow, RunMeta } from "./results.ts";
 import { type Choice, choose, disagreements, type RiskMeasure, risk, riskMeasures } from "./summary.ts";
 
 /** Rows of the same method and parameters, averaged over seeds. */

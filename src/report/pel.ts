@@ -4,7 +4,7 @@
  * (mean, quantiles, and the share of users whose uncertainty 100 − PEL is above the paper's 70% and 80%), averaged over seeds.
  * Rows come from any method whose counts carry `meanPel` (today: `clientside`). Empty when there is none.
  */
-import type { ResultRow } from "../experiment/run-one.ts";
+import type { ResultRow } from "./results.ts";
 
 const COLUMNS: readonly [key: string, label: string][] = [
   ["pelUsers", "users with a PEL"],
