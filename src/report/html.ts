@@ -3,7 +3,7 @@
  * how to read it, the data summary, the privacy–utility frontier, one table per method, the yardsticks with
  * plain-language guidance, and what is needed to reproduce the run.
  */
-import { rename, writeFile } from "node:fs/promises";
+import { writeFileAtomic } from "../log/atomic.ts";
 import { methods, paramsChanged, paramsLabel } from "../methods/registry.ts";
 import { getYardstick } from "../metrics/registry.ts";
 import type { Column, Value } from "../metrics/yardstick.ts";
@@ -396,9 +396,7 @@ ${kv(repro)}
 /** Write the report atomically; returns its path. */
 export async function writeReport(path: string, rows: readonly ResultRow[], meta: RunMeta): Promise<string> {
   const html = await renderReport(rows, meta);
-  const tmp = `${path}.${process.pid}.tmp`;
-  await writeFile(tmp, html);
-  await rename(tmp, path);
+  await writeFileAtomic(path, html);
   return path;
 }
 
