@@ -6,6 +6,7 @@
  */
 
 import { audit, verdict } from "../audit/audit.ts";
+import type { Categorizer } from "../classify/categorize.ts";
 import type { KnowledgeService } from "../classify/service.ts";
 import { Taxonomy } from "../knowledge/taxonomy.ts";
 import type { QueryLog } from "../log/record.ts";
@@ -16,7 +17,6 @@ import type { Value, YardstickContext, YardstickOptions } from "../metrics/yards
 import type { ResultRow } from "../report/results.ts";
 import { silentProgress } from "../util/progress.ts";
 import { Rng } from "../util/random.ts";
-import type { Categorizer } from "./classify.ts";
 import type { Combination } from "./config.ts";
 
 /** What every combination shares: the (classified) input and how to categorise new queries. */

@@ -5,6 +5,7 @@
  */
 import { mkdir } from "node:fs/promises";
 import { join, resolve } from "node:path";
+import { loadClassifier } from "../classify/categorize.ts";
 import { classifyLog } from "../classify/classify-log.ts";
 import { createKnowledgeService } from "../classify/service.ts";
 import { loadLog } from "../log/read.ts";
@@ -15,7 +16,6 @@ import { writeReport } from "../report/html.ts";
 import type { ResultRow, RunMeta } from "../report/results.ts";
 import { consoleProgress } from "../util/progress.ts";
 import { codeVersion, contentHash, hashFiles, ResultCache } from "./cache.ts";
-import { loadClassifier } from "./classify.ts";
 import type { ExperimentConfig } from "./config.ts";
 import { writeResults } from "./output.ts";
 import { runPool } from "./pool.ts";

@@ -7,10 +7,10 @@ import type { Command } from "commander";
 import { notSwapShaped, releaseShape } from "../../attacks/fit.ts";
 import { attacks, getAttack } from "../../attacks/registry.ts";
 import { profileRun } from "../../attacks/resources.ts";
+import { loadCategorize } from "../../classify/categorize.ts";
 import { createKnowledgeService } from "../../classify/service.ts";
 import { loadLog } from "../../log/read.ts";
 import type { QueryLog } from "../../log/record.ts";
-import { loadCategorize } from "../../methods/swap/classify.ts";
 import { Rng } from "../../util/random.ts";
 import { addParamFlags, givenParams } from "../param-flags.ts";
 import {
