@@ -90,7 +90,8 @@ export const swap: Method<SwapParams> = {
       log: { records: out.records, format: input.format, classified: input.classified },
       origin: out.origin,
       counts: out.counts,
-      guarantee: params.ownAuthor ? {} : { k: params.k },
+      // A bounded delay forces events out of buckets holding fewer than k (docs/swap.md): no k to claim then.
+      guarantee: params.ownAuthor || params.maxDelay > 0 ? {} : { k: params.k },
     };
   },
 
