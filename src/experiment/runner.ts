@@ -10,8 +10,8 @@ import { classifyLog } from "../classify/classify-log.ts";
 import { createKnowledgeService } from "../classify/service.ts";
 import { loadLog } from "../log/read.ts";
 import type { QueryLog } from "../log/record.ts";
+import { StatsAccumulator } from "../log/stats.ts";
 import { paramsLabel } from "../methods/registry.ts";
-import { eventsOf } from "../metrics/counting.ts";
 import { writeReport } from "../report/html.ts";
 import type { ResultRow, RunMeta } from "../report/results.ts";
 import { consoleProgress } from "../util/progress.ts";
@@ -136,17 +136,20 @@ export async function runExperiment(config: ExperimentConfig, opts: RunOptions):
     .filter((r): r is ResultRow => r !== undefined)
     .filter((r, i, all) => all.indexOf(r) === i);
 
-  const events = eventsOf(records);
+  // The log's figures as `querymask stats` counts them (log/stats.ts), so the report and stats agree.
+  const stats = new StatsAccumulator();
+  stats.push(records);
+  const counted = stats.result();
   const meta: RunMeta = {
     config: config.source,
     log: config.log,
     logSha256,
     format: loaded.format,
-    records: records.length,
-    events: events.length,
-    users: new Set(records.map((r) => r.user)).size,
-    distinctQueries: new Set(records.filter((r) => r.query !== "").map((r) => r.query)).size,
-    clicks: records.filter((r) => r.clickUrl !== undefined && r.clickUrl !== "").length,
+    records: counted.rows,
+    events: counted.queryEvents,
+    users: counted.users,
+    distinctQueries: counted.distinctQueries,
+    clicks: counted.clickRows,
     classified: categorize
       ? "yes (project classifier)"
       : loaded.classified
