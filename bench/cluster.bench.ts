@@ -13,6 +13,7 @@ import { existsSync, mkdtempSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { loadCategorize } from "../src/classify/categorize.ts";
 import { openBus } from "../src/cluster/bus.ts";
 import { writeConfig } from "../src/cluster/config.ts";
 import { PartitionedStages } from "../src/cluster/embedded.ts";
@@ -33,7 +34,6 @@ import { decode, type ReleasedBatch } from "../src/cluster/wire.ts";
 import { groupEvents } from "../src/log/events.ts";
 import { openLog } from "../src/log/read.ts";
 import type { LogRecord } from "../src/log/record.ts";
-import { loadCategorize } from "../src/methods/swap/classify.ts";
 import { PgProfileStore } from "../src/profile/pg-store.ts";
 import { writeResults } from "./results.ts";
 

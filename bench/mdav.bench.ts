@@ -20,13 +20,13 @@ import { cpus, loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import { Taxonomy } from "../src/knowledge/taxonomy.ts";
 import type { QueryLog } from "../src/log/record.ts";
-import type { ConceptMapper } from "../src/methods/mdav/concept-mapper.ts";
 import { type MdavParams, type MdavPhase, semanticMicroaggregation } from "../src/methods/mdav/index.ts";
-import { mapLogs } from "../src/methods/mdav/profiles.ts";
 import { recordCategoryMapper } from "../src/methods/mdav/record-category-mapper.ts";
-import { semanticUserDistance } from "../src/methods/mdav/semantic-distance.ts";
-import { userLogs } from "../src/methods/mdav/user-logs.ts";
 import { informationLoss } from "../src/metrics/information-loss.ts";
+import type { ConceptMapper } from "../src/semantic/concept-mapper.ts";
+import { mapLogs } from "../src/semantic/profiles.ts";
+import { semanticUserDistance } from "../src/semantic/semantic-distance.ts";
+import { userLogs } from "../src/semantic/user-logs.ts";
 import { generateLog } from "../src/synth/generate.ts";
 import { Rng } from "../src/util/random.ts";
 

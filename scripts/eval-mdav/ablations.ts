@@ -1,17 +1,17 @@
 /** Diagnostic variants of the semantic MDAV method for `npm run eval:mdav -- --ablation`. */
 import type { QueryLog } from "../../src/log/record.ts";
 import { wordCategories } from "../../src/methods/erola/index.ts";
-import type { ConceptMapper } from "../../src/methods/mdav/concept-mapper.ts";
 import { mdavPartition } from "../../src/methods/mdav/mdav-core.ts";
 import { meanEvents } from "../../src/methods/mdav/microaggregate.ts";
 import { booleanDistanceMatrix } from "../../src/methods/mdav/multiset-distance.ts";
 import { semanticPartition } from "../../src/methods/mdav/partition.ts";
-import { profileOf } from "../../src/methods/mdav/profile.ts";
-import { mapLogs } from "../../src/methods/mdav/profiles.ts";
 import { buildRelease } from "../../src/methods/mdav/release.ts";
 import { pickQueries, quotas, representativeCategories } from "../../src/methods/mdav/representative.ts";
-import { userLogs } from "../../src/methods/mdav/user-logs.ts";
 import type { Release } from "../../src/methods/method.ts";
+import type { ConceptMapper } from "../../src/semantic/concept-mapper.ts";
+import { profileOf } from "../../src/semantic/profile.ts";
+import { mapLogs } from "../../src/semantic/profiles.ts";
+import { userLogs } from "../../src/semantic/user-logs.ts";
 import type { Rng } from "../../src/util/random.ts";
 
 /** An anonymization of `log` at `k` with a seeded rng. */

@@ -4,10 +4,9 @@
  * report.html are written to `out`; results are cached there by content hash).
  */
 import { type ExperimentConfig, loadConfig, parseConfig } from "../experiment/config.ts";
-import type { ResultRow } from "../experiment/run-one.ts";
-import type { RunMeta } from "../experiment/runner.ts";
 import { runExperiment as run } from "../experiment/runner.ts";
 import type { QueryLog } from "../log/record.ts";
+import type { ResultRow, RunMeta } from "../report/results.ts";
 import { type ProgressCallback, progressOf } from "./progress.ts";
 
 export type { ExperimentConfig, ResultRow, RunMeta };

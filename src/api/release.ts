@@ -6,9 +6,9 @@
 import type { AttackResult } from "../attacks/attack.ts";
 import { attacks, getAttack } from "../attacks/registry.ts";
 import { type AuditReport, audit as auditSubject } from "../audit/audit.ts";
+import { loadClassifier } from "../classify/categorize.ts";
 import type { KnowledgeService } from "../classify/service.ts";
-import { loadClassifier } from "../experiment/classify.ts";
-import { categoryLookup, hash } from "../experiment/run-one.ts";
+import { categoryLookup } from "../experiment/run-one.ts";
 import { Taxonomy } from "../knowledge/taxonomy.ts";
 import type { QueryLog } from "../log/record.ts";
 import { getMethod } from "../methods/registry.ts";
@@ -147,9 +147,8 @@ export async function measure(
   const categorizer = async () => (await loadClassifier(knowledge)).categorize;
   const categoryOf = await categoryLookup({ log: original, categorizer }, release);
   const m = getMethod(release.method);
-  const rng = Rng.fromSeed(release.seed);
-  rng.fork(1); // the method's stream; the yardsticks fork theirs after it, as the experiment runner does
-  const base = rng.fork(2);
+  // Each yardstick's stream derives from (seed, "yardsticks", its name), as in the experiment runner.
+  const base = Rng.fromSeed(release.seed).derive("yardsticks");
   let taxonomy: Taxonomy | undefined;
   const values: Record<string, Value> = {};
   for (const name of opts.yardsticks ?? yardsticks.map((y) => y.name)) {
@@ -162,7 +161,7 @@ export async function measure(
         method: { name: m.name, paper: m.paper },
       },
       {
-        rng: base.fork(hash(name)),
+        rng: base.derive(name),
         options,
         taxonomy: () => {
           taxonomy ??= Taxonomy.bundled();

@@ -179,7 +179,7 @@ export const backgroundAttack: Attack = {
     const result = backgroundKnowledge(input.original, input.released, input.origin, {
       m,
       targets,
-      rng: input.rng.fork(m),
+      rng: input.rng.derive(`m${m}`),
     });
     // One concrete pick per target, to express the attack as record-level guesses.
     const guesses = pickGuesses(input, m, targets);
@@ -193,7 +193,7 @@ export const backgroundAttack: Attack = {
 };
 
 function pickGuesses(input: AttackInput, m: number, targetCount: number): (string | undefined)[] {
-  const rng = input.rng.fork(100 + m);
+  const rng = input.rng.derive(`guesses m${m}`);
   const orig = queriesByUser(input.original.records);
   const byUser = new Map<string, number[]>();
   input.released.records.forEach((r, i) => {

@@ -12,7 +12,7 @@
  * so it never names the user an event was released under. Guesses are scored by {@link scoreGuesses}.
  */
 import { groupEvents } from "../log/events.ts";
-import { ancestorKeys, deepBucketAction } from "../methods/swap/buckets.ts";
+import { ancestorKeys, deepBucketAction } from "../methods/swap/index.ts";
 import { AttackError, type AttackInput, type AttackResult, scoreGuesses } from "./attack.ts";
 
 /** What a rule may look at when it names an author. */

@@ -5,8 +5,9 @@
  * order), then acknowledges the ingest batch. A crash before the acknowledgement redelivers the batch; the
  * republished messages carry the same ids and are dropped as duplicates.
  */
+
+import { loadCategorize } from "../classify/categorize.ts";
 import type { LogRecord } from "../log/record.ts";
-import { loadCategorize } from "../methods/swap/classify.ts";
 import { type Bus, publish, workConsumer } from "./bus.ts";
 import { readConfig } from "./config.ts";
 import { partitionOf } from "./partition.ts";

@@ -5,9 +5,10 @@
  */
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
-import { mkdir, readdir, readFile, rename, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
+import { writeFileAtomic } from "../log/atomic.ts";
 
 /** SHA-256 (hex) of a canonical JSON rendering (object keys sorted) of `value`. */
 export function contentHash(value: unknown): string {
@@ -82,11 +83,9 @@ export class ResultCache {
     }
   }
 
-  /** Write atomically (temp file + rename), so an interrupted run never leaves a half entry. */
+  /** Write atomically (log/atomic.ts), so an interrupted run never leaves a half entry. */
   async set(key: string, value: unknown): Promise<void> {
     await mkdir(this.dir, { recursive: true });
-    const tmp = `${this.file(key)}.${process.pid}.tmp`;
-    await writeFile(tmp, JSON.stringify(value));
-    await rename(tmp, this.file(key));
+    await writeFileAtomic(this.file(key), JSON.stringify(value));
   }
 }

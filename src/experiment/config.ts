@@ -21,12 +21,16 @@ import { ParamError } from "../methods/method.ts";
 import { getMethod, methods } from "../methods/registry.ts";
 import { yardsticks } from "../metrics/registry.ts";
 import { DEFAULT_OPTIONS, type YardstickOptions } from "../metrics/yardstick.ts";
+import type { Frontier } from "../report/results.ts";
 import { UsageError } from "../util/errors.ts";
 
 /** One anonymization run to perform: a method, one point of its grid, one seed. */
 export interface Combination {
   readonly method: string;
-  /** Raw parameters as written in the config (one grid point). */
+  /**
+   * One grid point as the method parsed it: every parameter it runs with, its defaults filled in. The cache key,
+   * the results, the report and the summary all use this, so `swap` and `swap {k: 3}` are one computation.
+   */
   readonly params: Readonly<Record<string, unknown>>;
   readonly seed: number;
 }
@@ -45,11 +49,8 @@ export interface ExperimentConfig {
   readonly options: YardstickOptions;
   /** Worker threads. */
   readonly jobs: number;
-  /**
-   * The two result columns on the frontier chart's axes, and the risk budget: the most the reader accepts on the
-   * privacy column (in its unit, % for the attacks), which picks the configuration the report recommends.
-   */
-  readonly frontier: { readonly privacy: string; readonly utility: string; readonly budget: number };
+  /** The frontier chart's axes and the risk budget (see {@link Frontier}). */
+  readonly frontier: Frontier;
 }
 
 const TOP_KEYS = [
@@ -205,13 +206,14 @@ export function parseConfig(
       method.params.map((p) => p.name),
     );
     for (const point of grid(params)) {
+      let parsed: Readonly<Record<string, unknown>>;
       try {
-        method.parse(point);
+        parsed = { ...method.parse(point) };
       } catch (err) {
         if (err instanceof ParamError) fail(source, `${where}.params.${err.param}`, err.message);
         throw err;
       }
-      for (const seed of seeds) combinations.push({ method: method.name, params: point, seed });
+      for (const seed of seeds) combinations.push({ method: method.name, params: parsed, seed });
     }
   });
 

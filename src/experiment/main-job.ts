@@ -7,9 +7,9 @@
 import { cpus } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { methods, paramsRunWith } from "../methods/registry.ts";
+import { methods, paramsLabel } from "../methods/registry.ts";
 import { parseConfig } from "./config.ts";
-import { describeParams, runExperiment } from "./runner.ts";
+import { runExperiment } from "./runner.ts";
 
 /** The bundled sample: Excite query log sample, from the Apache Pig tutorial (Apache License 2.0). */
 export const SAMPLE_LOG = fileURLToPath(new URL("../../data/excite/excite-small.log", import.meta.url));
@@ -52,9 +52,7 @@ export async function runMainJob(opts: MainJobOptions): Promise<string> {
     const row = result.rows.find((r) => r.method === method);
     const say = (s: string) => process.stdout.write(`${s}\n`);
     // Every parameter the method ran with, its defaults filled in ("swap (k=3 delta=1.2 …)").
-    say(
-      `\nMain job: ${method} (${describeParams(paramsRunWith(method, row?.params ?? {}))}) on ${SAMPLE_LOG}`,
-    );
+    say(`\nMain job: ${method} (${paramsLabel(row?.params ?? {}) || "-"}) on ${SAMPLE_LOG}`);
     if (row?.status === "error") say(`  ${method} failed: ${row.error}`);
     else if (row) {
       const v = (k: string) => {

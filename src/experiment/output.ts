@@ -2,10 +2,10 @@
  * results.tsv (one row per combination, one column per yardstick value; "n/a" where a yardstick does not
  * apply) and results.json (rows plus the run's metadata), both written atomically.
  */
-import { rename, writeFile } from "node:fs/promises";
+
 import { join } from "node:path";
-import type { ResultRow } from "./run-one.ts";
-import type { RunMeta } from "./runner.ts";
+import { writeFileAtomic } from "../log/atomic.ts";
+import type { ResultRow, RunMeta } from "../report/results.ts";
 
 /** Every value column present in `rows`, in first-seen order. */
 export function valueColumns(rows: readonly ResultRow[]): string[] {
@@ -43,12 +43,6 @@ export function toTsv(rows: readonly ResultRow[]): string {
   return `${lines.join("\n")}\n`;
 }
 
-async function atomicWrite(path: string, text: string): Promise<void> {
-  const tmp = `${path}.${process.pid}.tmp`;
-  await writeFile(tmp, text);
-  await rename(tmp, path);
-}
-
 export async function writeResults(
   dir: string,
   rows: readonly ResultRow[],
@@ -56,7 +50,7 @@ export async function writeResults(
 ): Promise<{ tsv: string; json: string }> {
   const tsv = join(dir, "results.tsv");
   const json = join(dir, "results.json");
-  await atomicWrite(tsv, toTsv(rows));
-  await atomicWrite(json, `${JSON.stringify({ meta, rows }, null, 2)}\n`);
+  await writeFileAtomic(tsv, toTsv(rows));
+  await writeFileAtomic(json, `${JSON.stringify({ meta, rows }, null, 2)}\n`);
   return { tsv, json };
 }

@@ -8,9 +8,10 @@
  */
 import { availableParallelism } from "node:os";
 import type { Worker } from "node:worker_threads";
+import type { ResultRow } from "../report/results.ts";
 import { spawnModuleWorker } from "../util/worker.ts";
 import type { Combination } from "./config.ts";
-import { type PreparedInput, type ResultRow, runCombination } from "./run-one.ts";
+import { type PreparedInput, runCombination } from "./run-one.ts";
 import type { WorkerInit, WorkerTask } from "./worker.ts";
 
 export interface PoolOptions {

@@ -6,6 +6,7 @@
  */
 
 import { audit, verdict } from "../audit/audit.ts";
+import type { Categorizer } from "../classify/categorize.ts";
 import type { KnowledgeService } from "../classify/service.ts";
 import { Taxonomy } from "../knowledge/taxonomy.ts";
 import type { QueryLog } from "../log/record.ts";
@@ -13,36 +14,10 @@ import { methodRng, type Release } from "../methods/method.ts";
 import { getMethod } from "../methods/registry.ts";
 import { getYardstick } from "../metrics/registry.ts";
 import type { Value, YardstickContext, YardstickOptions } from "../metrics/yardstick.ts";
+import type { ResultRow } from "../report/results.ts";
 import { silentProgress } from "../util/progress.ts";
 import { Rng } from "../util/random.ts";
-import type { Categorizer } from "./classify.ts";
 import type { Combination } from "./config.ts";
-
-/** One line of results.tsv / one entry of results.json. */
-export interface ResultRow {
-  /** Cache key of the combination. */
-  readonly key: string;
-  readonly method: string;
-  readonly paper: string;
-  readonly params: Readonly<Record<string, unknown>>;
-  readonly seed: number;
-  readonly status: "ok" | "error";
-  readonly error?: string;
-  /** Wall-clock seconds to anonymize and measure (not part of the cache identity). */
-  readonly seconds: number;
-  /** The method's own counters (released, suppressed, …). */
-  readonly counts: Readonly<Record<string, number>>;
-  /** Guarantees the method states (k, ε, δ, …). */
-  readonly guarantee: Readonly<Record<string, number>>;
-  /** The audit's verdict on the release: "pass", or "FAIL: " and the failed checks (absent on errors). */
-  readonly audit?: string;
-  /** The failed checks' first violations, one line each (absent when the audit passed). */
-  readonly auditViolations?: readonly string[];
-  /** Seconds spent in the method ("anonymize") and in each yardstick, by name. */
-  readonly timings?: Readonly<Record<string, number>>;
-  /** `<yardstick>.<column>` → value, null = n/a. */
-  readonly values: Readonly<Record<string, Value>>;
-}
 
 /** What every combination shares: the (classified) input and how to categorise new queries. */
 export interface PreparedInput {
@@ -103,8 +78,7 @@ export async function runCombination(
   };
   try {
     const params = method.parse(combo.params);
-    const rng = Rng.fromSeed(combo.seed);
-    rng.fork(1); // the method's stream (methodRng); the yardsticks fork theirs after it, as before
+    const root = Rng.fromSeed(combo.seed);
     const release = await method.anonymize(input.log, params, {
       rng: methodRng(combo.seed),
       progress: silentProgress,
@@ -126,7 +100,7 @@ export async function runCombination(
     const methodInfo = { name: method.name, paper: method.paper };
     const categoryOf = await categoryLookup(input, release);
     const ctx: YardstickContext = {
-      rng: rng.fork(2),
+      rng: root.derive("yardsticks"),
       options,
       taxonomy: () => {
         taxonomy ??= Taxonomy.bundled();
@@ -138,7 +112,7 @@ export async function runCombination(
       const y = getYardstick(name);
       const measured = await y.measure(
         { original: input.log, release, params: params as Record<string, unknown>, method: methodInfo },
-        { ...ctx, rng: ctx.rng.fork(hash(name)) },
+        { ...ctx, rng: ctx.rng.derive(name) },
       );
       for (const c of y.columns(options)) values[`${y.name}.${c.key}`] = measured[c.key] ?? null;
       clock(y.name);
@@ -171,11 +145,4 @@ export async function runCombination(
       values,
     };
   }
-}
-
-/** A small stable integer for a name, to fork one random stream per yardstick (also the library's `measure`). */
-export function hash(s: string): number {
-  let h = 0;
-  for (let i = 0; i < s.length; i++) h = (Math.imul(h, 31) + s.charCodeAt(i)) | 0;
-  return h & 0x7fffffff;
 }

@@ -5,49 +5,24 @@
  */
 import { mkdir } from "node:fs/promises";
 import { join, resolve } from "node:path";
+import { loadClassifier } from "../classify/categorize.ts";
 import { classifyLog } from "../classify/classify-log.ts";
 import { createKnowledgeService } from "../classify/service.ts";
 import { loadLog } from "../log/read.ts";
 import type { QueryLog } from "../log/record.ts";
+import { StatsAccumulator } from "../log/stats.ts";
 import { paramsLabel } from "../methods/registry.ts";
-import { eventsOf } from "../metrics/counting.ts";
 import { writeReport } from "../report/html.ts";
+import type { ResultRow, RunMeta } from "../report/results.ts";
 import { consoleProgress, type Progress } from "../util/progress.ts";
 import { codeVersion, contentHash, hashFiles, ResultCache } from "./cache.ts";
-import { loadClassifier } from "./classify.ts";
 import type { ExperimentConfig } from "./config.ts";
 import { writeResults } from "./output.ts";
 import { runPool } from "./pool.ts";
-import type { PreparedInput, ResultRow } from "./run-one.ts";
+import type { PreparedInput } from "./run-one.ts";
 import type { WorkerTask } from "./worker.ts";
 
 export const VERSION = "0.1.0";
-
-/** Facts about the run, for reproducibility (shown in the report and stored in results.json). */
-export interface RunMeta {
-  readonly config: string;
-  readonly log: readonly string[];
-  readonly logSha256: string;
-  readonly format: string;
-  readonly records: number;
-  readonly events: number;
-  readonly users: number;
-  readonly distinctQueries: number;
-  readonly clicks: number;
-  readonly classified: string;
-  readonly version: string;
-  readonly codeVersion: string;
-  readonly node: string;
-  readonly seeds: readonly number[];
-  readonly yardsticks: readonly string[];
-  readonly options: ExperimentConfig["options"];
-  readonly frontier: ExperimentConfig["frontier"];
-  readonly started: string;
-  readonly seconds: number;
-  readonly computed: number;
-  readonly cached: number;
-  readonly notes: readonly string[];
-}
 
 export interface ExperimentOutput {
   readonly rows: ResultRow[];
@@ -151,7 +126,7 @@ export async function runExperiment(config: ExperimentConfig, opts: RunOptions):
       done++;
       const elapsed = (performance.now() - runStart) / 1000;
       const eta = (elapsed / done) * (tasks.length - done);
-      const what = `${row.method} ${describeParams(row.params)} seed=${row.seed}`;
+      const what = `${row.method} ${paramsLabel(row.params) || "-"} seed=${row.seed}`;
       const status = row.status === "ok" ? `${row.seconds.toFixed(1)}s` : `ERROR ${row.error}`;
       say(`[${done}/${tasks.length}] ${what}: ${status}; ETA ${formatSeconds(eta)}`);
     },
@@ -166,17 +141,20 @@ export async function runExperiment(config: ExperimentConfig, opts: RunOptions):
     .filter((r): r is ResultRow => r !== undefined)
     .filter((r, i, all) => all.indexOf(r) === i);
 
-  const events = eventsOf(records);
+  // The log's figures as `querymask stats` counts them (log/stats.ts), so the report and stats agree.
+  const stats = new StatsAccumulator();
+  stats.push(records);
+  const counted = stats.result();
   const meta: RunMeta = {
     config: config.source,
     log: config.log,
     logSha256,
     format: loaded.format,
-    records: records.length,
-    events: events.length,
-    users: new Set(records.map((r) => r.user)).size,
-    distinctQueries: new Set(records.filter((r) => r.query !== "").map((r) => r.query)).size,
-    clicks: records.filter((r) => r.clickUrl !== undefined && r.clickUrl !== "").length,
+    records: counted.rows,
+    events: counted.queryEvents,
+    users: counted.users,
+    distinctQueries: counted.distinctQueries,
+    clicks: counted.clickRows,
     classified: categorize
       ? "yes (project classifier)"
       : loaded.classified
@@ -198,11 +176,6 @@ export async function runExperiment(config: ExperimentConfig, opts: RunOptions):
   const files = await writeResults(out, ordered, meta);
   const html = await writeReport(join(out, "report.html"), ordered, meta);
   return { rows: ordered, meta, files: { ...files, html } };
-}
-
-/** `k=3 depth=1` (or `-` for no parameters). */
-export function describeParams(params: Readonly<Record<string, unknown>>): string {
-  return paramsLabel(params) || "-";
 }
 
 function sameParams(a: Readonly<Record<string, unknown>>, b: Readonly<Record<string, unknown>>): boolean {

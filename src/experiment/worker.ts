@@ -3,10 +3,10 @@
  * the combinations it is sent one at a time and posts each {@link ResultRow} back.
  */
 import { parentPort, workerData } from "node:worker_threads";
+import { type Categorizer, loadClassifier } from "../classify/categorize.ts";
 import { createKnowledgeService } from "../classify/service.ts";
 import type { LogRecord, QueryLog } from "../log/record.ts";
 import type { YardstickOptions } from "../metrics/yardstick.ts";
-import { type Categorizer, loadClassifier } from "./classify.ts";
 import type { Combination } from "./config.ts";
 import { type PreparedInput, runCombination } from "./run-one.ts";
 

@@ -7,9 +7,14 @@
  */
 import { readFile } from "node:fs/promises";
 import { gunzipSync } from "node:zlib";
-import type { CountTable } from "../methods/method.ts";
 import { InputError } from "../util/errors.ts";
 import { AtomicTextFile } from "./atomic.ts";
+
+/** A query-click count table: the output of the DP release (not per-user logs). */
+export interface CountTable {
+  readonly queries: { query: string; count: number }[];
+  readonly clicks: { query: string; url: string; count: number }[];
+}
 
 export const COUNT_TABLE_HEADER = "kind\tquery\turl\tcount";
 

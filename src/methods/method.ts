@@ -7,6 +7,7 @@
  * pipeline stage of its own, but still implements this interface for batch use and for experiments.
  */
 import type { KnowledgeService } from "../classify/service.ts";
+import type { CountTable } from "../log/count-table.ts";
 import type { LogRecord, QueryLog } from "../log/record.ts";
 import type { ClickUsers } from "../scrub/click-url.ts";
 import type { Stage } from "../stream/stage.ts";
@@ -37,11 +38,7 @@ export interface MethodContext {
   readonly knowledge?: KnowledgeService;
 }
 
-/** A query-click count table: the output of the DP release (not per-user logs). */
-export interface CountTable {
-  readonly queries: { query: string; count: number }[];
-  readonly clicks: { query: string; url: string; count: number }[];
-}
+export type { CountTable } from "../log/count-table.ts";
 
 export interface Release {
   /** The released log, in the input's format (absent for a method that releases only counts, i.e. dp). */

@@ -51,17 +51,17 @@ export function paramsLabel(params: Readonly<Record<string, unknown>>): string {
 }
 
 /**
- * Every parameter method `name` runs with for `params`, its defaults filled in by its own parser; `params` as
- * given when the method is unknown or refuses them (the run reports that error itself).
+ * The parameters in `params` (as the method parsed them) whose value differs from the method's default: the short
+ * label of a configuration in the report (`k=5` for swap with k = 5; "" for swap's defaults).
  */
-export function paramsRunWith(
+export function paramsChanged(
   name: string,
   params: Readonly<Record<string, unknown>>,
 ): Readonly<Record<string, unknown>> {
   const m = methods.find((x) => x.name === name);
-  try {
-    return m ? { ...m.parse(params) } : params;
-  } catch {
-    return params;
-  }
+  if (!m) return params;
+  const defaults: Record<string, unknown> = { ...m.parse({}) };
+  return Object.fromEntries(
+    Object.entries(params).filter(([k, v]) => JSON.stringify(v) !== JSON.stringify(defaults[k])),
+  );
 }

@@ -1,11 +1,10 @@
 /**
  * Ad value retained (paper 003, §3, Table 1) as a yardstick; the measures themselves are the km method's
- * (src/methods/km/measures.ts): % of term occurrences (log size), users, estimated ad clicks, impressions, and —
+ * (src/methods/km/measures.ts, through km's public surface, index.ts): % of term occurrences (log size), users, estimated ad clicks, impressions, and —
  * with a bid table (`options.bids` in the config) — bid and revenue. n/a for a count table, for bid/revenue
  * without a bid table, and for clicks on a log without clicks.
  */
-import { type BidTable, readBids } from "../methods/km/bids.ts";
-import { adValueRetained } from "../methods/km/measures.ts";
+import { adValueRetained, type BidTable, readBids } from "../methods/km/index.ts";
 import type { Column, Yardstick } from "./yardstick.ts";
 
 const KEYS = ["logSize", "users", "clicks", "impressions", "bid", "revenue"] as const;

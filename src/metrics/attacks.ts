@@ -43,7 +43,7 @@ export const ownAttacks: Yardstick = {
           released: release.log,
           origin: release.origin,
           params: a.parse(params ?? {}),
-          rng: ctx.rng.fork(a.name.length),
+          rng: ctx.rng.derive(a.name),
           progress: silentProgress,
         });
         out[a.name] = r.linkedPct;

@@ -32,7 +32,7 @@ export const background: Yardstick = {
       const r = backgroundKnowledge(original, release.log, release.origin, {
         m,
         targets: ctx.options.backgroundTargets,
-        rng: ctx.rng.fork(m),
+        rng: ctx.rng.derive(`m${m}`),
       });
       out[`m${m}.reidentified`] = r.targets === 0 ? null : r.reidentifiedPct;
       out[`m${m}.learned`] = r.targets === 0 ? null : r.learnedPct;

@@ -14,11 +14,11 @@
  * users in both logs — an estimate of L, not L.
  */
 import type { QueryLog } from "../log/record.ts";
-import type { ConceptMapper } from "../methods/mdav/concept-mapper.ts";
-import { EMPTY_PROFILE, type Profile } from "../methods/mdav/profile.ts";
-import { mapLogs } from "../methods/mdav/profiles.ts";
-import { semanticDistanceMatrix } from "../methods/mdav/semantic-distance.ts";
-import { userLogs } from "../methods/mdav/user-logs.ts";
+import type { ConceptMapper } from "../semantic/concept-mapper.ts";
+import { EMPTY_PROFILE, type Profile } from "../semantic/profile.ts";
+import { mapLogs } from "../semantic/profiles.ts";
+import { semanticDistanceMatrix } from "../semantic/semantic-distance.ts";
+import { userLogs } from "../semantic/user-logs.ts";
 import { Rng } from "../util/random.ts";
 import {
   averageLinkage,

@@ -3,8 +3,8 @@
  * with the same label-based ODP concept mapper the mdav method uses by default. n/a for a count table.
  */
 
-import type { ConceptMapper } from "../methods/mdav/concept-mapper.ts";
-import { labelConceptMapper } from "../methods/mdav/label-mapper.ts";
+import type { ConceptMapper } from "../semantic/concept-mapper.ts";
+import { labelConceptMapper } from "../semantic/label-mapper.ts";
 import { informationLoss } from "./information-loss.ts";
 import type { Yardstick } from "./yardstick.ts";
 

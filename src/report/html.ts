@@ -3,15 +3,14 @@
  * how to read it, the data summary, the privacy–utility frontier, one table per method, the yardsticks with
  * plain-language guidance, and what is needed to reproduce the run.
  */
-import { rename, writeFile } from "node:fs/promises";
-import type { ResultRow } from "../experiment/run-one.ts";
-import type { RunMeta } from "../experiment/runner.ts";
-import { methods, paramsLabel, paramsRunWith } from "../methods/registry.ts";
+import { writeFileAtomic } from "../log/atomic.ts";
+import { methods, paramsChanged, paramsLabel } from "../methods/registry.ts";
 import { getYardstick } from "../metrics/registry.ts";
 import type { Column, Value } from "../metrics/yardstick.ts";
 import { barSpec, frontierSpec, markFrontier, methodColour, renderSvg } from "./charts.ts";
 import { FRONTIER, INTRO, NA, SEEDS } from "./guidance.ts";
 import { pelSection } from "./pel.ts";
+import type { ResultRow, RunMeta } from "./results.ts";
 import { type Choice, choose, disagreements, type RiskMeasure, risk, riskMeasures } from "./summary.ts";
 
 /** Rows of the same method and parameters, averaged over seeds. */
@@ -50,8 +49,8 @@ export function aggregate(rows: readonly ResultRow[]): Aggregate[] {
     const first = g[0]!;
     return {
       method: first.method,
-      label: paramsLabel(first.params),
-      full: paramsLabel(paramsRunWith(first.method, first.params)) || "no parameters",
+      label: paramsLabel(paramsChanged(first.method, first.params)),
+      full: paramsLabel(first.params) || "no parameters",
       params: first.params,
       seeds: ok.map((r) => r.seed),
       errors: g.filter((r) => r.status === "error").map((r) => `seed ${r.seed}: ${r.error}`),
@@ -397,9 +396,7 @@ ${kv(repro)}
 /** Write the report atomically; returns its path. */
 export async function writeReport(path: string, rows: readonly ResultRow[], meta: RunMeta): Promise<string> {
   const html = await renderReport(rows, meta);
-  const tmp = `${path}.${process.pid}.tmp`;
-  await writeFile(tmp, html);
-  await rename(tmp, path);
+  await writeFileAtomic(path, html);
   return path;
 }
 

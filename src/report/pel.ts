@@ -4,7 +4,8 @@
  * (mean, quantiles, and the share of users whose uncertainty 100 − PEL is above the paper's 70% and 80%), averaged over seeds.
  * Rows come from any method whose counts carry `meanPel` (today: `clientside`). Empty when there is none.
  */
-import type { ResultRow } from "../experiment/run-one.ts";
+import { paramsChanged, paramsLabel } from "../methods/registry.ts";
+import type { ResultRow } from "./results.ts";
 
 const COLUMNS: readonly [key: string, label: string][] = [
   ["pelUsers", "users with a PEL"],
@@ -26,9 +27,7 @@ export function pelSection(rows: readonly ResultRow[]): string {
   const groups = new Map<string, ResultRow[]>();
   for (const r of rows) {
     if (r.status !== "ok" || typeof r.counts.meanPel !== "number") continue;
-    const key = `${r.method} ${Object.entries(r.params)
-      .map(([k, v]) => `${k}=${typeof v === "string" ? v : JSON.stringify(v)}`)
-      .join(" ")}`.trim();
+    const key = `${r.method} ${paramsLabel(paramsChanged(r.method, r.params))}`.trim();
     groups.set(key, [...(groups.get(key) ?? []), r]);
   }
   if (groups.size === 0) return "";

@@ -12,13 +12,13 @@ import {
   type WriteStream,
   writeFileSync,
 } from "node:fs";
+import { loadCategorize } from "../classify/categorize.ts";
 import { type Bus, publish } from "../cluster/bus.ts";
 import { type PartitionedConfig, type PartitionedSnapshot, PartitionedStages } from "../cluster/embedded.ts";
 import { INGEST_SUBJECT } from "../cluster/topology.ts";
 import { encode } from "../cluster/wire.ts";
 import { ndjsonCodec } from "../log/formats/ndjson.ts";
 import type { LogRecord } from "../log/record.ts";
-import { loadCategorize } from "../methods/swap/classify.ts";
 import { Profiler } from "../profile/profiler.ts";
 import { SqliteProfileStore } from "../profile/sqlite-store.ts";
 import type { ServiceMetrics } from "./metrics.ts";

@@ -74,3 +74,37 @@ test("anonymize streams an unclassified log through swap, classifying on the way
   assert.equal(lines.length, summary["released rows"]);
   assert.match(lines[0]!, /^[0-9A-F]+\t\d{12}\t/); // Excite layout, no category columns
 });
+
+test("anonymize --method NAME --help shows that method's own parameters, descriptions and defaults", () => {
+  const dp = run("anonymize", "--method", "dp", "--help");
+  assert.equal(dp.status, 0, dp.stderr);
+  const own = dp.stdout.slice(dp.stdout.indexOf("Parameters of method dp:"));
+  assert.match(own, /--delta <number> +failure probability δ/);
+  assert.doesNotMatch(dp.stdout, /growth factor/, "swap's δ is not dp's");
+  const km = run("anonymize", "--method", "km", "--help");
+  assert.match(km.stdout, /Parameters of method km:\n {2}--k <int> +.*\(default 5\)/);
+  const swap = run("anonymize", "--method", "swap", "--help");
+  assert.match(swap.stdout, /--max-delay <number>/);
+  const all = run("anonymize", "--help");
+  assert.match(all.stdout, /Parameters by method/);
+  assert.doesNotMatch(all.stdout, /--maxDelay/, "the camelCase alias is hidden");
+});
+
+test("parameter flags are kebab-case; the camelCase spelling still reaches the same parameter", () => {
+  for (const flag of ["--max-delay", "--maxDelay"]) {
+    const r = run(
+      "anonymize",
+      "--method",
+      "threshold",
+      flag,
+      "5",
+      "-o",
+      "/tmp/x",
+      "data/excite/excite-small.log",
+    );
+    assert.equal(r.status, 2, r.stderr);
+    assert.match(r.stderr, /method threshold has no parameter --max-delay; it takes: --k/);
+  }
+  const a = run("attack", "--attack", "matcher", "--help");
+  assert.match(a.stdout, /Parameters of attack matcher:\n {2}--match-time <boolean>/);
+});

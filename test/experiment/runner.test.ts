@@ -39,6 +39,23 @@ describe("runExperiment", () => {
     assert.equal(json.meta.users, 4);
   });
 
+  it("a method's defaults written out are the same configuration: computed once, one row, one report line", async () => {
+    const out = tempDir();
+    const config = parseConfig({
+      ...raw,
+      seeds: [1],
+      methods: ["threshold", { method: "threshold", params: { k: 5 } }],
+      yardsticks: ["retention"],
+    });
+    assert.deepEqual(config.combinations[0]!.params, { k: 5 }, "defaults filled in by the method's parser");
+    const r = await runExperiment(config, { out, quiet: true, log: smallLog() });
+    assert.equal(r.meta.computed, 1);
+    assert.equal(r.rows.length, 1);
+    assert.deepEqual(r.rows[0]!.params, { k: 5 });
+    const json = JSON.parse(readFileSync(r.files.json, "utf8"));
+    assert.equal(json.rows.length, 1);
+  });
+
   it("a rerun takes every result from the cache; a changed grid computes only the new point", async () => {
     const out = tempDir();
     const first = await runExperiment(parseConfig(raw), { out, quiet: true, log: smallLog() });

@@ -4,7 +4,6 @@ import fc from "fast-check";
 import type { QueryLog } from "../../src/log/record.ts";
 import { erola, wordCategories } from "../../src/methods/erola/index.ts";
 import { booleanDistance } from "../../src/methods/mdav/multiset-distance.ts";
-import { profileOf } from "../../src/methods/mdav/profile.ts";
 import { mdavStrings } from "../../src/methods/mdav-strings/index.ts";
 import type { Method } from "../../src/methods/method.ts";
 import { navarro } from "../../src/methods/navarro/index.ts";
@@ -14,6 +13,7 @@ import {
   type SyntacticQuery,
   sequenceEditDistance,
 } from "../../src/methods/navarro/query-distance.ts";
+import { profileOf } from "../../src/semantic/profile.ts";
 import { paperContext, paperMapper, randomLog } from "./fixtures.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: methods of different parameter types.

@@ -2,9 +2,9 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
 import { Taxonomy } from "../../src/knowledge/taxonomy.ts";
-import { CategorySpace } from "../../src/methods/mdav/category-space.ts";
-import { profileOf } from "../../src/methods/mdav/profile.ts";
-import { semanticDistanceMatrix, semanticUserDistance } from "../../src/methods/mdav/semantic-distance.ts";
+import { CategorySpace } from "../../src/semantic/category-space.ts";
+import { profileOf } from "../../src/semantic/profile.ts";
+import { semanticDistanceMatrix, semanticUserDistance } from "../../src/semantic/semantic-distance.ts";
 import { paperTaxonomy } from "./fixtures.ts";
 
 const t = paperTaxonomy();

@@ -3,9 +3,9 @@ import { knowledgeOf } from "../../src/classify/service.ts";
 import type { KnowledgeBase } from "../../src/knowledge/knowledge-base.ts";
 import { Taxonomy } from "../../src/knowledge/taxonomy.ts";
 import type { LogRecord, QueryLog } from "../../src/log/record.ts";
-import { CategorySpace } from "../../src/methods/mdav/category-space.ts";
-import { type ConceptMapper, phraseMapper } from "../../src/methods/mdav/concept-mapper.ts";
 import type { MethodContext } from "../../src/methods/method.ts";
+import { CategorySpace } from "../../src/semantic/category-space.ts";
+import { type ConceptMapper, phraseMapper } from "../../src/semantic/concept-mapper.ts";
 import { silentProgress } from "../../src/util/progress.ts";
 import { Rng } from "../../src/util/random.ts";
 

@@ -10,8 +10,8 @@ import type { QueryLog } from "../../src/log/record.ts";
 import { blockUsers } from "../../src/methods/mdav/blocking.ts";
 import { mdav, semanticMicroaggregation } from "../../src/methods/mdav/index.ts";
 import { semanticPartition } from "../../src/methods/mdav/partition.ts";
-import { type Profile, profileOf } from "../../src/methods/mdav/profile.ts";
 import { informationLoss, sampleIndices } from "../../src/metrics/information-loss.ts";
+import { type Profile, profileOf } from "../../src/semantic/profile.ts";
 import { Rng } from "../../src/util/random.ts";
 import { paperMapper, randomLog } from "./fixtures.ts";
 

@@ -2,9 +2,9 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { QueryLog } from "../../src/log/record.ts";
 import { mdav, semanticMicroaggregation } from "../../src/methods/mdav/index.ts";
-import { profileOf } from "../../src/methods/mdav/profile.ts";
 import { centroidCategory, representativeCategories } from "../../src/methods/mdav/representative.ts";
 import { ParamError } from "../../src/methods/method.ts";
+import { profileOf } from "../../src/semantic/profile.ts";
 import { Rng } from "../../src/util/random.ts";
 import { paperMapper, paperTaxonomy, randomLog } from "./fixtures.ts";
 

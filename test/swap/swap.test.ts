@@ -163,3 +163,17 @@ test("deeper buckets keep top-level profiles and still never release a query und
     }),
   );
 });
+
+test("swap claims k only when every release waits for a bucket of k: not with a bounded delay or its own author", async () => {
+  const recs = fc.sample(logArb(5, 60), { seed: 3, numRuns: 1 })[0]!;
+  const claim = async (raw: Record<string, unknown>) =>
+    (
+      await swap.anonymize({ records: recs, format: "aol" }, swap.parse(raw), {
+        rng: Rng.fromSeed(1),
+        progress: { start() {}, tick() {}, stop() {} },
+      })
+    ).guarantee;
+  assert.deepEqual(await claim({ k: 3 }), { k: 3 });
+  assert.deepEqual(await claim({ k: 3, maxDelay: 60 }), {});
+  assert.deepEqual(await claim({ k: 3, ownAuthor: true }), {});
+});

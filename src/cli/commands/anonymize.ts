@@ -1,28 +1,23 @@
 /**
  * `querymask anonymize --method NAME [--<param> value…] <log…> -o <out>`: run any registered method. The flags
- * for method parameters are built from the registry's ParamSpecs, so a new method needs no CLI code. A method
+ * for method parameters are built from the registry's ParamSpecs (../param-flags.ts), so a new method needs no CLI
+ * code; `--method NAME --help` lists that method's own parameters. A method
  * with a streaming stage runs as a stream (memory flat in the log size); the others load the log. The release
  * is written in the input's format, or as a query-click count table when the method releases counts only.
  */
 
 import { dirname, resolve } from "node:path";
-import { type Command, Option } from "commander";
+import type { Command } from "commander";
 import { createKnowledgeService } from "../../classify/service.ts";
 import { writeCountTable } from "../../log/count-table.ts";
 import { loadLog, type OpenedLog, openLog } from "../../log/read.ts";
 import { writeBatches, writeLog } from "../../log/write.ts";
-import {
-  type Method,
-  type MethodContext,
-  methodRng,
-  type ParamSpec,
-  withParamRange,
-} from "../../methods/method.ts";
+import { type MethodContext, methodRng, withParamRange } from "../../methods/method.ts";
 import { getMethod, methods } from "../../methods/registry.ts";
 import { ClickUsers } from "../../scrub/click-url.ts";
 import { runStage } from "../../stream/stage.ts";
 import { checkTimeOrder, NotInTimeOrder, sortByTime } from "../../stream/time-order.ts";
-import { UsageError } from "../../util/errors.ts";
+import { addParamFlags, givenParams } from "../param-flags.ts";
 import {
   addInputOptions,
   checkOutputs,
@@ -60,46 +55,7 @@ const RESERVED = new Set([
   "help",
 ]);
 
-/** Commander's attribute name for a flag: `--pii-share` → `piiShare`. */
-function camel(name: string): string {
-  return name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
-}
-
-/** Every parameter name any method takes, with the methods that take it (also `querymask audit`'s flags). */
-export function paramFlags(): Map<string, { spec: ParamSpec; methods: string[] }> {
-  const out = new Map<string, { spec: ParamSpec; methods: string[] }>();
-  for (const m of methods) {
-    for (const p of m.params) {
-      const seen = out.get(p.name);
-      if (seen) seen.methods.push(m.name);
-      else out.set(p.name, { spec: p, methods: [m.name] });
-    }
-  }
-  return out;
-}
-
-/** The raw parameters given for `method`; a flag the method does not take is a usage error. */
-export function methodParams(
-  method: Method,
-  flags: Readonly<Record<string, unknown>>,
-  known: Map<string, unknown>,
-): Record<string, unknown> {
-  const raw: Record<string, unknown> = {};
-  for (const name of known.keys()) {
-    const v = flags[camel(name)];
-    if (v === undefined) continue;
-    if (!method.params.some((p) => p.name === name)) {
-      throw new UsageError(
-        `method ${method.name} has no parameter --${name}; it takes: ${method.params.map((p) => `--${p.name}`).join(" ") || "none"}`,
-      );
-    }
-    raw[name] = v;
-  }
-  return raw;
-}
-
 export function register(program: Command): void {
-  const known = paramFlags();
   const cmd = program
     .command("anonymize")
     .argument("<log...>", "input log files or glob patterns")
@@ -117,18 +73,14 @@ export function register(program: Command): void {
       16_384,
     )
     .option("--json", "print the summary as JSON");
-  for (const [name, { spec, methods: users }] of known) {
-    const def = spec.default === undefined ? "" : ` (default ${spec.default})`;
-    if (RESERVED.has(name)) throw new Error(`method parameter --${name} clashes with a common flag`);
-    cmd.addOption(new Option(`--${name} <value>`, `${spec.description}${def} [${users.join(", ")}]`));
-  }
+  addParamFlags(cmd, methods, "method", "method", RESERVED);
   cmd.addHelpText(
     "after",
     `\nMethods:\n${methods.map((m) => `  ${m.name.padEnd(12)} ${m.summary} (${m.paper})`).join("\n")}\n\nExamples:\n  querymask anonymize --method swap --k 3 --delta 1.2 --depth 1 --seed 7 data/excite/excite-small.log -o released.log\n  querymask anonymize --method dp --epsilon 1 --delta 1e-5 --d 20 log.tsv.gz -o counts.tsv`,
   );
   addInputOptions(cmd).action(async (inputs: string[], flags: AnonymizeFlags) => {
     const method = getMethod(flags.method);
-    const params = method.parse(methodParams(method, flags, known));
+    const params = method.parse(givenParams(method, methods, flags, "method"));
     const opts = readOptions(flags, flags.out);
     await checkOutputs(inputs, fileOutputs(flags.out, opts.rejectsPath));
     const ctx: MethodContext = {

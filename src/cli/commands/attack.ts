@@ -3,18 +3,16 @@
  * how many released records it links to their true author, with the run's time per record and peak memory.
  * Without the anonymizer's ground truth, a guess counts when the original log holds that (user, query).
  */
-import { type Command, Option } from "commander";
-import type { Attack } from "../../attacks/attack.ts";
+import type { Command } from "commander";
 import { notSwapShaped, releaseShape } from "../../attacks/fit.ts";
 import { attacks, getAttack } from "../../attacks/registry.ts";
 import { profileRun } from "../../attacks/resources.ts";
+import { loadCategorize } from "../../classify/categorize.ts";
 import { createKnowledgeService } from "../../classify/service.ts";
 import { loadLog } from "../../log/read.ts";
 import type { QueryLog } from "../../log/record.ts";
-import { loadCategorize } from "../../methods/swap/classify.ts";
-import { UsageError } from "../../util/errors.ts";
-import type { ParamSpec } from "../../util/params.ts";
 import { Rng } from "../../util/random.ts";
+import { addParamFlags, givenParams } from "../param-flags.ts";
 import {
   addInputOptions,
   DEFAULT_SEED,
@@ -31,40 +29,6 @@ interface AttackFlags extends InputFlags {
   seed: number;
   json?: boolean;
   [param: string]: unknown;
-}
-
-/** `matchTime` → `match-time`, the flag of a camel-case parameter name. */
-function kebab(name: string): string {
-  return name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
-}
-
-/** Every parameter any attack takes, with the attacks that take it. */
-function paramFlags(): Map<string, { spec: ParamSpec; attacks: string[] }> {
-  const out = new Map<string, { spec: ParamSpec; attacks: string[] }>();
-  for (const a of attacks) {
-    for (const p of a.params) {
-      const seen = out.get(p.name);
-      if (seen) seen.attacks.push(a.name);
-      else out.set(p.name, { spec: p, attacks: [a.name] });
-    }
-  }
-  return out;
-}
-
-/** The raw parameters given for `attack` (commander stores `--match-time` as `matchTime`); a flag the attack
- *  does not take is a usage error. */
-function attackParams(attack: Attack, flags: AttackFlags, known: Iterable<string>): Record<string, unknown> {
-  const raw: Record<string, unknown> = {};
-  for (const name of known) {
-    const v = flags[name];
-    if (v === undefined) continue;
-    if (!attack.params.some((p) => p.name === name)) {
-      const takes = attack.params.map((p) => `--${kebab(p.name)}`).join(" ") || "none";
-      throw new UsageError(`attack ${attack.name} has no parameter --${kebab(name)}; it takes: ${takes}`);
-    }
-    raw[name] = v;
-  }
-  return raw;
 }
 
 async function withCategories(log: QueryLog): Promise<QueryLog> {
@@ -88,18 +52,14 @@ export function register(program: Command): void {
     .requiredOption("--released <file>", "the released (anonymized) log")
     .option("--seed <n>", "random seed", parseSeed, DEFAULT_SEED)
     .option("--json", "print JSON instead of a table");
-  const known = paramFlags();
-  for (const [name, { spec, attacks: users }] of known) {
-    const def = spec.default === undefined ? "" : ` (default ${spec.default})`;
-    cmd.addOption(new Option(`--${kebab(name)} <value>`, `${spec.description}${def} [${users.join(", ")}]`));
-  }
+  addParamFlags(cmd, attacks, "attack", "attack");
   cmd.addHelpText(
     "after",
     `\nAttacks:\n${attacks.map((a) => `  ${a.name.padEnd(10)} ${a.summary} (${a.paper})`).join("\n")}\n\nExample:\n  querymask attack --attack deanon3 --k 3 --original in.tsv --released out.tsv`,
   );
   addInputOptions(cmd).action(async (flags: AttackFlags) => {
     const attack = getAttack(flags.attack);
-    const params = attack.parse(attackParams(attack, flags, known.keys()));
+    const params = attack.parse(givenParams(attack, attacks, flags, "attack"));
     const opts = readOptions(flags);
     opts.progress.start("reading the original log");
     const original = await loadLog([flags.original], opts);

@@ -10,7 +10,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { gunzipSync } from "node:zlib";
-import { type Command, Option } from "commander";
+import type { Command } from "commander";
 import { type AuditReport, audit, type ReleasedTable } from "../../audit/audit.ts";
 import { classifyLog } from "../../classify/classify-log.ts";
 import { createKnowledgeService } from "../../classify/service.ts";
@@ -19,6 +19,7 @@ import { loadLog } from "../../log/read.ts";
 import type { QueryLog } from "../../log/record.ts";
 import { getMethod, methods } from "../../methods/registry.ts";
 import { EXIT_FAILURE, InputError } from "../../util/errors.ts";
+import { addParamFlags, givenParams } from "../param-flags.ts";
 import {
   addInputOptions,
   type InputFlags,
@@ -27,7 +28,6 @@ import {
   readOptions,
   reportRejects,
 } from "../shared.ts";
-import { methodParams, paramFlags } from "./anonymize.ts";
 
 interface AuditFlags extends InputFlags {
   method: string;
@@ -40,7 +40,6 @@ interface AuditFlags extends InputFlags {
 }
 
 export function register(program: Command): void {
-  const known = paramFlags();
   const cmd = program
     .command("audit")
     .description("verify a release on the files alone: privacy model, identifiers, columns, summary counts")
@@ -53,10 +52,7 @@ export function register(program: Command): void {
     .option("--summary <file>", "the method's summary (querymask anonymize --json > summary.json)")
     .option("--limit <n>", "violating records to print per check", intArg(0), 20)
     .option("--json", "print the audit as JSON");
-  for (const [name, { spec, methods: users }] of known) {
-    const def = spec.default === undefined ? "" : ` (default ${spec.default})`;
-    cmd.addOption(new Option(`--${name} <value>`, `${spec.description}${def} [${users.join(", ")}]`));
-  }
+  addParamFlags(cmd, methods, "method", "method");
   cmd.addHelpText(
     "after",
     [
@@ -71,7 +67,7 @@ export function register(program: Command): void {
   );
   addInputOptions(cmd).action(async (flags: AuditFlags) => {
     const method = getMethod(flags.method);
-    const params = method.parse(methodParams(method, flags, known)) as Record<string, unknown>;
+    const params = method.parse(givenParams(method, methods, flags, "method")) as Record<string, unknown>;
     const opts = readOptions(flags);
     opts.progress.start("reading the original log");
     const read = await loadLog([flags.original], { ...opts, keepSource: false });

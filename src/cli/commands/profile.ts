@@ -7,8 +7,8 @@
  * refused unless `--append` says that is meant.
  */
 import type { Command } from "commander";
+import { loadCategorize } from "../../classify/categorize.ts";
 import { openLog } from "../../log/read.ts";
-import { loadCategorize } from "../../methods/swap/classify.ts";
 import { fingerprint, type InputFingerprint } from "../../profile/fingerprint.ts";
 import { Profiler } from "../../profile/profiler.ts";
 import { SqliteProfileStore } from "../../profile/sqlite-store.ts";

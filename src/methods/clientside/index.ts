@@ -64,7 +64,7 @@ export function parseClientside(raw: Readonly<Record<string, unknown>>): Clients
     colluding,
     hopMs: numberParam(NAME, raw, "hopMs", 100, (n) => (n < 0 ? `must be ≥ 0, got ${n}` : undefined)),
     depth: intParam(NAME, raw, "depth", 1, 1, 20),
-    ...(worstCase > 0 ? { worstCase } : {}),
+    worstCase,
   };
 }
 

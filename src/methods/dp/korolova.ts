@@ -8,9 +8,10 @@
  *    none, so the pair's existence is itself protected by the threshold — see docs/dp.md).
  * Queries and pairs are visited in sorted order, so the output depends only on the log's content and the seed.
  */
+
+import type { CountTable } from "../../log/count-table.ts";
 import type { QueryEvent } from "../../log/events.ts";
 import type { LogRecord } from "../../log/record.ts";
-import type { CountTable } from "../method.ts";
 import type { DpBudget } from "./budget.ts";
 import { histories } from "./contributions.ts";
 

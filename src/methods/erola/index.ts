@@ -6,13 +6,13 @@
  * events, as many as the mean log size of its members.
  */
 
-import type { ConceptMapper } from "../mdav/concept-mapper.ts";
-import { STOP_WORDS, words } from "../mdav/concept-mapper.ts";
+import type { ConceptMapper } from "../../semantic/concept-mapper.ts";
+import { STOP_WORDS, words } from "../../semantic/concept-mapper.ts";
+import { profileOf } from "../../semantic/profile.ts";
+import { type UserLogs, userLogs } from "../../semantic/user-logs.ts";
 import { contextMapper, parseK } from "../mdav/index.ts";
 import { cached, meanEvents, microaggregate } from "../mdav/microaggregate.ts";
 import { booleanDistanceMatrix } from "../mdav/multiset-distance.ts";
-import { profileOf } from "../mdav/profile.ts";
-import { type UserLogs, userLogs } from "../mdav/user-logs.ts";
 import type { Method } from "../method.ts";
 
 interface Prepared {

@@ -20,6 +20,7 @@ import { rewriteLog } from "./release.ts";
 import { historyTotals, retainedBetween } from "./retained.ts";
 import { targetFunction } from "./targets.ts";
 
+export { type BidTable, readBids } from "./bids.ts";
 export { adValueRetained, type Retained } from "./measures.ts";
 
 /** The result of {@link kmRecords}: the released records, their origins, and what was done. */

@@ -4,13 +4,14 @@
  * built from the distribution of queries only: each user contributes her Eq. 7 quota of query events, her most
  * repeated queries first (ties in random order).
  */
+
+import { profileOf } from "../../semantic/profile.ts";
+import { type UserLogs, userLogs } from "../../semantic/user-logs.ts";
 import type { Rng } from "../../util/random.ts";
 import { parseK } from "../mdav/index.ts";
 import { cached, microaggregate } from "../mdav/microaggregate.ts";
 import { booleanDistanceMatrix } from "../mdav/multiset-distance.ts";
-import { profileOf } from "../mdav/profile.ts";
 import { quotas } from "../mdav/representative.ts";
-import { type UserLogs, userLogs } from "../mdav/user-logs.ts";
 import type { Method } from "../method.ts";
 
 export interface StringsParams {

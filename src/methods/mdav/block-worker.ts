@@ -3,9 +3,9 @@
  * with its exact semantic MDAV partition (indices local to the block).
  */
 import { parentPort } from "node:worker_threads";
-import { CategorySpace } from "./category-space.ts";
+import { CategorySpace } from "../../semantic/category-space.ts";
+import type { Profile } from "../../semantic/profile.ts";
 import { exactSemanticPartition } from "./partition-exact.ts";
-import type { Profile } from "./profile.ts";
 
 export interface InitMessage {
   readonly type: "init";

@@ -5,8 +5,8 @@
  * each block independently, so the cost is O(n · blockSize) instead of O(n²). Every block has at least
  * `minSize` users (a short last block joins the previous one), so k-anonymity holds inside each block.
  */
-import type { CategorySpace } from "./category-space.ts";
-import type { Profile } from "./profile.ts";
+import type { CategorySpace } from "../../semantic/category-space.ts";
+import type { Profile } from "../../semantic/profile.ts";
 
 /** The dominant category path of a profile: at each depth, the heaviest child of the previous choice. */
 export function dominantPath(space: CategorySpace, p: Profile): number[] {

@@ -10,17 +10,17 @@ import { constants } from "node:buffer";
 import { totalmem } from "node:os";
 import { Taxonomy } from "../../knowledge/taxonomy.ts";
 import type { QueryLog } from "../../log/record.ts";
+import { CategorySpace } from "../../semantic/category-space.ts";
+import { type ConceptMapper, phraseMapper } from "../../semantic/concept-mapper.ts";
+import { labelConceptMapper } from "../../semantic/label-mapper.ts";
+import { mapLogs } from "../../semantic/profiles.ts";
+import { userLogs } from "../../semantic/user-logs.ts";
 import { type Progress, silentProgress } from "../../util/progress.ts";
 import type { Rng } from "../../util/random.ts";
 import { intParam, type Method, type MethodContext, ParamError, type Release } from "../method.ts";
-import { CategorySpace } from "./category-space.ts";
-import { type ConceptMapper, phraseMapper } from "./concept-mapper.ts";
-import { labelConceptMapper } from "./label-mapper.ts";
 import { semanticPartition, type Variant } from "./partition.ts";
-import { mapLogs } from "./profiles.ts";
 import { buildRelease } from "./release.ts";
 import { pickQueries, representativeCategories } from "./representative.ts";
-import { userLogs } from "./user-logs.ts";
 
 export interface MdavParams {
   readonly k: number;

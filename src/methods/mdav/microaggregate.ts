@@ -4,11 +4,11 @@
  * prototype under every member's id.
  */
 import type { QueryLog } from "../../log/record.ts";
+import type { UserLogs } from "../../semantic/user-logs.ts";
 import type { Rng } from "../../util/random.ts";
 import type { Release } from "../method.ts";
 import { mdavPartition } from "./mdav-core.ts";
 import { buildRelease } from "./release.ts";
-import type { UserLogs } from "./user-logs.ts";
 
 export interface Microaggregation {
   readonly input: QueryLog;

@@ -5,7 +5,7 @@
  *
  *   D(u, v) = (Σ_{x ∈ u, x ∉ v} ω_x + Σ_{x ∈ v, x ∉ u} ω_x) / (Σ ω(u) + Σ ω(v)).
  */
-import type { Profile } from "./profile.ts";
+import type { Profile } from "../../semantic/profile.ts";
 
 /** D of one pair, by merging the sorted id arrays. */
 export function booleanDistance(a: Profile, b: Profile): number {

@@ -7,13 +7,13 @@
  */
 import { availableParallelism } from "node:os";
 import type { Worker } from "node:worker_threads";
+import type { CategorySpace } from "../../semantic/category-space.ts";
+import type { Profile } from "../../semantic/profile.ts";
 import type { Progress } from "../../util/progress.ts";
 import { spawnModuleWorker } from "../../util/worker.ts";
 import type { BlockAnswer, BlockMessage, InitMessage } from "./block-worker.ts";
 import { blockUsers } from "./blocking.ts";
-import type { CategorySpace } from "./category-space.ts";
 import { exactSemanticPartition } from "./partition-exact.ts";
-import type { Profile } from "./profile.ts";
 
 export type Variant = "exact" | "blocked";
 

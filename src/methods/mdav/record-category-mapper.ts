@@ -5,8 +5,8 @@
  */
 import type { Taxonomy } from "../../knowledge/taxonomy.ts";
 import type { LogRecord } from "../../log/record.ts";
-import { CategorySpace } from "./category-space.ts";
-import type { ConceptMapper } from "./concept-mapper.ts";
+import { CategorySpace } from "../../semantic/category-space.ts";
+import type { ConceptMapper } from "../../semantic/concept-mapper.ts";
 
 export function recordCategoryMapper(records: readonly LogRecord[], taxonomy: Taxonomy): ConceptMapper {
   const byQuery = new Map<string, readonly number[]>();

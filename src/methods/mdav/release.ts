@@ -12,8 +12,8 @@
  * would be one user's, or shared by too few, and the release claims k. Its users are counted as suppressed.
  */
 import type { LogRecord, QueryLog } from "../../log/record.ts";
+import type { UserLogs } from "../../semantic/user-logs.ts";
 import type { Release } from "../method.ts";
-import type { UserLogs } from "./user-logs.ts";
 
 export function buildRelease(
   input: QueryLog,

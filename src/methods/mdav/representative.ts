@@ -4,9 +4,10 @@
  *  2. each user u contributes Quota(u) = Σω(u) / |p| categories (Eq. 7), the ones of hers least distant (δs) to z;
  *  3. each category is replaced by a query picked at random among all original queries mapped to it.
  */
+
+import type { CategorySpace } from "../../semantic/category-space.ts";
+import type { Profile } from "../../semantic/profile.ts";
 import type { Rng } from "../../util/random.ts";
-import type { CategorySpace } from "./category-space.ts";
-import type { Profile } from "./profile.ts";
 
 /** Eq. (6): the category of the cluster with the least ω-weighted sum of δs to all categories of the cluster. */
 export function centroidCategory(space: CategorySpace, members: readonly Profile[]): number {

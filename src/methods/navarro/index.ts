@@ -10,11 +10,11 @@
  * (default 10; the whole log is still used for the prototype).
  */
 import type { QueryLog } from "../../log/record.ts";
+import { words } from "../../semantic/concept-mapper.ts";
+import { type UserLogs, userLogs } from "../../semantic/user-logs.ts";
 import type { Rng } from "../../util/random.ts";
-import { words } from "../mdav/concept-mapper.ts";
 import { parseK } from "../mdav/index.ts";
 import { cached, meanEvents, microaggregate } from "../mdav/microaggregate.ts";
-import { type UserLogs, userLogs } from "../mdav/user-logs.ts";
 import { intParam, type Method } from "../method.ts";
 import { domainLabels, queryDistance, type SyntacticQuery } from "./query-distance.ts";
 

@@ -4,14 +4,18 @@
  * buckets). Batch use ({@link swap.anonymize}) and streaming use ({@link swap.createStage}) run the same
  * {@link SwapCore}; see docs/swap.md for the design decisions (events as units, released time, end policy).
  */
+
+import { type Categorize, isClassified, loadCategorize } from "../../classify/categorize.ts";
 import type { LogRecord } from "../../log/record.ts";
 import { ClickUsers } from "../../scrub/click-url.ts";
 import type { Rng } from "../../util/random.ts";
 import type { Method, Release } from "../method.ts";
-import { type Categorize, isClassified, loadCategorize } from "./classify.ts";
 import { SwapCore } from "./core.ts";
 import { parseSwapParams, SWAP_PARAMS, type SwapParams } from "./params.ts";
 import { releasedRow, SwapStage, type SwapStageSnapshot, sameEvent, swapCounts } from "./stage.ts";
+
+/** The depth rule, for the attacks that replay it (attacks/deanonymizer.ts): swap's public surface. */
+export { ancestorKeys, deepBucketAction } from "./buckets.ts";
 
 /**
  * Anonymize a whole log held in memory. Records are fed in time order — a stable sort by time, exactly the order
@@ -86,7 +90,8 @@ export const swap: Method<SwapParams> = {
       log: { records: out.records, format: input.format, classified: input.classified },
       origin: out.origin,
       counts: out.counts,
-      guarantee: params.ownAuthor ? {} : { k: params.k },
+      // A bounded delay forces events out of buckets holding fewer than k (docs/swap.md): no k to claim then.
+      guarantee: params.ownAuthor || params.maxDelay > 0 ? {} : { k: params.k },
     };
   },
 

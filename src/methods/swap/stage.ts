@@ -8,11 +8,12 @@
  * rows of one search). An event enters its bucket when the next different row arrives (or at flush), so the
  * grouping does not depend on how the stream is cut into batches.
  */
+
+import type { Categorize } from "../../classify/categorize.ts";
 import type { LogRecord } from "../../log/record.ts";
 import type { Stage } from "../../stream/stage.ts";
 import { UsageError } from "../../util/errors.ts";
 import type { Rng } from "../../util/random.ts";
-import type { Categorize } from "./classify.ts";
 import { type CoreSnapshot, type Entry, SwapCore } from "./core.ts";
 import type { SwapParams } from "./params.ts";
 

@@ -8,7 +8,7 @@
  *
  *   δs(a, b) = (|T(a) ∪ T(b)| − |T(a) ∩ T(b)|) / |T(a) ∪ T(b)| = (da + db − 2l) / (da + db − l).
  */
-import type { Taxonomy } from "../../knowledge/taxonomy.ts";
+import type { Taxonomy } from "../knowledge/taxonomy.ts";
 
 /** Eq. (1) from depths: `da`, `db` = category depths, `l` = depth of their lowest common ancestor. */
 export function deltaFromDepths(da: number, db: number, l: number): number {

@@ -7,8 +7,8 @@
  * Methods and metrics depend only on the small {@link ConceptMapper} interface, so tests can inject a
  * hand-made mapper and the real knowledge base wires in through {@link phraseMapper}.
  */
-import { nounPhrases } from "../../text/noun-phrases.ts";
-import { STOPWORDS } from "../../text/stopwords.ts";
+import { nounPhrases } from "../text/noun-phrases.ts";
+import { STOPWORDS } from "../text/stopwords.ts";
 import type { CategorySpace } from "./category-space.ts";
 
 export interface ConceptMapper {

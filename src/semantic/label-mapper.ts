@@ -6,8 +6,8 @@
  *
  * Its recall is far below the paper's full ODP (4,871 categories of at most three levels, labels only).
  */
-import type { Taxonomy } from "../../knowledge/taxonomy.ts";
-import { stem as porterStem } from "../../text/stem.ts";
+import type { Taxonomy } from "../knowledge/taxonomy.ts";
+import { stem as porterStem } from "../text/stem.ts";
 import { CategorySpace } from "./category-space.ts";
 import { type ConceptMapper, phraseMapper, STOP_WORDS, words } from "./concept-mapper.ts";
 

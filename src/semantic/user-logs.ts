@@ -3,8 +3,8 @@
  * users in order of first appearance. Events with an empty query (Excite next-page requests) carry no query
  * and are left out.
  */
-import { groupEvents, type QueryEvent } from "../../log/events.ts";
-import type { LogRecord } from "../../log/record.ts";
+import { groupEvents, type QueryEvent } from "../log/events.ts";
+import type { LogRecord } from "../log/record.ts";
 
 export interface UserLogs {
   /** User ids, in order of first appearance. */

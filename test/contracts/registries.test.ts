@@ -1,0 +1,88 @@
+/**
+ * The contract every registered method and attack keeps, so a new one is one file plus one registry line: its
+ * ParamSpecs say what its parser does (same names, same defaults), its parser accepts its own output, and a
+ * method's release carries one origin per released record (the ground truth attacks and yardsticks use).
+ */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { attacks } from "../../src/attacks/registry.ts";
+import type { LogRecord, QueryLog } from "../../src/log/record.ts";
+import { methods } from "../../src/methods/registry.ts";
+import type { ParamSpec } from "../../src/util/params.ts";
+import { silentProgress } from "../../src/util/progress.ts";
+import { Rng } from "../../src/util/random.ts";
+
+interface Owner {
+  readonly name: string;
+  readonly params: readonly ParamSpec[];
+  parse(raw: Readonly<Record<string, unknown>>): unknown;
+}
+
+/** Checks shared by methods and attacks; returns the parsed defaults. */
+function checkSpecs(o: Owner): Record<string, unknown> {
+  const parsed = { ...(o.parse({}) as Record<string, unknown>) };
+  const declared = new Set(o.params.map((p) => p.name));
+  assert.equal(declared.size, o.params.length, `${o.name}: a parameter declared twice`);
+  for (const key of Object.keys(parsed)) assert.ok(declared.has(key), `${o.name}: parses undeclared ${key}`);
+  for (const p of o.params) {
+    if (p.default === undefined) continue;
+    assert.deepEqual(
+      parsed[p.name],
+      p.default,
+      `${o.name}: --${p.name}'s stated default is not its parser's`,
+    );
+  }
+  assert.deepEqual(
+    { ...(o.parse(parsed) as Record<string, unknown>) },
+    parsed,
+    `${o.name}: parse(parse({}))`,
+  );
+  return parsed;
+}
+
+/** 12 users over 4 categories, 3 events each, some with clicks: every method has something to release. */
+function log(): QueryLog {
+  const cats = ["Top/Arts/Music", "Top/Sports/Soccer", "Top/Home/Cooking", "Top/News/Weather"];
+  const records: LogRecord[] = [];
+  let time = 1_141_000_000;
+  for (let e = 0; e < 3; e++) {
+    for (let u = 0; u < 12; u++) {
+      time += 30;
+      const category = cats[(u + e) % 4]!;
+      const query = `${category.split("/")[2]!.toLowerCase()} ${(u * 7 + e) % 5}`;
+      const r: LogRecord = { user: String(100 + u), query, time, category, unit: query.split(" ")[0]! };
+      if (u % 3 === 0) {
+        r.itemRank = 1;
+        r.clickUrl = `http://www.${query.split(" ")[0]}.com`;
+      }
+      records.push(r);
+    }
+  }
+  return { records, format: "aol", classified: true };
+}
+
+describe("method contract", () => {
+  for (const m of methods) {
+    it(`${m.name}: specs match the parser; a release has one origin per record`, async () => {
+      const parsed = checkSpecs(m);
+      const input = log();
+      const params = m.parse(m.name === "mdav" ? { ...parsed, workers: 0 } : parsed);
+      const release = await m.anonymize(input, params, { rng: Rng.fromSeed(1), progress: silentProgress });
+      assert.ok(release.log || release.table, `${m.name} released nothing`);
+      if (!release.log) return;
+      assert.ok(release.origin, `${m.name}: a released log without origins`);
+      assert.equal(release.origin.length, release.log.records.length, `${m.name}: origin length`);
+      for (const i of release.origin)
+        assert.ok(i >= -1 && i < input.records.length, `${m.name}: origin ${i}`);
+    });
+  }
+});
+
+describe("attack contract", () => {
+  for (const a of attacks) {
+    it(`${a.name}: specs match the parser, which accepts its own parameters`, () => {
+      const parsed = checkSpecs(a);
+      for (const p of a.params) assert.ok(p.name in parsed, `${a.name}: ${p.name} missing from parse({})`);
+    });
+  }
+});
