@@ -163,38 +163,43 @@ export class AtomicTextFile {
       this.used += this.buf.write(text, this.used);
       return undefined;
     }
-    if (this.spare === undefined) {
-      const w: Promise<void> = this.spareBack.then(() => {
-        this.waiting = undefined;
-        this.send();
-        this.put(text);
-        const rest = this.queued;
-        this.queued = [];
-        for (let i = 0; i < rest.length; i++) {
-          const p = this.write(rest[i]!);
-          if (p) {
-            for (let j = i + 1; j < rest.length; j++) this.queued.push(rest[j]!);
-            return p;
-          }
-        }
-        if (this.failure) throw this.failure;
-      });
-      this.waiting = w;
-      return w;
+    if (this.spare !== undefined && text.length * 3 <= this.spare.length) {
+      this.send();
+      this.used = this.buf.write(text, 0);
+      return undefined;
     }
-    this.send();
-    this.put(text);
-    return undefined;
+    const w = this.after(text);
+    this.waiting = w;
+    return w;
   }
 
-  /** Text into the (empty or part-filled) current buffer; a text longer than a buffer goes to the stream as is. */
-  private put(text: string): void {
-    if (this.used + text.length * 3 <= this.buf.length) {
-      this.used += this.buf.write(text, this.used);
-      return;
-    }
+  /**
+   * Once the buffer being written is back: send the current one, then `text` (straight to the stream, waiting
+   * until it has taken it, when it is longer than a buffer), then what was queued meanwhile.
+   */
+  private async after(text: string): Promise<void> {
+    await this.spareBack;
     this.send();
-    this.out.write(text);
+    if (text.length * 3 <= this.buf.length) this.used = this.buf.write(text, 0);
+    else {
+      await new Promise<void>((resolve) => {
+        this.out.write(text, (e) => {
+          if (e) this.failure ??= e;
+          resolve();
+        });
+      });
+    }
+    this.waiting = undefined;
+    const rest = this.queued;
+    this.queued = [];
+    for (let i = 0; i < rest.length; i++) {
+      const p = this.write(rest[i]!);
+      if (p) {
+        for (let j = i + 1; j < rest.length; j++) this.queued.push(rest[j]!);
+        return p;
+      }
+    }
+    if (this.failure) throw this.failure;
   }
 
   /** Hand the current buffer to the stream and continue in the spare one (which must be there). */
