@@ -79,7 +79,7 @@ function seedsSection(rows: string[][]): string[] {
           c[0]![0]!,
           c[0]![1]!,
           c.map((r) => r[2]).join(","),
-          `${m.toFixed(2)} ± ${sd.toFixed(2)}`,
+          c.length > 1 ? `${m.toFixed(2)} ± ${sd.toFixed(2)}` : `${m.toFixed(2)} (one seed)`,
           `${Math.min(...best).toFixed(2)}–${Math.max(...best).toFixed(2)}`,
           meanSd(c.map((r) => Number(r[3])))[0].toFixed(2),
           meanSd(c.map((r) => Number(r[10])))[0].toFixed(2),
