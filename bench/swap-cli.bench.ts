@@ -1,10 +1,14 @@
 /**
  * The swap anonymizer as a user runs it: `node dist/cli/main.js anonymize --method swap …` as a child process,
  * whole-process CPU (user + system, from /usr/bin/time) and peak RSS, on the shared AOL subset classified by
- * querymask and sorted by time (407,929 rows), at k / depth 3/1, 10/1, 30/1, 3/3 (issue 17's grid; saps-qls'
- * figures from the issue are printed beside as the reference, no Go toolchain being used here). Also: CLI
- * start-up (`--version`, `--help`, wall and CPU) and peak RSS of the streaming path at ~1M and ~10M rows (the
- * subset repeated in time, each copy 92 days later with its own user ids, so the stream stays in time order).
+ * querymask and sorted by time (407,929 rows), at k / depth 3/1, 10/1, 30/1, 3/3 (issue 17's grid). The peer, the
+ * paper authors' Go tool saps-qls (GPL-3.0, built beside querymask, never copied into it), runs in the same loop,
+ * alternating with querymask, when SAPS_QLS_BIN names its binary; it reads `../data/queries.txt` from its working
+ * directory (tab-separated: number, user id, query, time, category path with ": "), so the bench writes that file
+ * once from the same input. Without it the issue's saps-qls figures are printed as the reference. Also: CLI
+ * start-up (`--version`, `--help`, wall and CPU) and peak RSS of the streaming path at ~1M and ~10M rows, depth 1
+ * and 3 (the subset repeated in time, each copy 92 days later with its own user ids, so the stream stays in time
+ * order).
  *
  * The classified, time-ordered input is made once with querymask itself (`classify`, then `sortByTime`) and
  * cached in .cache/bench/ (git-ignored: it holds AOL text). dist/ is rebuilt first when a source is newer.
@@ -34,6 +38,7 @@ import { writeBatches } from "../src/log/write.ts";
 import { sortByTime } from "../src/stream/time-order.ts";
 import { writeResults } from "./results.ts";
 
+const SAPS_BIN = process.env.SAPS_QLS_BIN;
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const AOL = join(ROOT, "../shared/data/aol-top1000/aol_top1000_users.tsv.gz");
 const CACHE = join(ROOT, ".cache/bench");
@@ -43,7 +48,7 @@ const RUNS = Number(args.find((a) => /^\d+$/.test(a)) ?? 3);
 const parts = args.filter((a) => !/^\d+$/.test(a));
 const want = (p: string) => parts.length === 0 || parts.includes(p);
 
-/** saps-qls on the same input, from issue 17 (measured by the issue's author, paired runs). */
+/** saps-qls on the same input, from issue 17 (measured by the issue's author, paired runs): used without SAPS_QLS_BIN. */
 const SAPS: Record<string, { cpu: number; rss: number }> = {
   "3/1": { cpu: 1.02, rss: 8.2 },
   "10/1": { cpu: 1.58, rss: 8.2 },
@@ -82,17 +87,49 @@ interface Measured {
   stdout: string;
 }
 
-/** Run the CLI as a user would; CPU, wall and peak RSS of the child from /usr/bin/time. */
-function cli(argv: string[]): Measured {
+/** Run a program under /usr/bin/time: CPU, wall and peak RSS of the child. */
+function timed(command: string[], cwd?: string): Measured {
   const times = join(tmpdir(), `qm-time-${process.pid}.txt`);
-  const r = spawnSync("/usr/bin/time", ["-o", times, "-f", "%U %S %e %M", process.execPath, CLI, ...argv], {
+  const r = spawnSync("/usr/bin/time", ["-o", times, "-f", "%U %S %e %M", ...command], {
     encoding: "utf8",
     maxBuffer: 1 << 26,
+    ...(cwd ? { cwd } : {}),
   });
-  if (r.status !== 0) throw new Error(`querymask ${argv.join(" ")} failed: ${r.stderr}`);
+  if (r.status !== 0) throw new Error(`${command.join(" ")} failed: ${r.stderr}`);
   const [user, sys, wall, kb] = readFileSync(times, "utf8").trim().split("\n").at(-1)!.split(" ").map(Number);
   rmSync(times, { force: true });
   return { cpu: user! + sys!, wall: wall!, rssMiB: kb! / 1024, stdout: r.stdout };
+}
+
+/** Run the CLI as a user would. */
+const cli = (argv: string[]) => timed([process.execPath, CLI, ...argv]);
+
+/**
+ * saps-qls' input made from the same classified file, in `dir`/data/queries.txt; returns `dir`/code, the working
+ * directory it must run in. Each row is a query for saps-qls (it has no click events); a query holding a double
+ * quote is quoted as its CSV reader expects. Categories lose the "Top/" root and use ": " between levels.
+ */
+async function sapsInput(input: string, dir: string): Promise<string> {
+  mkdirSync(join(dir, "data"), { recursive: true });
+  mkdirSync(join(dir, "code"), { recursive: true });
+  const w = createWriteStream(join(dir, "data/queries.txt"));
+  const lines = createInterface({ input: createReadStream(input), crlfDelay: Number.POSITIVE_INFINITY });
+  let n = 0;
+  let chunk = "";
+  for await (const line of lines) {
+    if (n++ === 0) continue; // header
+    const f = line.split("\t");
+    const query = f[1]!.includes('"') ? `"${f[1]!.replaceAll('"', '""')}"` : f[1]!;
+    const category = f[5]!.replace(/^Top\//, "").replaceAll("/", ": ");
+    chunk += `${n - 1}\t${f[0]}\t${query}\t${f[2]}\t${category}\n`;
+    if (chunk.length > 1 << 20) {
+      if (!w.write(chunk)) await new Promise<void>((resolve) => w.once("drain", () => resolve()));
+      chunk = "";
+    }
+  }
+  w.end(chunk);
+  await new Promise<void>((resolve, reject) => w.on("finish", resolve).on("error", reject));
+  return join(dir, "code");
 }
 
 const median = (xs: number[]) => {
@@ -172,36 +209,36 @@ try {
   const input = await classifiedInput();
   if (want("grid")) {
     const grid: Record<string, unknown> = {};
+    const sapsDir = SAPS_BIN ? await sapsInput(input, join(tmp, "saps")) : undefined;
+    const peer = sapsDir ? `saps-qls (${SAPS_BIN}), same loop` : "saps-qls from issue 17 (set SAPS_QLS_BIN)";
     console.log(
-      `\nanonymize --method swap, ${input.replace(ROOT, "")} (load ${load()}), ${RUNS} alternating runs:`,
+      `\nanonymize --method swap, ${input.replace(ROOT, "")} (load ${load()}), ${RUNS} alternating runs; peer: ${peer}:`,
     );
     console.log(
-      "  k/depth  CPU s (median, min–max)   peak RSS MiB   saps-qls CPU s   ratio   target ≤ 0.67×",
+      "  k/depth  CPU s (median, min–max)   peak RSS MiB   saps-qls CPU s (RSS MiB)   ratio   target ≤ 0.67×",
     );
     const settings = ["3/1", "10/1", "30/1", "3/3"];
     const runs: Record<string, Measured[]> = Object.fromEntries(settings.map((s) => [s, []]));
+    const sapsRuns: Record<string, Measured[]> = Object.fromEntries(settings.map((s) => [s, []]));
     for (let r = 0; r < RUNS; r++) {
       for (const s of settings) {
         const [k, depth] = s.split("/");
         const out = join(tmp, "released.tsv");
-        runs[s]!.push(
-          cli([
-            "anonymize",
-            "--method",
-            "swap",
-            "--k",
-            k!,
-            "--depth",
-            depth!,
-            "--seed",
-            "1",
-            "-q",
-            "--json",
-            input,
-            "-o",
-            out,
-          ]),
-        );
+        const argv = [
+          "anonymize",
+          "--method",
+          "swap",
+          "--k",
+          k!,
+          "--depth",
+          depth!,
+          "--seed",
+          "1",
+          "-q",
+          "--json",
+        ];
+        runs[s]!.push(cli([...argv, input, "-o", out]));
+        if (sapsDir) sapsRuns[s]!.push(timed([SAPS_BIN!, k!, depth!], sapsDir));
       }
     }
     for (const s of settings) {
@@ -209,19 +246,28 @@ try {
       const cpu = median(ms.map((m) => m.cpu));
       const rss = Math.max(...ms.map((m) => m.rssMiB));
       const summary = JSON.parse(ms[0]!.stdout) as Record<string, number>;
-      const ratio = cpu / SAPS[s]!.cpu;
+      const peerRuns = sapsRuns[s]!;
+      const sapsCpu = peerRuns.length > 0 ? median(peerRuns.map((m) => m.cpu)) : SAPS[s]!.cpu;
+      const sapsRss = peerRuns.length > 0 ? Math.max(...peerRuns.map((m) => m.rssMiB)) : SAPS[s]!.rss;
+      const ratio = cpu / sapsCpu;
       console.log(
         `  ${s.padEnd(7)}  ${cpu.toFixed(2)} (${Math.min(...ms.map((m) => m.cpu)).toFixed(2)}–${Math.max(...ms.map((m) => m.cpu)).toFixed(2)})`.padEnd(
           36,
         ) +
-          `${rss.toFixed(0).padStart(8)}       ${SAPS[s]!.cpu.toFixed(2).padStart(8)}       ${ratio.toFixed(2)}×  ${ratio <= 0.67 ? "met" : "not met"}`,
+          `${rss.toFixed(0).padStart(8)}       ${sapsCpu.toFixed(2).padStart(8)} (${sapsRss.toFixed(1)})`.padEnd(
+            32,
+          ) +
+          `${ratio.toFixed(2)}×  ${ratio <= 0.67 ? "met" : "not met"}`,
       );
       grid[s] = {
         cpuMedian: cpu,
         cpu: ms.map((m) => m.cpu),
         wall: ms.map((m) => m.wall),
         peakRssMiB: rss,
-        sapsQlsCpu: SAPS[s]!.cpu,
+        sapsQls: peerRuns.length > 0 ? "measured" : "issue 17",
+        sapsQlsCpu: sapsCpu,
+        sapsQlsCpuRuns: peerRuns.map((m) => m.cpu),
+        sapsQlsPeakRssMiB: sapsRss,
         ratio,
         rows: summary["input rows"],
         finalKMean: summary["final k mean"],
@@ -232,16 +278,32 @@ try {
 
   if (want("scale")) {
     const scale: Record<string, unknown> = {};
-    console.log(`\nstreaming path memory, k = 3, depth 1 (the subset repeated in time; load ${load()}):`);
+    console.log(
+      `\nstreaming path memory, k = 3, depth 1 and 3 (the subset repeated in time; load ${load()}):`,
+    );
     for (const copies of [3, 25]) {
       const file = join(tmp, `aol-x${copies}.tsv`);
       const rows = await repeated(input, copies, file);
-      const m = cli(["anonymize", "--method", "swap", "--k", "3", "-q", file, "-o", join(tmp, "out.tsv")]);
+      for (const depth of ["1", "3"]) {
+        const m = cli([
+          "anonymize",
+          "--method",
+          "swap",
+          "--k",
+          "3",
+          "--depth",
+          depth,
+          "-q",
+          file,
+          "-o",
+          join(tmp, "out.tsv"),
+        ]);
+        console.log(
+          `  depth ${depth} ${rows.toLocaleString("en").padStart(11)} rows: peak RSS ${m.rssMiB.toFixed(0)} MiB, ${m.cpu.toFixed(2)} CPU-s, ${((rows / m.cpu) | 0).toLocaleString("en")} rows per CPU-s (load ${load()})`,
+        );
+        scale[`${rows}/${depth}`] = { peakRssMiB: m.rssMiB, cpu: m.cpu, wall: m.wall };
+      }
       rmSync(file);
-      console.log(
-        `  ${rows.toLocaleString("en").padStart(11)} rows: peak RSS ${m.rssMiB.toFixed(0)} MiB, ${m.cpu.toFixed(2)} CPU-s, ${((rows / m.cpu) | 0).toLocaleString("en")} rows per CPU-s`,
-      );
-      scale[String(rows)] = { peakRssMiB: m.rssMiB, cpu: m.cpu, wall: m.wall };
     }
     figures.scale = scale;
   }

@@ -4,8 +4,8 @@
  * published figures (../shared/anchors/saps-qls). Writes aggregate figures only (no query text, no user id) as
  * TSV plus a markdown summary under docs/results/. Skips cleanly when the data is absent.
  *
- *   node --expose-gc --import tsx scripts/eval-swap.ts [--only fig,grid,delta,profile,finalk,report]
- *        [--ks 2,3] [--depths 1,3] [--deltas 1.2,2] [--pin] [--standin]
+ *   node --expose-gc --import tsx scripts/eval-swap.ts [--only fig,grid,seeds,delta,profile,finalk,report]
+ *        [--ks 2,3] [--depths 1,3] [--seeds 1,2,3] [--deltas 1.2,2] [--pin] [--standin]
  *
  * Categories come from the project classifier (src/classify), whatever it currently produces. The 160,852
  * distinct queries are classified once and cached in `.cache/eval-swap/` (git-ignored), keyed by a hash of the
@@ -154,6 +154,43 @@ async function main(): Promise<void> {
           log(
             `eval-swap: grid ${stream} k=${k} depth=${depth}: final k ${r.counts["final k mean"]!.toFixed(2)}, best ${DEANONS[best]} ${pcts[best]!.toFixed(2)}%, EMD ${emd.pct.toFixed(2)}%`,
           );
+        }
+      }
+    }
+  }
+
+  // Depth across seeds: does the best attack rise with depth beyond the seed noise? (issue 17)
+  if (ONLY.has("seeds")) {
+    const seeds = (listArg("--seeds") ?? ["1", "2", "3", "4", "5"]).map(Number);
+    const before = eventProfiles(records);
+    for (const k of GRID_KS) {
+      for (const depth of DEPTHS) {
+        for (const seed of seeds) {
+          const r = await anonymize(records, { k, depth }, seed);
+          const pcts: number[] = [];
+          for (const d of DEANONS)
+            pcts.push((await attack(d, original, r, { k, delta: 1.2, depth })).linkedPct);
+          const best = Math.max(...pcts);
+          const emd = treeEmd(before, eventProfiles(r.records));
+          mergeTsv(
+            "swap-depth-seeds.tsv",
+            H.seeds,
+            [
+              [
+                k,
+                depth,
+                seed,
+                r.counts["final k mean"]!,
+                best,
+                DEANONS[pcts.indexOf(best)]!,
+                ...pcts,
+                emd.pct,
+                r.counts["suppressed rows"]!,
+              ],
+            ],
+            3,
+          );
+          log(`eval-swap: seeds k=${k} depth=${depth} seed=${seed}: best ${best.toFixed(2)}%`);
         }
       }
     }

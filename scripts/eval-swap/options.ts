@@ -15,7 +15,7 @@ export function listArg(name: string): string[] | undefined {
   const i = process.argv.indexOf(name);
   return i >= 0 ? process.argv[i + 1]?.split(",") : undefined;
 }
-export const SECTIONS = ["fig", "grid", "delta", "profile", "finalk", "report"];
+export const SECTIONS = ["fig", "grid", "seeds", "delta", "profile", "finalk", "report"];
 export const ONLY = new Set(listArg("--only") ?? SECTIONS);
 /**
  * The paper's text gives no k values (Figs. 6–7 are images); these span its "lowest k" to the largest the

@@ -94,7 +94,31 @@ export function intArg(min: number): (value: string) => number {
  */
 export function formatNumber(v: number): string {
   if (v !== 0 && Math.abs(v) < 0.001) return v.toPrecision(3).replace(/\.?0+(e|$)/, "$1");
-  return v.toLocaleString("en");
+  // What v.toLocaleString("en") prints (at most 3 decimals, rounded half away from zero on the shortest decimal
+  // form of v), without loading Intl's locale data: ~30 ms on the first call, paid by every command that prints
+  // a summary. Intl is still used for what this does not handle.
+  const text = String(Math.abs(v));
+  if (!Number.isFinite(v) || text.includes("e") || Object.is(v, -0)) return v.toLocaleString("en");
+  const dot = text.indexOf(".");
+  let digits = dot < 0 ? text : text.slice(0, dot);
+  let frac = dot < 0 ? "" : text.slice(dot + 1);
+  if (frac.length > 3) {
+    const up = frac.charCodeAt(3) >= 53; // '5'
+    let all = digits + frac.slice(0, 3);
+    if (up) {
+      let i = all.length - 1;
+      while (i >= 0 && all[i] === "9") i--;
+      all =
+        i < 0
+          ? `1${"0".repeat(all.length)}`
+          : all.slice(0, i) + String(Number(all[i]) + 1) + "0".repeat(all.length - 1 - i);
+    }
+    digits = all.slice(0, all.length - 3);
+    frac = all.slice(all.length - 3);
+  }
+  frac = frac.replace(/0+$/, "");
+  for (let i = digits.length - 3; i > 0; i -= 3) digits = `${digits.slice(0, i)},${digits.slice(i)}`;
+  return `${v < 0 ? "-" : ""}${digits}${frac === "" ? "" : `.${frac}`}`;
 }
 
 /** Print a two-column table of label → value to stdout. */

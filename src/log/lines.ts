@@ -113,40 +113,95 @@ function decodeBlock(block: Buffer, firstLine: number, onBad: BadLineHandler): (
   return out;
 }
 
+/** A file's bytes: `fill` reads the next ones into `buf` from `at` and returns how many (0 at the end). */
+interface ByteSource {
+  fill(buf: Buffer, at: number): Promise<number>;
+  close(): Promise<void>;
+}
+
+/**
+ * A plain file is read straight into the caller's buffer, so no buffer is allocated per read (a fresh 256 KiB
+ * buffer per read costs a page fault per 4 KiB touched: ~0.2 CPU-s of system time on a 40 MB log); a gzip
+ * file's inflated chunks are copied in.
+ */
+async function openBytes(file: string): Promise<ByteSource> {
+  if (!(await isGzip(file))) {
+    const fh = await open(file, "r");
+    return {
+      fill: async (buf, at) => (await fh.read(buf, at, buf.length - at, null)).bytesRead,
+      close: () => fh.close(),
+    };
+  }
+  const raw = createReadStream(file, { highWaterMark: 1 << 16 });
+  const gunzip = raw.pipe(createGunzip());
+  raw.on("error", (e) => gunzip.destroy(e));
+  const chunks = (gunzip as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
+  let chunk: Buffer | undefined;
+  let used = 0;
+  return {
+    async fill(buf, at) {
+      while (chunk === undefined || used >= chunk.length) {
+        const next = await chunks.next();
+        if (next.done) return 0;
+        chunk = next.value;
+        used = 0;
+      }
+      const n = chunk.copy(buf, at, used);
+      used += n;
+      return n;
+    },
+    async close() {
+      await chunks.return?.();
+      raw.destroy();
+    },
+  };
+}
+
+/** Bytes read at a time: a block of lines is at most this long. */
+const BLOCK_BYTES = 1 << 18;
+
 /** Stream `file` as blocks of lines. Call {@link checkFile} first for clean errors on missing files. */
 export async function* readLineBlocks(file: string, onBad: BadLineHandler): AsyncGenerator<LineBlock> {
-  const raw = createReadStream(file, { highWaterMark: 1 << 18 });
-  const source = (await isGzip(file)) ? raw.pipe(createGunzip()) : raw;
-  raw.on("error", (e) => source.destroy(e));
-  let carry: Buffer | undefined;
+  // One buffer for the whole file: the start of a line not yet complete moves to its front and the next bytes
+  // are read in after it. Lines are decoded to strings (copies) before the buffer is reused.
+  const buf = Buffer.allocUnsafeSlow(BLOCK_BYTES);
+  let have = 0;
   let lineNo = 1;
   /** Inside an over-long line: bytes are skipped until its newline. */
   let skipping = false;
+  let source: ByteSource | undefined;
   try {
-    for await (const chunk of source as AsyncIterable<Buffer>) {
-      let buf: Buffer = carry ? Buffer.concat([carry, chunk]) : chunk;
-      carry = undefined;
+    source = await openBytes(file);
+    for (;;) {
+      // Here have ≤ MAX_LINE_BYTES < BLOCK_BYTES: there is room to read.
+      const n = await source.fill(buf, have);
+      if (n === 0) break;
+      const from = have;
+      have += n;
       if (skipping) {
-        const nl = buf.indexOf(NL);
-        if (nl < 0) continue;
+        const nl = buf.subarray(0, have).indexOf(NL, from);
+        if (nl < 0) {
+          have = 0;
+          continue;
+        }
         skipping = false;
         lineNo++;
-        buf = buf.subarray(nl + 1);
+        buf.copyWithin(0, nl + 1, have);
+        have -= nl + 1;
       }
-      const last = buf.lastIndexOf(NL);
-      if (last < 0) {
-        if (buf.length > MAX_LINE_BYTES) {
-          onBad(lineNo, `line longer than ${MAX_LINE_BYTES} bytes`, rawText(buf));
-          skipping = true;
-        } else {
-          carry = Buffer.from(buf);
-        }
-        continue;
+      const last = buf.subarray(0, have).lastIndexOf(NL);
+      if (last >= 0) {
+        const lines = decodeBlock(buf.subarray(0, last), lineNo, onBad);
+        yield { lines, firstLine: lineNo };
+        lineNo += lines.length;
+        buf.copyWithin(0, last + 1, have);
+        have -= last + 1;
       }
-      const lines = decodeBlock(buf.subarray(0, last), lineNo, onBad);
-      yield { lines, firstLine: lineNo };
-      lineNo += lines.length;
-      if (last + 1 < buf.length) carry = Buffer.from(buf.subarray(last + 1));
+      if (have > MAX_LINE_BYTES) {
+        onBad(lineNo, `line longer than ${MAX_LINE_BYTES} bytes`, rawText(buf.subarray(0, have)));
+        skipping = true;
+        have = 0;
+      }
     }
   } catch (e) {
     if (e instanceof InputError) throw e;
@@ -154,8 +209,10 @@ export async function* readLineBlocks(file: string, onBad: BadLineHandler): Asyn
     const reason =
       code === "Z_DATA_ERROR" || code === "Z_BUF_ERROR" ? "corrupt or truncated gzip data" : String(e);
     throw new InputError(file, lineNo, reason);
+  } finally {
+    await source?.close();
   }
-  if (carry && carry.length > 0) {
-    yield { lines: decodeBlock(carry, lineNo, onBad), firstLine: lineNo };
+  if (have > 0) {
+    yield { lines: decodeBlock(buf.subarray(0, have), lineNo, onBad), firstLine: lineNo };
   }
 }

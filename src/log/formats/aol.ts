@@ -10,13 +10,8 @@ import { checkTsvField, type LineCodec, UnwritableRecord } from "./codec.ts";
 const HEADER = "AnonID\tQuery\tQueryTime\tItemRank\tClickURL";
 const HEADER_CLASSIFIED = `${HEADER}\tCategory\tUnit`;
 
-const TSV_BREAK = /[\n\r\0]/;
-
-function countTabs(s: string): number {
-  let n = 0;
-  for (let i = s.indexOf("\t"); i >= 0; i = s.indexOf("\t", i + 1)) n++;
-  return n;
-}
+/** A character a TSV field cannot hold. */
+const NOT_IN_FIELD = /[\t\n\r\0]/;
 
 /** The whole number written in `s[from, to)` (1 to 9 digits), or -1. */
 function wholeNumber(s: string, from: number, to: number): number {
@@ -73,17 +68,24 @@ export const aolCodec: LineCodec = {
 
   toLine(rec, classified) {
     if (rec.user === "") throw new UnwritableRecord("empty user");
-    let line = `${rec.user}\t${rec.query}\t${formatAolTime(rec.time)}\t${rec.itemRank ?? ""}\t${rec.clickUrl ?? ""}`;
-    if (classified) line += `\t${rec.category ?? ""}\t${rec.unit ?? ""}`;
-    // One scan of the whole line (hot path); the field at fault is looked for only when there is one.
-    if (TSV_BREAK.test(line) || countTabs(line) !== (classified ? 6 : 4)) {
+    // Hot path: each text field is tested before the line is built (a test of the built line would first copy
+    // it flat, and count its tabs in a second scan); the field at fault is named only when there is one.
+    if (
+      NOT_IN_FIELD.test(rec.user) ||
+      NOT_IN_FIELD.test(rec.query) ||
+      (rec.clickUrl !== undefined && NOT_IN_FIELD.test(rec.clickUrl)) ||
+      (classified &&
+        ((rec.category !== undefined && NOT_IN_FIELD.test(rec.category)) ||
+          (rec.unit !== undefined && NOT_IN_FIELD.test(rec.unit))))
+    ) {
       checkTsvField("user", rec.user);
       checkTsvField("query", rec.query);
       checkTsvField("clickUrl", rec.clickUrl ?? "");
       checkTsvField("category", rec.category ?? "");
       checkTsvField("unit", rec.unit ?? "");
     }
-    return line;
+    const line = `${rec.user}\t${rec.query}\t${formatAolTime(rec.time)}\t${rec.itemRank ?? ""}\t${rec.clickUrl ?? ""}`;
+    return classified ? `${line}\t${rec.category ?? ""}\t${rec.unit ?? ""}` : line;
   },
 
   header(classified) {

@@ -3,17 +3,25 @@
  * tail (stdlib's erfc and erfcinv), and the analytic Gaussian mechanism of B. Balle, Y.-X. Wang, "Improving the
  * Gaussian Mechanism for Differential Privacy: Analytical Calibration and Optimal Denoising", ICML 2018.
  */
-import erfc from "@stdlib/math-base-special-erfc";
-import erfcinv from "@stdlib/math-base-special-erfcinv";
+import { createRequire } from "node:module";
+
+// stdlib's packages are ~200 CommonJS files: required on first use, so commands that list the dp method among
+// the others (`querymask anonymize --method swap …`) do not pay for loading them (issue 17).
+const require = createRequire(import.meta.url);
+let erfcFn: typeof import("@stdlib/math-base-special-erfc") | undefined;
+let erfcinvFn: typeof import("@stdlib/math-base-special-erfcinv") | undefined;
 
 /** Φ(x), the standard normal CDF. */
 export function normalCdf(x: number): number {
-  return 0.5 * erfc(-x / Math.SQRT2);
+  erfcFn ??= require("@stdlib/math-base-special-erfc") as typeof import("@stdlib/math-base-special-erfc");
+  return 0.5 * erfcFn(-x / Math.SQRT2);
 }
 
 /** Φ⁻¹(1 − q) for 0 < q < 1, accurate for tiny q (no 1 − q rounding). */
 export function upperNormalQuantile(q: number): number {
-  return Math.SQRT2 * erfcinv(2 * q);
+  erfcinvFn ??=
+    require("@stdlib/math-base-special-erfcinv") as typeof import("@stdlib/math-base-special-erfcinv");
+  return Math.SQRT2 * erfcinvFn(2 * q);
 }
 
 /**

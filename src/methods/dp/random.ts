@@ -14,10 +14,12 @@
  * normal samplers fed by {@link Randomness.uniform}; see docs/dp.md ("Noise") for why that is safe.
  */
 import { getRandomValues } from "node:crypto";
-import laplace from "@stdlib/random-base-laplace";
-import normal from "@stdlib/random-base-normal";
+import { createRequire } from "node:module";
 import { fmix32 } from "../../util/hash.ts";
 import { Rng } from "../../util/random.ts";
+
+// stdlib's samplers are required on first use (hundreds of CommonJS files; see gaussian.ts).
+const require = createRequire(import.meta.url);
 
 export type NoiseSource = "seeded" | "crypto";
 
@@ -85,6 +87,7 @@ export type NoiseSampler = () => number;
 export function laplaceNoise(random: Randomness, b: number): NoiseSampler {
   if (!(b > 0) || !Number.isFinite(b))
     throw new RangeError(`Laplace scale must be a positive number, got ${b}`);
+  const laplace = require("@stdlib/random-base-laplace") as typeof import("@stdlib/random-base-laplace");
   return laplace.factory(0, b, { prng: () => random.uniform() });
 }
 
@@ -92,5 +95,6 @@ export function laplaceNoise(random: Randomness, b: number): NoiseSampler {
 export function gaussianNoise(random: Randomness, sigma: number): NoiseSampler {
   if (!(sigma > 0) || !Number.isFinite(sigma))
     throw new RangeError(`Gaussian scale must be a positive number, got ${sigma}`);
+  const normal = require("@stdlib/random-base-normal") as typeof import("@stdlib/random-base-normal");
   return normal.factory(0, sigma, { prng: () => random.uniform() });
 }
