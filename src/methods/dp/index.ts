@@ -40,8 +40,8 @@ export interface DpParams {
 }
 
 /** Defaults, chosen on the AOL subset and generated logs other than the benchmark's (docs/results/dp.md). */
-export const DEFAULT_SELECTION: SelectionName = "gaussian";
-export const DEFAULT_D = 10;
+export const DEFAULT_SELECTION: SelectionName = "weighted-gaussian";
+export const DEFAULT_D = 20;
 export const KOROLOVA_D = 20;
 export const DEFAULT_ALPHA = 5;
 
@@ -85,14 +85,14 @@ function calibrate(sel: Selection<Calibration>, share: Share, d: number, alpha: 
 
 /** The per-user (ε, δ) split for `params`. */
 function split(params: DpParams) {
-  const gaussian = params.selection === "gaussian" || params.selection === "policy-gaussian";
+  const gaussian = params.selection.endsWith("gaussian");
   return { gaussian, shares: splitBudget(params.epsilon, params.delta, params.clicks, gaussian) };
 }
 
 export const dp: Method<DpParams> = {
   name: "dp",
   summary:
-    "Differentially private query and click counts: user-level partition selection (default Gaussian thresholding), discrete noise.",
+    "Differentially private query and click counts: user-level partition selection (default Weighted Gaussian set union), discrete noise.",
   paper: "Korolova et al. 2009; Gopi et al. 2020; Desfontaines et al. 2022",
   params: [
     {

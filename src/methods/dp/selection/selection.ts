@@ -41,6 +41,31 @@ export function perItemDelta(x: number, t: number): number {
   return -Math.expm1(Math.log1p(-x) / t);
 }
 
+/**
+ * The users in a uniformly random order (Fisher–Yates on `random`'s bits, rejection sampling so each index is
+ * exactly uniform). The DP set union policies process users in random order (as Gopi et al. 2020 do), so
+ * that no one's place in the log decides whose budget fills the cutoff first.
+ */
+export function shuffled(users: UserItems, random: Randomness): UserItems {
+  const out = users.slice();
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = uniformBelow(random, i + 1);
+    const t = out[i]!;
+    out[i] = out[j]!;
+    out[j] = t;
+  }
+  return out;
+}
+
+/** A uniform integer in [0, n), n ≤ 2³², from 32-bit words without modulo bias. */
+export function uniformBelow(random: Randomness, n: number): number {
+  const limit = 0x100000000 - (0x100000000 % n);
+  for (;;) {
+    const x = random.uint32();
+    if (x < limit) return x % n;
+  }
+}
+
 /** The ids i with keep(i) true, ascending. */
 export function collect(items: number, keep: (id: number) => boolean): Int32Array {
   const out: number[] = [];
