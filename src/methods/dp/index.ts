@@ -39,7 +39,7 @@ export interface DpParams {
   readonly clicks: boolean;
 }
 
-/** Defaults, chosen on the AOL subset and generated logs other than the benchmark's (docs/results/dp.md). */
+/** Defaults, chosen by a sweep of strategy × d on generated 100k-user logs (docs/dp.md, docs/results/dp.md). */
 export const DEFAULT_SELECTION: SelectionName = "weighted-gaussian";
 export const DEFAULT_D = 20;
 export const KOROLOVA_D = 20;
