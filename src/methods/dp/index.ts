@@ -41,6 +41,7 @@ export interface DpParams {
 
 /** Defaults, chosen by a sweep of strategy × d on generated 100k-user logs (docs/dp.md, docs/results/dp.md). */
 export const DEFAULT_SELECTION: SelectionName = "weighted-gaussian";
+/** The default strategy's d; each strategy has its own (`Selection.defaultD`). */
 export const DEFAULT_D = 20;
 export const KOROLOVA_D = 20;
 export const DEFAULT_ALPHA = 5;
@@ -111,7 +112,10 @@ export const dp: Method<DpParams> = {
     {
       name: "d",
       type: "int",
-      description: `contribution bound: distinct queries per user (korolova: query events; default ${DEFAULT_D}, korolova ${KOROLOVA_D})`,
+      description: `contribution bound: distinct queries per user (korolova: query events); default per strategy: ${[
+        `korolova ${KOROLOVA_D}`,
+        ...selections.map((s) => `${s.name} ${s.defaultD}`),
+      ].join(", ")}`,
     },
     {
       name: "alpha",
@@ -148,7 +152,14 @@ export const dp: Method<DpParams> = {
     const delta = numberParam("dp", raw, "delta", 1e-5, (x) =>
       x >= 1e-100 && x < 1 ? undefined : `must be in [1e-100, 1), got ${x}`,
     );
-    const d = intParam("dp", raw, "d", selection === "korolova" ? KOROLOVA_D : DEFAULT_D, 1, 100_000);
+    const d = intParam(
+      "dp",
+      raw,
+      "d",
+      strategy(selection as SelectionName)?.defaultD ?? KOROLOVA_D,
+      1,
+      100_000,
+    );
     const alpha = numberParam("dp", raw, "alpha", DEFAULT_ALPHA, (x) =>
       x >= 0 && x <= 100 ? undefined : `must be in [0, 100], got ${x}`,
     );

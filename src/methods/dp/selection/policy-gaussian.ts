@@ -42,6 +42,7 @@ export function fillL2(h: Float64Array, items: Int32Array, gamma: number): void 
 export const policyGaussianSelection: Selection<PolicyCalibration> = {
   name: "policy-gaussian",
   summary: "DP set union, Policy Gaussian (Gopi et al. 2020): unit ℓ2 budget per user, cutoff Γ",
+  defaultD: 20,
   calibrate(epsilon, delta, d, alpha) {
     const scale = analyticGaussianSigma(epsilon, delta / 2, 1);
     const rho = policyGaussianRho(scale, delta, d);

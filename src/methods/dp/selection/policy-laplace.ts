@@ -53,6 +53,7 @@ export function fillL1(h: Float64Array, items: Int32Array, gamma: number): void 
 export const policyLaplaceSelection: Selection<PolicyCalibration> = {
   name: "policy-laplace",
   summary: "DP set union, Policy Laplace (Gopi et al. 2020): unit ℓ1 budget per user, cutoff Γ",
+  defaultD: 1,
   calibrate(epsilon, delta, d, alpha) {
     const rho = policyLaplaceRho(epsilon, delta, d);
     const scale = 1 / epsilon;

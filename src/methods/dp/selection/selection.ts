@@ -23,6 +23,11 @@ export interface Calibration {
 export interface Selection<C extends Calibration = Calibration> {
   readonly name: string;
   readonly summary: string;
+  /**
+   * The contribution bound d when `--d` is not given: the d at which this strategy released most on generated
+   * 100k-user logs at ε = 1, δ = 1e-5 with clicks (docs/dp.md, "Parameters and defaults").
+   */
+  readonly defaultD: number;
   /** Noise and threshold at (ε, δ) for contributions of at most d distinct items; throws RangeError if unusable. */
   calibrate(epsilon: number, delta: number, d: number, alpha: number): C;
   /** The ids of the selected items, ascending. */

@@ -39,6 +39,7 @@ export function weightedHistogram(users: readonly Int32Array[], items: number): 
 export const weightedGaussianSelection: Selection<WeightedCalibration> = {
   name: "weighted-gaussian",
   summary: "DP set union, Weighted Gaussian (Gopi et al. 2020): each user adds 1/√k to each of k ≤ d items",
+  defaultD: 20,
   calibrate(epsilon, delta, d) {
     const sigma = analyticGaussianSigma(epsilon, delta / 2, 1);
     const rho = policyGaussianRho(sigma, delta, d);
