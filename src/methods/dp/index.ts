@@ -259,7 +259,8 @@ export const dp: Method<DpParams> = {
     if (chosen.length === 0) {
       const n = userCounts(queries.users, queries.keys.length);
       const most = n.reduce((a, b) => Math.max(a, b), 0);
-      notes.push(nothingReleased(params, most, qCal.usersNeeded, sel));
+      const top = sel.score?.(queries.users, queries.keys.length).reduce((a, b) => Math.max(a, b), 0);
+      notes.push(nothingReleased(params, most, qCal.usersNeeded, sel, top));
     }
     return { table, guarantee: total, counts, notes };
   },
@@ -293,17 +294,23 @@ function nothingReleased(
   most: number,
   needed: number,
   sel: Selection<Calibration>,
+  /** The largest weight (`Selection.score`), when the strategy compares a weight rather than a user count. */
+  top?: number,
 ): string {
   const at = `ε = ${params.epsilon}, δ = ${params.delta}, d = ${params.d}`;
   if (most === 0) return "dp released no query: the log holds no non-empty query.";
-  const e = epsilonThatReleases(params, most, (p) => {
+  const reach = top ?? most;
+  const e = epsilonThatReleases(params, reach, (p) => {
     const { shares } = split(p);
     return sel.calibrate(shares.querySelection.epsilon, shares.querySelection.delta, p.d, p.alpha)
       .usersNeeded;
   });
   return (
-    `dp released no query: the most common query has ${most} distinct user${most === 1 ? "" : "s"}, but ${sel.name} ` +
-    `at ${at} needs about ${round(needed)} to release one. ` +
+    `dp released no query: the most common query has ${most} distinct user${most === 1 ? "" : "s"}` +
+    (top === undefined
+      ? `, but ${sel.name} at ${at} needs about ${round(needed)} to release one. `
+      : ` (weight ${round(top)}: a user with k queries gives each 1/√k), but ${sel.name} at ${at} needs a ` +
+        `weight of about ${round(needed)} to release one. `) +
     (e === undefined
       ? "No ε up to 1000 would release anything from this log: it has too few users for a private release."
       : `ε ≈ ${e} would release the most common queries; a larger δ or a log with more users also helps.`)

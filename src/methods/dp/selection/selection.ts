@@ -30,6 +30,11 @@ export interface Selection<C extends Calibration = Calibration> {
   readonly defaultD: number;
   /** Noise and threshold at (ε, δ) for contributions of at most d distinct items; throws RangeError if unusable. */
   calibrate(epsilon: number, delta: number, d: number, alpha: number): C;
+  /**
+   * What the threshold is compared with before noise, per item, when that is not the distinct-user count (the
+   * weighted histogram): the "nothing released" advice compares its largest value with `usersNeeded`.
+   */
+  readonly score?: (users: UserItems, items: number) => Float64Array;
   /** The ids of the selected items, ascending. */
   select(users: UserItems, items: number, cal: C, random: Randomness): Int32Array;
 }

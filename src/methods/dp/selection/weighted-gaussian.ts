@@ -45,6 +45,7 @@ export const weightedGaussianSelection: Selection<WeightedCalibration> = {
     const rho = policyGaussianRho(sigma, delta, d);
     return { sigma, rho, usersNeeded: rho, facts: { "selection noise σ": sigma, ρ: rho } };
   },
+  score: weightedHistogram,
   select(users, items, cal, random) {
     const h = weightedHistogram(users, items);
     const noise = gaussianNoise(random, cal.sigma);
