@@ -4,7 +4,7 @@
  * selection and d, clicks, cryptographic noise) and with `--selection korolova --d 20`, the 2009 baseline, at the
  * same (ε, δ). Both commands run as child processes (`--json` summary); the figure is distinct queries and
  * query-click pairs released, and the target is the issue's: the default releases at least 10× as many distinct
- * queries as korolova. Also times each run (wall, and CPU-s of the child from /usr/bin/time when present).
+ * queries as korolova. Also times each run (wall, and CPU-s and peak RSS of the child from /usr/bin/time when present).
  *
  *   node --import tsx bench/dp.bench.ts [--users 100000] [--seed 5] [--runs 3] [--log existing.tsv]
  */
@@ -28,18 +28,24 @@ const dir = mkdtempSync(join(tmpdir(), "dp-bench-"));
 const TIME = existsSync("/usr/bin/time") ? "/usr/bin/time" : undefined;
 
 /** Run the CLI; the parsed --json summary (if any), wall seconds, CPU seconds of the child (if measurable). */
-function cli(args: string[]): { summary?: Record<string, unknown>; wall: number; cpu?: number } {
+function cli(args: string[]): {
+  summary?: Record<string, unknown>;
+  wall: number;
+  cpu?: number;
+  rssMiB?: number;
+} {
   const cmd = [process.execPath, "--max-old-space-size=8192", "--import", "tsx", CLI, ...args];
   const t0 = performance.now();
   const r = TIME
-    ? spawnSync(TIME, ["-f", "CPU %U %S", ...cmd], { encoding: "utf8", maxBuffer: 1 << 26 })
+    ? spawnSync(TIME, ["-f", "CPU %U %S RSS %M", ...cmd], { encoding: "utf8", maxBuffer: 1 << 26 })
     : spawnSync(cmd[0]!, cmd.slice(1), { encoding: "utf8", maxBuffer: 1 << 26 });
   const wall = (performance.now() - t0) / 1000;
   if (r.status !== 0) throw new Error(`querymask ${args.join(" ")} failed (${r.status}): ${r.stderr}`);
-  const m = /CPU ([\d.]+) ([\d.]+)/.exec(r.stderr);
+  const m = /CPU ([\d.]+) ([\d.]+) RSS (\d+)/.exec(r.stderr);
   const cpu = m ? Number(m[1]) + Number(m[2]) : undefined;
+  const rssMiB = m ? Math.round(Number(m[3]) / 1024) : undefined;
   const json = r.stdout.trim();
-  return { summary: json.startsWith("{") ? JSON.parse(json) : undefined, wall, cpu };
+  return { summary: json.startsWith("{") ? JSON.parse(json) : undefined, wall, cpu, rssMiB };
 }
 
 try {
@@ -80,6 +86,7 @@ try {
         delta: s.delta,
         wallSeconds: Number(r.wall.toFixed(1)),
         cpuSeconds: r.cpu === undefined ? undefined : Number(r.cpu.toFixed(1)),
+        peakRssMiB: r.rssMiB,
         load1: Number(load.toFixed(1)),
       };
       rows.push(row);

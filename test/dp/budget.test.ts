@@ -9,6 +9,7 @@ import {
   KOROLOVA_D,
   SEEDED_WARNING,
 } from "../../src/methods/dp/index.ts";
+import { selections } from "../../src/methods/dp/selection/index.ts";
 import { getMethod } from "../../src/methods/registry.ts";
 import { silentProgress } from "../../src/util/progress.ts";
 import { Rng } from "../../src/util/random.ts";
@@ -128,6 +129,12 @@ test("dp is registered; bad parameters are rejected with a clear message", () =>
     noise: "crypto",
     clicks: true,
   });
+  // each strategy brings its own default d; --d overrides it
+  for (const s of selections) {
+    assert.equal(dp.parse({ selection: s.name }).d, s.defaultD, s.name);
+    assert.equal(dp.parse({ selection: s.name, d: "7" }).d, 7, s.name);
+  }
+  assert.equal(selections.find((s) => s.name === DEFAULT_SELECTION)!.defaultD, DEFAULT_D);
 });
 
 test("seeded noise warns loudly on stderr, once; crypto noise does not", async () => {

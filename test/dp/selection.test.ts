@@ -7,10 +7,12 @@ import { splitBudget } from "../../src/methods/dp/accountant.ts";
 import { budget } from "../../src/methods/dp/budget.ts";
 import { boundPairs, boundQueries, histories } from "../../src/methods/dp/contributions.ts";
 import { dp } from "../../src/methods/dp/index.ts";
+import { seededRandomness } from "../../src/methods/dp/random.ts";
 import { SELECTION_NAMES, selections } from "../../src/methods/dp/selection/index.ts";
 import { fillL2 } from "../../src/methods/dp/selection/policy-gaussian.ts";
 import { fillL1 } from "../../src/methods/dp/selection/policy-laplace.ts";
-import { userCounts } from "../../src/methods/dp/selection/selection.ts";
+import { shuffled, uniformBelow, userCounts } from "../../src/methods/dp/selection/selection.ts";
+import { weightedHistogram } from "../../src/methods/dp/selection/weighted-gaussian.ts";
 import { silentProgress } from "../../src/util/progress.ts";
 import { Rng } from "../../src/util/random.ts";
 import { event, logArb } from "../graph/fixtures.ts";
@@ -166,4 +168,42 @@ test("empirical privacy: one user's presence moves release rates within e^ε and
       `${selection}: the test is informative (${r.with.common})`,
     );
   }
+});
+
+test("weighted Gaussian: each user adds exactly 1/√k to each of their k items (ℓ2 norm 1), nothing else", () => {
+  fc.assert(
+    fc.property(
+      fc.array(fc.uniqueArray(fc.integer({ min: 0, max: 30 }), { maxLength: 8 }), { maxLength: 20 }),
+      (lists) => {
+        const users = lists.map((l) => Int32Array.from(l));
+        const h = weightedHistogram(users, 31);
+        // removing any one user moves H by a vector of ℓ2 norm exactly 1 (0 for a user with no item)
+        users.forEach((list, u) => {
+          const without = weightedHistogram(
+            users.filter((_, v) => v !== u),
+            31,
+          );
+          const moved = Math.sqrt(h.reduce((s, x, i) => s + (x - without[i]!) ** 2, 0));
+          assert.ok(Math.abs(moved - (list.length > 0 ? 1 : 0)) < 1e-9, `moved ${moved}`);
+          for (const id of list)
+            assert.ok(Math.abs(h[id]! - without[id]! - 1 / Math.sqrt(list.length)) < 1e-9);
+        });
+      },
+    ),
+    { numRuns: 200 },
+  );
+});
+
+test("policies process users in a random order drawn from the noise source (uniform, not the log's order)", () => {
+  const users = Array.from({ length: 4 }, (_, u) => Int32Array.from([u]));
+  const first = new Map<number, number>();
+  const random = seededRandomness(Rng.fromSeed(9));
+  for (let t = 0; t < 4000; t++) {
+    const o = shuffled(users, random);
+    assert.deepEqual([...o].map((l) => l[0]).sort(), [0, 1, 2, 3], "a permutation");
+    first.set(o[0]![0]!, (first.get(o[0]![0]!) ?? 0) + 1);
+  }
+  // each user is first a quarter of the time: 1000 ± 4.5 standard errors (σ ≈ 27)
+  for (let u = 0; u < 4; u++) assert.ok(Math.abs(first.get(u)! - 1000) < 125, `${u}: ${first.get(u)}`);
+  for (let t = 0; t < 200; t++) assert.ok(uniformBelow(random, 3) < 3);
 });

@@ -15,6 +15,7 @@ import {
   policyGaussianSelection,
 } from "../../src/methods/dp/selection/policy-gaussian.ts";
 import { policyLaplaceRho, policyLaplaceSelection } from "../../src/methods/dp/selection/policy-laplace.ts";
+import { weightedGaussianSelection } from "../../src/methods/dp/selection/weighted-gaussian.ts";
 
 const rel = (a: number, b: number, tol: number, what = "") =>
   assert.ok(Math.abs(a - b) <= tol * Math.abs(b), `${what} ${a} ≉ ${b} (rel ${tol})`);
@@ -98,6 +99,21 @@ test("policy thresholds ρ (max over t = 1..d) against the reference code, and �
   rel(l.gamma, 13.86550580785759 + 3, 1e-6);
   const g = policyGaussianSelection.calibrate(1, 1e-5, 20, 2);
   rel(g.gamma, 19.746511786283108 + 2 * 3.8841407996958717, 1e-6);
+  // weighted Gaussian: the same σ and ρ as Policy Gaussian (its users' own items carry 1/√t each, as there)
+  for (const [eps, delta, d, , , , , pgSigma, pgRho] of REFERENCE) {
+    const w = weightedGaussianSelection.calibrate(eps, delta, d, 0);
+    rel(w.sigma, pgSigma, 1e-6);
+    rel(w.rho, pgRho, 1e-6, `weighted-gaussian ρ(${eps}, ${delta}, ${d})`);
+    // a user holding t items alone: each has H = 1/√t, all t pass together with probability ≤ δ/2
+    for (let t = 1; t <= d; t++) {
+      const perItem = 1 - normalCdf((w.rho - 1 / Math.sqrt(t)) / w.sigma);
+      assert.ok(1 - (1 - perItem) ** t <= (delta / 2) * (1 + 1e-6), `t = ${t}`);
+    }
+  }
+  // by hand, d = 1: ρ = 1 + σ·Φ⁻¹(1 − δ/2) (ε = 1, δ = 1e-5: 1 + 3.88414·4.41717 = 18.15692)
+  const w1 = weightedGaussianSelection.calibrate(1, 1e-5, 1, 0);
+  rel(w1.rho, 1 + w1.sigma * upperNormalQuantile(5e-6), 1e-12);
+  rel(w1.rho, 18.156923474581408, 1e-6);
 });
 
 test("optimal partition selection: recurrence = Google's closed form, hand values, and the DP inequalities", () => {

@@ -39,9 +39,10 @@ export interface DpParams {
   readonly clicks: boolean;
 }
 
-/** Defaults, chosen on the AOL subset and generated logs other than the benchmark's (docs/results/dp.md). */
-export const DEFAULT_SELECTION: SelectionName = "gaussian";
-export const DEFAULT_D = 10;
+/** Defaults, chosen by a sweep of strategy × d on generated 100k-user logs (docs/dp.md, docs/results/dp.md). */
+export const DEFAULT_SELECTION: SelectionName = "weighted-gaussian";
+/** The default strategy's d; each strategy has its own (`Selection.defaultD`). */
+export const DEFAULT_D = 20;
 export const KOROLOVA_D = 20;
 export const DEFAULT_ALPHA = 5;
 
@@ -85,14 +86,14 @@ function calibrate(sel: Selection<Calibration>, share: Share, d: number, alpha: 
 
 /** The per-user (ε, δ) split for `params`. */
 function split(params: DpParams) {
-  const gaussian = params.selection === "gaussian" || params.selection === "policy-gaussian";
+  const gaussian = params.selection.endsWith("gaussian");
   return { gaussian, shares: splitBudget(params.epsilon, params.delta, params.clicks, gaussian) };
 }
 
 export const dp: Method<DpParams> = {
   name: "dp",
   summary:
-    "Differentially private query and click counts: user-level partition selection (default Gaussian thresholding), discrete noise.",
+    "Differentially private query and click counts: user-level partition selection (default Weighted Gaussian set union), discrete noise.",
   paper: "Korolova et al. 2009; Gopi et al. 2020; Desfontaines et al. 2022",
   params: [
     {
@@ -111,7 +112,10 @@ export const dp: Method<DpParams> = {
     {
       name: "d",
       type: "int",
-      description: `contribution bound: distinct queries per user (korolova: query events; default ${DEFAULT_D}, korolova ${KOROLOVA_D})`,
+      description: `contribution bound: distinct queries per user (korolova: query events); default per strategy: ${[
+        `korolova ${KOROLOVA_D}`,
+        ...selections.map((s) => `${s.name} ${s.defaultD}`),
+      ].join(", ")}`,
     },
     {
       name: "alpha",
@@ -148,7 +152,14 @@ export const dp: Method<DpParams> = {
     const delta = numberParam("dp", raw, "delta", 1e-5, (x) =>
       x >= 1e-100 && x < 1 ? undefined : `must be in [1e-100, 1), got ${x}`,
     );
-    const d = intParam("dp", raw, "d", selection === "korolova" ? KOROLOVA_D : DEFAULT_D, 1, 100_000);
+    const d = intParam(
+      "dp",
+      raw,
+      "d",
+      strategy(selection as SelectionName)?.defaultD ?? KOROLOVA_D,
+      1,
+      100_000,
+    );
     const alpha = numberParam("dp", raw, "alpha", DEFAULT_ALPHA, (x) =>
       x >= 0 && x <= 100 ? undefined : `must be in [0, 100], got ${x}`,
     );
@@ -248,7 +259,8 @@ export const dp: Method<DpParams> = {
     if (chosen.length === 0) {
       const n = userCounts(queries.users, queries.keys.length);
       const most = n.reduce((a, b) => Math.max(a, b), 0);
-      notes.push(nothingReleased(params, most, qCal.usersNeeded, sel));
+      const top = sel.score?.(queries.users, queries.keys.length).reduce((a, b) => Math.max(a, b), 0);
+      notes.push(nothingReleased(params, most, qCal.usersNeeded, sel, top));
     }
     return { table, guarantee: total, counts, notes };
   },
@@ -282,17 +294,23 @@ function nothingReleased(
   most: number,
   needed: number,
   sel: Selection<Calibration>,
+  /** The largest weight (`Selection.score`), when the strategy compares a weight rather than a user count. */
+  top?: number,
 ): string {
   const at = `ε = ${params.epsilon}, δ = ${params.delta}, d = ${params.d}`;
   if (most === 0) return "dp released no query: the log holds no non-empty query.";
-  const e = epsilonThatReleases(params, most, (p) => {
+  const reach = top ?? most;
+  const e = epsilonThatReleases(params, reach, (p) => {
     const { shares } = split(p);
     return sel.calibrate(shares.querySelection.epsilon, shares.querySelection.delta, p.d, p.alpha)
       .usersNeeded;
   });
   return (
-    `dp released no query: the most common query has ${most} distinct user${most === 1 ? "" : "s"}, but ${sel.name} ` +
-    `at ${at} needs about ${round(needed)} to release one. ` +
+    `dp released no query: the most common query has ${most} distinct user${most === 1 ? "" : "s"}` +
+    (top === undefined
+      ? `, but ${sel.name} at ${at} needs about ${round(needed)} to release one. `
+      : ` (weight ${round(top)}: a user with k queries gives each 1/√k), but ${sel.name} at ${at} needs a ` +
+        `weight of about ${round(needed)} to release one. `) +
     (e === undefined
       ? "No ε up to 1000 would release anything from this log: it has too few users for a private release."
       : `ε ≈ ${e} would release the most common queries; a larger δ or a log with more users also helps.`)

@@ -26,6 +26,7 @@ export function gaussianThreshold(epsilon: number, delta: number, d: number): { 
 export const gaussianSelection: Selection<GaussianCalibration> = {
   name: "gaussian",
   summary: "Gaussian thresholding of distinct-user counts, analytic Gaussian σ (Balle & Wang 2018)",
+  defaultD: 10,
   calibrate(epsilon, delta, d) {
     const { sigma, T } = gaussianThreshold(epsilon, delta, d);
     return { sigma, T, usersNeeded: T, facts: { "selection noise σ": sigma, "selection threshold T": T } };

@@ -9,6 +9,7 @@ import { optimalSelection } from "./optimal.ts";
 import { policyGaussianSelection } from "./policy-gaussian.ts";
 import { policyLaplaceSelection } from "./policy-laplace.ts";
 import type { Selection } from "./selection.ts";
+import { weightedGaussianSelection } from "./weighted-gaussian.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: each strategy has its own calibration type, used only by itself.
 export const selections: readonly Selection<any>[] = [
@@ -17,6 +18,7 @@ export const selections: readonly Selection<any>[] = [
   optimalSelection,
   policyLaplaceSelection,
   policyGaussianSelection,
+  weightedGaussianSelection,
 ];
 
 export const SELECTION_NAMES = ["korolova", ...selections.map((s) => s.name)] as const;

@@ -24,6 +24,7 @@ export function laplaceThreshold(epsilon: number, delta: number, d: number): { b
 export const laplaceSelection: Selection<LaplaceCalibration> = {
   name: "laplace",
   summary: "Laplace thresholding of distinct-user counts (Google's LaplacePartitionSelection)",
+  defaultD: 1,
   calibrate(epsilon, delta, d) {
     const { b, T } = laplaceThreshold(epsilon, delta, d);
     return { b, T, usersNeeded: T, facts: { "selection noise b": b, "selection threshold T": T } };

@@ -37,6 +37,7 @@ export function keepProbabilities(
 export const optimalSelection: Selection<OptimalCalibration> = {
   name: "optimal",
   summary: "optimal partition selection, keep with probability p(n) (Desfontaines et al. 2022)",
+  defaultD: 1,
   calibrate(epsilon, delta, d) {
     const e = epsilon / d;
     const dd = delta / d;

@@ -7,13 +7,13 @@
  *   σ = analytic Gaussian σ at (ε, δ/2) for ℓ2 sensitivity 1 (Balle & Wang 2018),
  *   ρ = max over t = 1..d of [ 1/√t + σ·Φ⁻¹((1 − δ/2)^(1/t)) ],   Γ = ρ + α·σ.
  *
- * The paper's Theorem shows the release is (ε, δ)-DP for adding or removing one user; the order of users must not
- * depend on the added user — we use the order of first appearance in the log.
+ * The paper's Theorem shows the release is (ε, δ)-DP for adding or removing one user; users are processed in a uniformly random
+ * order, as in the paper, drawn from the same source as the noise.
  */
 import { analyticGaussianSigma, upperNormalQuantile } from "../gaussian.ts";
 import { gaussianNoise } from "../random.ts";
 import type { PolicyCalibration } from "./policy-laplace.ts";
-import { collect, perItemDelta, type Selection } from "./selection.ts";
+import { collect, perItemDelta, type Selection, shuffled } from "./selection.ts";
 
 export function policyGaussianRho(sigma: number, delta: number, d: number): number {
   let rho = Number.NEGATIVE_INFINITY;
@@ -42,6 +42,7 @@ export function fillL2(h: Float64Array, items: Int32Array, gamma: number): void 
 export const policyGaussianSelection: Selection<PolicyCalibration> = {
   name: "policy-gaussian",
   summary: "DP set union, Policy Gaussian (Gopi et al. 2020): unit ℓ2 budget per user, cutoff Γ",
+  defaultD: 20,
   calibrate(epsilon, delta, d, alpha) {
     const scale = analyticGaussianSigma(epsilon, delta / 2, 1);
     const rho = policyGaussianRho(scale, delta, d);
@@ -56,7 +57,7 @@ export const policyGaussianSelection: Selection<PolicyCalibration> = {
   },
   select(users, items, cal, random) {
     const h = new Float64Array(items);
-    for (const list of users) fillL2(h, list, cal.gamma);
+    for (const list of shuffled(users, random)) fillL2(h, list, cal.gamma);
     const noise = gaussianNoise(random, cal.scale);
     return collect(items, (i) => h[i]! > 0 && h[i]! + noise() > cal.rho);
   },

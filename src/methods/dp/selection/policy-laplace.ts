@@ -9,10 +9,10 @@
  *   ρ = max over t = 1..d of [ 1/t + (1/ε)·ln(1/(2·(1 − (1 − δ)^(1/t)))) ],   Γ = ρ + α/ε.
  *
  * The paper's Theorem (policy with a cutoff Γ ≥ ρ) shows the release is (ε, δ)-DP for adding or removing one
- * user; the order of users must not depend on the added user — we use the order of first appearance in the log.
+ * user; users are processed in a uniformly random order, as in the paper, drawn from the same source as the noise.
  */
 import { laplaceNoise } from "../random.ts";
-import { type Calibration, collect, perItemDelta, type Selection } from "./selection.ts";
+import { type Calibration, collect, perItemDelta, type Selection, shuffled } from "./selection.ts";
 
 export interface PolicyCalibration extends Calibration {
   /** Noise scale (Laplace b or Gaussian σ). */
@@ -53,6 +53,7 @@ export function fillL1(h: Float64Array, items: Int32Array, gamma: number): void 
 export const policyLaplaceSelection: Selection<PolicyCalibration> = {
   name: "policy-laplace",
   summary: "DP set union, Policy Laplace (Gopi et al. 2020): unit ℓ1 budget per user, cutoff Γ",
+  defaultD: 1,
   calibrate(epsilon, delta, d, alpha) {
     const rho = policyLaplaceRho(epsilon, delta, d);
     const scale = 1 / epsilon;
@@ -67,7 +68,7 @@ export const policyLaplaceSelection: Selection<PolicyCalibration> = {
   },
   select(users, items, cal, random) {
     const h = new Float64Array(items);
-    for (const list of users) fillL1(h, list, cal.gamma);
+    for (const list of shuffled(users, random)) fillL1(h, list, cal.gamma);
     const noise = laplaceNoise(random, cal.scale);
     return collect(items, (i) => h[i]! > 0 && h[i]! + noise() > cal.rho);
   },

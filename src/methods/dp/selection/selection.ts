@@ -23,8 +23,18 @@ export interface Calibration {
 export interface Selection<C extends Calibration = Calibration> {
   readonly name: string;
   readonly summary: string;
+  /**
+   * The contribution bound d when `--d` is not given: the d at which this strategy released most on generated
+   * 100k-user logs at ε = 1, δ = 1e-5 with clicks (docs/dp.md, "Parameters and defaults").
+   */
+  readonly defaultD: number;
   /** Noise and threshold at (ε, δ) for contributions of at most d distinct items; throws RangeError if unusable. */
   calibrate(epsilon: number, delta: number, d: number, alpha: number): C;
+  /**
+   * What the threshold is compared with before noise, per item, when that is not the distinct-user count (the
+   * weighted histogram): the "nothing released" advice compares its largest value with `usersNeeded`.
+   */
+  readonly score?: (users: UserItems, items: number) => Float64Array;
   /** The ids of the selected items, ascending. */
   select(users: UserItems, items: number, cal: C, random: Randomness): Int32Array;
 }
@@ -39,6 +49,31 @@ export function userCounts(users: UserItems, items: number): Int32Array {
 /** −expm1(log1p(−x)/t) = 1 − (1 − x)^(1/t), accurate for tiny x. */
 export function perItemDelta(x: number, t: number): number {
   return -Math.expm1(Math.log1p(-x) / t);
+}
+
+/**
+ * The users in a uniformly random order (Fisher–Yates on `random`'s bits, rejection sampling so each index is
+ * exactly uniform). The DP set union policies process users in random order (as Gopi et al. 2020 do), so
+ * that no one's place in the log decides whose budget fills the cutoff first.
+ */
+export function shuffled(users: UserItems, random: Randomness): UserItems {
+  const out = users.slice();
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = uniformBelow(random, i + 1);
+    const t = out[i]!;
+    out[i] = out[j]!;
+    out[j] = t;
+  }
+  return out;
+}
+
+/** A uniform integer in [0, n), n ≤ 2³², from 32-bit words without modulo bias. */
+export function uniformBelow(random: Randomness, n: number): number {
+  const limit = 0x100000000 - (0x100000000 % n);
+  for (;;) {
+    const x = random.uint32();
+    if (x < limit) return x % n;
+  }
 }
 
 /** The ids i with keep(i) true, ascending. */
