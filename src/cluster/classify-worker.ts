@@ -24,9 +24,12 @@ export async function runClassifyWorker(bus: Bus, hooks: WorkerHooks = {}): Prom
   // Load the classifier before taking work: a batch should not wait for the knowledge base.
   const categorize = await loadCategorize();
   const consumer = await workConsumer(bus, INGEST_STREAM, "classify", INGEST_SUBJECT, 5_000);
-  const messages = await consumer.consume({ max_messages: 8 });
+  // Two batches at a time: a batch's acknowledgement clock runs from its delivery, so a deep prefetch on a loaded
+  // machine lets batches time out in the buffer and be redelivered to (and classified again by) another worker.
+  const messages = await consumer.consume({ max_messages: 2 });
   hooks.signal?.addEventListener("abort", () => void messages.close());
   for await (const m of messages) {
+    m.working(); // restart the clock now that this batch is being worked on
     const batch = decode<{ end?: true; records: LogRecord[] }>(m.data);
     const inSeq = m.seq;
     for (const r of batch.records) if (r.category === undefined) categorize(r);

@@ -38,6 +38,32 @@ test("a partition has one owner at a time: a second worker waits for the lease; 
   }
 });
 
+test("a lease survives overlapping renewals and a renewal whose acknowledgement was lost; a takeover is noticed", {
+  skip,
+}, async () => {
+  const { Lease } = await import("../../src/cluster/lease.ts");
+  const bus = await openBus(natsUrl(servers()), "lease-test");
+  try {
+    const a = await Lease.acquire(bus.state, "lease_renew", "a", { ttlMs: 60_000 });
+    const renew = () => (a as unknown as { renew(): Promise<void> }).renew();
+    // Two renewals at once (a slow server under load): the second must not refuse the first.
+    await Promise.all([renew(), renew(), renew()]);
+    a.check();
+    // A renewal the server stored but whose acknowledgement never came back: the key holds a's own value under a
+    // revision a does not know.
+    await bus.state.put("lease_renew", JSON.stringify({ holder: "a", expires: Date.now() + 60_000 }));
+    await renew();
+    a.check();
+    // Another worker took the lease over (a stalled past its expiry): a must stop.
+    await bus.state.put("lease_renew", JSON.stringify({ holder: "b", expires: Date.now() + 60_000 }));
+    await renew();
+    assert.throws(() => a.check(), /lost lease_renew/);
+    await a.release();
+  } finally {
+    await bus.close();
+  }
+});
+
 test("serve --cluster: an accepted batch lands on the ingest stream once, even when the client retries", {
   skip,
 }, async () => {

@@ -137,8 +137,11 @@ export function register(program: Command): void {
     const stop = new AbortController();
     process.once("SIGTERM", () => stop.abort());
     process.once("SIGINT", () => stop.abort());
-    await runClassifyWorker(bus, { signal: stop.signal });
-    await bus.close();
+    try {
+      await runClassifyWorker(bus, { signal: stop.signal });
+    } finally {
+      await bus.close(); // also when the worker failed: an open connection would keep a dead worker's process alive
+    }
   });
   serverOptions(worker.command("anonymize").description("anonymize one partition (one worker per partition)"))
     .requiredOption("--partition <p>", "partition number", intArg(0))
@@ -146,8 +149,11 @@ export function register(program: Command): void {
       const bus = await openBus(natsUrl(configOf(f)), `anonymize-${f.partition}`);
       const stop = new AbortController();
       process.once("SIGTERM", () => stop.abort());
-      await runAnonymizeWorker(bus, f.partition, { signal: stop.signal });
-      await bus.close();
+      try {
+        await runAnonymizeWorker(bus, f.partition, { signal: stop.signal });
+      } finally {
+        await bus.close();
+      }
     });
   serverOptions(worker.command("profile").description("write released profiles to PostgreSQL (idempotent)"))
     .option("--until-end", "stop once every partition's end of stream is applied")
