@@ -310,7 +310,7 @@ try {
     const deltas = batchDeltas(records.slice(0, 100_000), 1);
     const t = performance.now();
     for (let i = 0; i < deltas.length; i += 500)
-      await store.applyBatch(`bench.${i}`, deltas.slice(i, i + 500));
+      await store.applyBatches([{ id: `bench.${i}`, deltas: deltas.slice(i, i + 500) }]);
     stageAlone["PostgreSQL profile deltas/s"] = deltas.length / ((performance.now() - t) / 1000);
     await store.clear();
     await store.close();

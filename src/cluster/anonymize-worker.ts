@@ -19,7 +19,7 @@ import { type PipelineConfig, readConfig } from "./config.ts";
 import { Lease } from "./lease.ts";
 import { partitionRng } from "./partition.ts";
 import { CLASSIFIED_STREAM, classifiedSubject, releasedSubject } from "./topology.ts";
-import { decode, encode, recordId, type WireBatch } from "./wire.ts";
+import { decode, encode, type WireBatch } from "./wire.ts";
 
 export const SNAPSHOT_VERSION = 1;
 
@@ -146,7 +146,6 @@ async function drive(
             partition,
             inSeq,
             ...(ended ? { end: true } : {}),
-            ids: out.map((_, i) => recordId(partition, inSeq, i)),
             records: out,
           }),
           `r.${partition}.${inSeq}`,

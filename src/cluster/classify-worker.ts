@@ -11,7 +11,7 @@ import { type Bus, publish, workConsumer } from "./bus.ts";
 import { readConfig } from "./config.ts";
 import { partitionOf } from "./partition.ts";
 import { classifiedSubject, INGEST_STREAM, INGEST_SUBJECT } from "./topology.ts";
-import { decode, encode } from "./wire.ts";
+import { decode, encode, type IngestBatch } from "./wire.ts";
 
 export interface WorkerHooks {
   /** Called after each input batch is fully handled. */
@@ -30,7 +30,7 @@ export async function runClassifyWorker(bus: Bus, hooks: WorkerHooks = {}): Prom
   hooks.signal?.addEventListener("abort", () => void messages.close());
   for await (const m of messages) {
     m.working(); // restart the clock now that this batch is being worked on
-    const batch = decode<{ end?: true; records: LogRecord[] }>(m.data);
+    const batch = decode<IngestBatch>(m.data);
     const inSeq = m.seq;
     for (const r of batch.records) if (r.category === undefined) categorize(r);
     const parts: LogRecord[][] = Array.from({ length: config.partitions }, () => []);

@@ -103,7 +103,7 @@ test("serve --cluster: an accepted batch lands on the ingest stream once, even w
   }
 });
 
-test("the profile writer's sink is one interface: SQLite and PostgreSQL both apply a batch once and agree", {
+test("the profile writer's sink is one interface: SQLite and PostgreSQL both apply each batch once and agree", {
   skip,
 }, async () => {
   const deltas = [
@@ -115,9 +115,16 @@ test("the profile writer's sink is one interface: SQLite and PostgreSQL both app
   const lite = new SqliteProfileStore(":memory:");
   try {
     for (const sink of [pgStore, lite]) {
-      assert.equal(await sink.applyBatch("r.0.1", deltas), true);
-      assert.equal(await sink.applyBatch("r.0.1", deltas), false, "a replayed batch is skipped");
-      assert.equal(await sink.applyBatch("r.0.2", deltas.slice(0, 1)), true);
+      assert.deepEqual(await sink.applyBatches([{ id: "r.0.1", deltas }]), [true]);
+      assert.deepEqual(
+        await sink.applyBatches([
+          { id: "r.0.1", deltas },
+          { id: "r.0.2", deltas: deltas.slice(0, 1) },
+          { id: "r.0.2", deltas: deltas.slice(0, 1) },
+        ]),
+        [false, true, false],
+        "a replayed batch is skipped, also when a group carries it twice",
+      );
       assert.equal(await sink.countApplied("r.0."), 2);
     }
     assert.deepEqual(await pgStore.sortedRows(), await lite.sortedRows());
