@@ -38,7 +38,6 @@ export interface AnonymizerSnapshot {
 export const snapshotKey = (p: number): string => `anon_${p}`;
 
 export interface AnonymizeHooks {
-  onBatch?(inSeq: number, released: number): void;
   readonly signal?: AbortSignal;
   /** Snapshot after this many input batches (default 16) and at the end. */
   readonly snapshotEvery?: number;
@@ -151,7 +150,6 @@ async function drive(
           `r.${partition}.${inSeq}`,
         );
       }
-      hooks.onBatch?.(w.batch.inSeq, out.length);
       nextInSeq++;
       sinceSnapshot++;
       if (ended) break;

@@ -13,9 +13,10 @@ import { partitionOf } from "./partition.ts";
 import { classifiedSubject, INGEST_STREAM, INGEST_SUBJECT } from "./topology.ts";
 import { decode, encode, type IngestBatch } from "./wire.ts";
 
+/** Queries that take the classifier down its lazily loaded paths (place names, spelling, the language model). */
+const WARM_UP = ["weather in new york", "john smith", "britney spears lyrics", "cheap flihgts to paris"];
+
 export interface WorkerHooks {
-  /** Called after each input batch is fully handled. */
-  onBatch?(inSeq: number, records: number): void;
   readonly signal?: AbortSignal;
 }
 
@@ -23,6 +24,8 @@ export async function runClassifyWorker(bus: Bus, hooks: WorkerHooks = {}): Prom
   const config = await readConfig(bus);
   // Load the classifier before taking work: a batch should not wait for the knowledge base.
   const categorize = await loadCategorize();
+  // The classifier loads parts of itself on its first queries (~1.7 CPU-s): pay that here, not on the first batch.
+  for (const query of WARM_UP) categorize({ user: "", query, time: 0 });
   const consumer = await workConsumer(bus, INGEST_STREAM, "classify", INGEST_SUBJECT, 5_000);
   // Two batches at a time: a batch's acknowledgement clock runs from its delivery, so a deep prefetch on a loaded
   // machine lets batches time out in the buffer and be redelivered to (and classified again by) another worker.
@@ -46,6 +49,5 @@ export async function runClassifyWorker(bus: Bus, hooks: WorkerHooks = {}): Prom
       ),
     );
     await m.ackAck();
-    hooks.onBatch?.(inSeq, batch.records.length);
   }
 }
