@@ -5,9 +5,9 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { openBus } from "../../src/cluster/bus.ts";
+import { openBus, workConsumer } from "../../src/cluster/bus.ts";
 import { natsUrl, pgUrl } from "../../src/cluster/servers.ts";
-import { resetStreams } from "../../src/cluster/topology.ts";
+import { INGEST_STREAM, INGEST_SUBJECT, resetStreams } from "../../src/cluster/topology.ts";
 import { PgProfileStore } from "../../src/profile/pg-store.ts";
 import { SqliteProfileStore } from "../../src/profile/sqlite-store.ts";
 import { skip, testServers } from "./servers.ts";
@@ -73,6 +73,8 @@ test("serve --cluster: an accepted batch lands on the ingest stream once, even w
   await resetStreams(bus.jsm);
   await bus.close();
   const b = await openBus(natsUrl(servers()), "serve-test");
+  // The classify workers' consumer, with no worker pulling: what is published waits there as lag.
+  await workConsumer(b, INGEST_STREAM, "classify", INGEST_SUBJECT);
   const svc = await startService(new ClusterRuntime(b), { port: 0 });
   try {
     const body = `${Array.from({ length: 20 }, (_, i) =>
@@ -98,6 +100,9 @@ test("serve --cluster: an accepted batch lands on the ingest stream once, even w
       1,
       "one message: the retry was a duplicate, the bad request applied nothing",
     );
+    const metrics = await (await fetch(`${svc.url}/metrics`)).text();
+    assert.match(metrics, /^querymask_consumer_lag\{consumer="classify"\} 1$/m);
+    assert.match(metrics, /^querymask_records_in_total 40$/m);
   } finally {
     await svc.shutdown();
   }
