@@ -32,7 +32,7 @@ import {
   serverArgs,
 } from "../src/cluster/servers.ts";
 import { resetStreams } from "../src/cluster/topology.ts";
-import { decode, type ReleasedBatch } from "../src/cluster/wire.ts";
+import { decode, encode, type ReleasedBatch } from "../src/cluster/wire.ts";
 import { groupEvents } from "../src/log/events.ts";
 import { openLog } from "../src/log/read.ts";
 import type { LogRecord } from "../src/log/record.ts";
@@ -142,25 +142,39 @@ console.log(
   `input: ${source}: ${records.length.toLocaleString("en")} rows, ${events.toLocaleString("en")} query events`,
 );
 
-// Each stage alone, in this process (after a warm-up), to see where the time goes.
+// Each stage alone, in this process, as rows per CPU-second of this process (robust to the machine's load, unlike
+// wall time), to see where the time goes.
 const stageAlone: Record<string, number> = {};
+const cpuNow = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1e6;
+};
 if (!quick) {
   const copy = records.map((r) => ({ ...r }));
   const categorize = await loadCategorize();
-  let t = performance.now();
+  categorize({ user: "", query: "weather in new york", time: 0 }); // lazily loaded parts, as the worker does
+  let c = cpuNow();
   for (const r of copy) categorize(r);
-  stageAlone["classify rows/s (1 core, cold cache)"] = copy.length / ((performance.now() - t) / 1000);
+  stageAlone["classify rows per CPU-s (one memo, cold)"] = copy.length / (cpuNow() - c);
   const stages = await PartitionedStages.create({ partitions, method: "swap", params: { k: 3 }, seed: 1 });
-  t = performance.now();
+  c = cpuNow();
   const released: LogRecord[] = [];
   for (let i = 0; i < copy.length; i += batchSize)
     for (const r of stages.push(copy.slice(i, i + batchSize))) released.push(r);
   for (const r of stages.flush()) released.push(r);
-  stageAlone["anonymize rows/s (swap k=3, 1 core)"] = copy.length / ((performance.now() - t) / 1000);
-  t = performance.now();
-  const text = copy.slice(0, 100_000).map((r) => JSON.stringify(r));
-  for (const s of text) JSON.parse(s);
-  stageAlone["JSON encode+decode rows/s"] = 100_000 / ((performance.now() - t) / 1000);
+  stageAlone["anonymize rows per CPU-s (swap k=3)"] = copy.length / (cpuNow() - c);
+  const sample = copy.slice(0, 100_000);
+  c = cpuNow();
+  for (let i = 0; i < sample.length; i += batchSize)
+    decode(encode({ inSeq: 1, records: sample.slice(i, i + batchSize) }));
+  stageAlone["wire encode+decode rows per CPU-s (columnar batches)"] = sample.length / (cpuNow() - c);
+  c = cpuNow();
+  for (let i = 0; i < sample.length; i += batchSize)
+    JSON.parse(JSON.stringify({ inSeq: 1, records: sample.slice(i, i + batchSize) }));
+  stageAlone["JSON encode+decode rows per CPU-s (one object per record, the old wire)"] =
+    sample.length / (cpuNow() - c);
+  stageAlone["wire bytes per row (columnar)"] = encode({ inSeq: 1, records: sample }).length / sample.length;
+  stageAlone["JSON bytes per row (old wire)"] = JSON.stringify({ records: sample }).length / sample.length;
   (globalThis as { __keep?: unknown }).__keep = released.length;
 }
 
@@ -171,6 +185,7 @@ const cluster = clusterConfig(join(dir, "servers"), {
 });
 await clusterUp(cluster);
 const figures: Record<string, unknown> = {
+  "load at start (1/5/15 min)": loadavg(),
   source,
   rows: records.length,
   events,
@@ -309,9 +324,13 @@ try {
     const store = await PgProfileStore.open(pgUrl(cluster));
     const deltas = batchDeltas(records.slice(0, 100_000), 1);
     const t = performance.now();
+    const pg0 = serverCpu().postgres;
+    const c = cpuNow();
     for (let i = 0; i < deltas.length; i += 500)
       await store.applyBatches([{ id: `bench.${i}`, deltas: deltas.slice(i, i + 500) }]);
-    stageAlone["PostgreSQL profile deltas/s"] = deltas.length / ((performance.now() - t) / 1000);
+    stageAlone["PostgreSQL profile deltas/s (wall)"] = deltas.length / ((performance.now() - t) / 1000);
+    stageAlone["PostgreSQL profile deltas per CPU-s (client + server)"] =
+      deltas.length / (cpuNow() - c + serverCpu().postgres - pg0);
     await store.clear();
     await store.close();
   }
@@ -337,7 +356,7 @@ try {
       (Object.values(throughput.cpu).reduce((a, v) => a + v.cpuSeconds, 0) / events) * 1e6,
     ),
     stageAlone,
-    load: loadavg(),
+    "load at end (1/5/15 min)": loadavg(),
   });
   console.log(JSON.stringify(figures, null, 2));
   writeResults("cluster", figures);
