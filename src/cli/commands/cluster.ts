@@ -207,7 +207,8 @@ export function register(program: Command): void {
           if (clickUsers === undefined) yield batch;
           else
             yield batch.map((r) => {
-              const out = dropSingleUserClick(r, clickUsers);
+              // Only records the classify workers will classify: a classified record went through `classify` already.
+              const out = r.category === undefined ? dropSingleUserClick(r, clickUsers) : r;
               if (out !== r) droppedClicks++;
               return out;
             });
