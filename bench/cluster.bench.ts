@@ -17,6 +17,7 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { openBus } from "../src/cluster/bus.ts";
+import { warmUp } from "../src/cluster/classify-worker.ts";
 import { writeConfig } from "../src/cluster/config.ts";
 import { PartitionedStages } from "../src/cluster/embedded.ts";
 import { ingest } from "../src/cluster/ingest.ts";
@@ -154,7 +155,7 @@ const cpuNow = () => {
 if (!quick) {
   const copy = records.map((r) => ({ ...r }));
   const categorize = await loadCategorize();
-  categorize({ user: "", query: "weather in new york", time: 0 }); // lazily loaded parts, as the worker does
+  warmUp(categorize); // lazily loaded parts, as the worker does
   let c = cpuNow();
   for (const r of copy) categorize(r);
   stageAlone["classify rows per CPU-s (one memo, cold)"] = copy.length / (cpuNow() - c);

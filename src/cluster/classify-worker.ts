@@ -6,7 +6,7 @@
  * republished messages carry the same ids and are dropped as duplicates.
  */
 import type { LogRecord } from "../log/record.ts";
-import { loadCategorize } from "../methods/swap/classify.ts";
+import { type Categorize, loadCategorize } from "../methods/swap/classify.ts";
 import { type Bus, publish, workConsumer } from "./bus.ts";
 import { readConfig } from "./config.ts";
 import { partitionOf } from "./partition.ts";
@@ -16,6 +16,11 @@ import { decode, encode, type IngestBatch } from "./wire.ts";
 /** Queries that take the classifier down its lazily loaded paths (place names, spelling, the language model). */
 const WARM_UP = ["weather in new york", "john smith", "britney spears lyrics", "cheap flihgts to paris"];
 
+/** The classifier loads parts of itself on its first queries (~1.7 CPU-s): pay that before taking work. */
+export function warmUp(categorize: Categorize): void {
+  for (const query of WARM_UP) categorize({ user: "", query, time: 0 });
+}
+
 export interface WorkerHooks {
   readonly signal?: AbortSignal;
 }
@@ -24,8 +29,7 @@ export async function runClassifyWorker(bus: Bus, hooks: WorkerHooks = {}): Prom
   const config = await readConfig(bus);
   // Load the classifier before taking work: a batch should not wait for the knowledge base.
   const categorize = await loadCategorize();
-  // The classifier loads parts of itself on its first queries (~1.7 CPU-s): pay that here, not on the first batch.
-  for (const query of WARM_UP) categorize({ user: "", query, time: 0 });
+  warmUp(categorize);
   const consumer = await workConsumer(bus, INGEST_STREAM, "classify", INGEST_SUBJECT, 5_000);
   // Two batches at a time: a batch's acknowledgement clock runs from its delivery, so a deep prefetch on a loaded
   // machine lets batches time out in the buffer and be redelivered to (and classified again by) another worker.
