@@ -6,15 +6,19 @@
  * batch seen on the bus) p50/p95/p99, and each stage alone in-process so the bottleneck is visible.
  *
  * `npm run bench -- cluster` (needs nats-server and PostgreSQL: scripts/setup.sh). Environment: QM_BENCH_CLASSIFIERS
- * (default 2), QM_BENCH_PARTITIONS (default 2), QM_BENCH_BATCH (records per ingest batch, default 2000).
+ * (default 2), QM_BENCH_PARTITIONS (default 2), QM_BENCH_BATCH (records per ingest batch, default 2000),
+ * QM_BENCH_QUICK=1 (end to end only), QM_BENCH_STAGES=1 (stage-alone figures only), QM_BENCH_CPUPROF=<dir> (a --cpu-prof per worker under <dir>/<kind>/).
+ * Every process's CPU seconds over the run are reported, per kind and per 1,000 query events: robust to the
+ * machine's load, unlike the events/s.
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadCategorize } from "../src/classify/categorize.ts";
 import { openBus } from "../src/cluster/bus.ts";
+import { warmUp } from "../src/cluster/classify-worker.ts";
 import { writeConfig } from "../src/cluster/config.ts";
 import { PartitionedStages } from "../src/cluster/embedded.ts";
 import { ingest } from "../src/cluster/ingest.ts";
@@ -30,7 +34,7 @@ import {
   serverArgs,
 } from "../src/cluster/servers.ts";
 import { resetStreams } from "../src/cluster/topology.ts";
-import { decode, type ReleasedBatch } from "../src/cluster/wire.ts";
+import { decode, encode, type ReleasedBatch } from "../src/cluster/wire.ts";
 import { groupEvents } from "../src/log/events.ts";
 import { openLog } from "../src/log/read.ts";
 import type { LogRecord } from "../src/log/record.ts";
@@ -48,7 +52,57 @@ const AOL = fileURLToPath(new URL("../../shared/data/aol-top1000/aol_top1000_use
 const classifiers = Number(process.env.QM_BENCH_CLASSIFIERS ?? 2);
 const partitions = Number(process.env.QM_BENCH_PARTITIONS ?? 2);
 const batchSize = Number(process.env.QM_BENCH_BATCH ?? 2000);
+const cpuProfDir = process.env.QM_BENCH_CPUPROF;
+/** QM_BENCH_QUICK=1: the end-to-end run only (no stage-alone figures, no paced latency run). */
+const quick = process.env.QM_BENCH_QUICK === "1";
+/** QM_BENCH_STAGES=1: the stage-alone figures only (no pipeline run). */
+const stagesOnly = process.env.QM_BENCH_STAGES === "1";
 const dir = mkdtempSync(join(tmpdir(), "qm-bench-cluster-"));
+
+/**
+ * CPU accounting per process. Each worker writes its whole life's CPU (process.resourceUsage) to a file when it
+ * exits, through a preloaded module; the bench reads each worker's CPU from /proc just before ingest starts, so
+ * the difference is what the stream cost it (start-up — tsx, the classifier's load — is not throughput). The
+ * servers are read from /proc before and after: nats-server's own ticks, PostgreSQL's postmaster with its live
+ * children and the children it has reaped (connections that closed).
+ */
+const TICK_S = 0.01; // getconf CLK_TCK = 100 on Linux
+function procCpuSeconds(pid: number, withChildren = false): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    // fields after the name: state(0) ppid(1) … utime(11) stime(12) cutime(13) cstime(14)
+    const own = Number(f[11]) + Number(f[12]);
+    return (own + (withChildren ? Number(f[13]) + Number(f[14]) : 0)) * TICK_S;
+  } catch {
+    return 0;
+  }
+}
+function childPids(ppid: number): number[] {
+  const out: number[] = [];
+  for (const d of readdirSync("/proc")) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, "utf8");
+      if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === ppid) out.push(Number(d));
+    } catch {
+      // gone
+    }
+  }
+  return out;
+}
+function pidFile(path: string): number {
+  return Number(readFileSync(path, "utf8").split("\n")[0]);
+}
+function serverCpu(): { nats: number; postgres: number } {
+  const natsPid = pidFile(join(cluster.dir, "nats", "nats.pid"));
+  const pgPid = pidFile(join(cluster.dir, "pg", "data", "postmaster.pid"));
+  let postgres = procCpuSeconds(pgPid, true);
+  for (const c of childPids(pgPid)) postgres += procCpuSeconds(c);
+  return { nats: procCpuSeconds(natsPid), postgres };
+}
+const CPU_REPORT =
+  'data:text/javascript,import {appendFileSync} from "node:fs"; process.on("exit", () => { const u = process.resourceUsage(); appendFileSync(process.env.QM_CPU_FILE, JSON.stringify({pid: process.pid, cpu: (u.userCPUTime + u.systemCPUTime) / 1e6, maxRssKiB: u.maxRSS}) + "\\n"); });';
 
 async function loadInput(): Promise<{ records: LogRecord[]; source: string }> {
   let path = AOL;
@@ -91,25 +145,43 @@ console.log(
   `input: ${source}: ${records.length.toLocaleString("en")} rows, ${events.toLocaleString("en")} query events`,
 );
 
-// Each stage alone, in this process (after a warm-up), to see where the time goes.
+// Each stage alone, in this process, as rows per CPU-second of this process (robust to the machine's load, unlike
+// wall time), to see where the time goes.
 const stageAlone: Record<string, number> = {};
-{
+const cpuNow = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1e6;
+};
+if (!quick) {
   const copy = records.map((r) => ({ ...r }));
   const categorize = await loadCategorize();
-  let t = performance.now();
+  warmUp(categorize); // lazily loaded parts, as the worker does
+  let c = cpuNow();
   for (const r of copy) categorize(r);
-  stageAlone["classify rows/s (1 core, cold cache)"] = copy.length / ((performance.now() - t) / 1000);
+  stageAlone["classify rows per CPU-s (one memo, cold)"] = copy.length / (cpuNow() - c);
   const stages = await PartitionedStages.create({ partitions, method: "swap", params: { k: 3 }, seed: 1 });
-  t = performance.now();
+  c = cpuNow();
   const released: LogRecord[] = [];
   for (let i = 0; i < copy.length; i += batchSize)
     for (const r of stages.push(copy.slice(i, i + batchSize))) released.push(r);
   for (const r of stages.flush()) released.push(r);
-  stageAlone["anonymize rows/s (swap k=3, 1 core)"] = copy.length / ((performance.now() - t) / 1000);
-  t = performance.now();
-  const text = copy.slice(0, 100_000).map((r) => JSON.stringify(r));
-  for (const s of text) JSON.parse(s);
-  stageAlone["JSON encode+decode rows/s"] = 100_000 / ((performance.now() - t) / 1000);
+  stageAlone["anonymize rows per CPU-s (swap k=3)"] = copy.length / (cpuNow() - c);
+  const sample = copy.slice(0, 100_000);
+  const codecs = {
+    "wire encode+decode rows per CPU-s (columnar batches)": (b: LogRecord[]) =>
+      decode(encode({ inSeq: 1, records: b })),
+    "JSON encode+decode rows per CPU-s (one object per record, the old wire)": (b: LogRecord[]) =>
+      JSON.parse(JSON.stringify({ inSeq: 1, records: b })),
+  };
+  // Twice each, the second pass measured: the first one warms the JIT up for both alike.
+  for (const pass of [1, 2])
+    for (const [name, codec] of Object.entries(codecs)) {
+      c = cpuNow();
+      for (let i = 0; i < sample.length; i += batchSize) codec(sample.slice(i, i + batchSize));
+      if (pass === 2) stageAlone[name] = sample.length / (cpuNow() - c);
+    }
+  stageAlone["wire bytes per row (columnar)"] = encode({ inSeq: 1, records: sample }).length / sample.length;
+  stageAlone["JSON bytes per row (old wire)"] = JSON.stringify({ records: sample }).length / sample.length;
   (globalThis as { __keep?: unknown }).__keep = released.length;
 }
 
@@ -120,6 +192,7 @@ const cluster = clusterConfig(join(dir, "servers"), {
 });
 await clusterUp(cluster);
 const figures: Record<string, unknown> = {
+  "load at start (1/5/15 min)": loadavg(),
   source,
   rows: records.length,
   events,
@@ -131,7 +204,13 @@ const figures: Record<string, unknown> = {
 async function runPipeline(
   input: LogRecord[],
   rate?: number,
-): Promise<{ seconds: number; rows: number; ingestRowsPerSec: number; latency: number[] }> {
+): Promise<{
+  seconds: number;
+  rows: number;
+  ingestRowsPerSec: number;
+  latency: number[];
+  cpu: Record<string, { cpuSeconds: number; peakRssMiB?: number }>;
+}> {
   const bus = await openBus(natsUrl(cluster), "bench");
   await resetStreams(bus.jsm);
   await bus.close();
@@ -150,10 +229,16 @@ async function runPipeline(
   const args = serverArgs(cluster);
   // Each worker's exit, recorded from its start (a worker may finish before anyone waits for it).
   const exits = new Map<ChildProcess, Promise<{ code: number; at: number }>>();
+  const cpuFile = join(dir, `cpu-${Date.now()}.ndjson`);
+  const role = new Map<ChildProcess, string>();
   const worker = (a: string[]): ChildProcess => {
-    const c = spawn(process.execPath, ["--import", "tsx", CLI, "cluster", "worker", ...a, ...args], {
-      stdio: ["ignore", "ignore", "inherit"],
-    });
+    const prof = cpuProfDir ? ["--cpu-prof", "--cpu-prof-dir", join(cpuProfDir, a[0]!)] : [];
+    const c = spawn(
+      process.execPath,
+      ["--import", "tsx", "--import", CPU_REPORT, ...prof, CLI, "cluster", "worker", ...a, ...args],
+      { stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, QM_CPU_FILE: cpuFile } },
+    );
+    role.set(c, a[0]!);
     exits.set(
       c,
       new Promise((res) => c.once("exit", (code) => res({ code: code ?? 1, at: performance.now() }))),
@@ -183,6 +268,10 @@ async function runPipeline(
       if (t0 !== undefined) latencies.push(performance.now() - t0);
     },
   });
+  const cpuAtStart = new Map<ChildProcess, number>();
+  for (const c of role.keys()) cpuAtStart.set(c, procCpuSeconds(c.pid!));
+  const serversAtStart = serverCpu();
+  const benchAtStart = process.cpuUsage();
   const t0 = performance.now();
   let n = 0;
   async function* batches() {
@@ -198,48 +287,85 @@ async function runPipeline(
   }
   await ingest(b, batches(), { batchSize });
   const tIngest = performance.now();
+  const benchCpu = process.cpuUsage(benchAtStart);
   const { code, at: tEnd } = await exits.get(prof)!;
   await Promise.all(anon.map((c) => exits.get(c)));
   for (const c of cls) c.kill("SIGTERM");
   await Promise.all(cls.map((c) => exits.get(c)));
+  const serversAtEnd = serverCpu();
   sub.unsubscribe();
   await b.close();
   if (code !== 0) throw new Error(`profile writer exited ${code}`);
+  const reports = new Map<number, { cpu: number; maxRssKiB: number }>();
+  for (const line of readFileSync(cpuFile, "utf8").trim().split("\n")) {
+    const r = JSON.parse(line) as { pid: number; cpu: number; maxRssKiB: number };
+    reports.set(r.pid, r);
+  }
+  const cpu: Record<string, { cpuSeconds: number; peakRssMiB?: number }> = {
+    "ingest (bench process, incl. its latency subscriber)": {
+      cpuSeconds: (benchCpu.user + benchCpu.system) / 1e6,
+    },
+    "nats-server": { cpuSeconds: serversAtEnd.nats - serversAtStart.nats },
+    postgres: { cpuSeconds: serversAtEnd.postgres - serversAtStart.postgres },
+  };
+  for (const [c, name] of role) {
+    const r = reports.get(c.pid!);
+    if (r === undefined) continue;
+    const e = cpu[name] ?? { cpuSeconds: 0, peakRssMiB: 0 };
+    cpu[name] = e;
+    e.cpuSeconds += r.cpu - cpuAtStart.get(c)!;
+    e.peakRssMiB = Math.max(e.peakRssMiB ?? 0, Math.round(r.maxRssKiB / 1024));
+  }
   return {
     seconds: (tEnd - t0) / 1000,
     rows: input.length,
     ingestRowsPerSec: input.length / ((tIngest - t0) / 1000),
     latency: [50, 95, 99].map((p) => Math.round(pct(latencies, p))),
+    cpu,
   };
 }
 
 try {
-  {
+  if (!quick) {
     // PostgreSQL upserts alone.
     const store = await PgProfileStore.open(pgUrl(cluster));
     const deltas = batchDeltas(records.slice(0, 100_000), 1);
     const t = performance.now();
+    const pg0 = serverCpu().postgres;
+    const c = cpuNow();
     for (let i = 0; i < deltas.length; i += 500)
-      await store.applyBatch(`bench.${i}`, deltas.slice(i, i + 500));
-    stageAlone["PostgreSQL profile deltas/s"] = deltas.length / ((performance.now() - t) / 1000);
+      await store.applyBatches([{ id: `bench.${i}`, deltas: deltas.slice(i, i + 500) }]);
+    stageAlone["PostgreSQL profile deltas/s (wall)"] = deltas.length / ((performance.now() - t) / 1000);
+    stageAlone["PostgreSQL profile deltas per CPU-s (client + server)"] =
+      deltas.length / (cpuNow() - c + serverCpu().postgres - pg0);
     await store.clear();
     await store.close();
   }
-  const throughput = await runPipeline(records);
-  // Latency is measured below capacity: a time slice of the log paced at half the sustained rate.
-  const rate = (throughput.rows / throughput.seconds) * 0.5;
-  const paced = await runPipeline(records.slice(0, Math.min(records.length, Math.round(rate * 20))), rate);
-  Object.assign(figures, {
-    "end-to-end seconds": throughput.seconds,
-    "end-to-end query events/s": events / throughput.seconds,
-    "end-to-end rows/s": records.length / throughput.seconds,
-    "ingest publish rows/s": throughput.ingestRowsPerSec,
-    "backlog batch latency ms p50/p95/p99 (everything enqueued at once)": throughput.latency,
-    "paced at rows/s": rate,
-    "paced batch latency ms p50/p95/p99": paced.latency,
-    stageAlone,
-    load: loadavg(),
-  });
+  if (!stagesOnly) {
+    const throughput = await runPipeline(records);
+    // Latency is measured below capacity: a time slice of the log paced at half the sustained rate.
+    const rate = (throughput.rows / throughput.seconds) * 0.5;
+    const paced = quick
+      ? { latency: [] }
+      : await runPipeline(records.slice(0, Math.min(records.length, Math.round(rate * 20))), rate);
+    Object.assign(figures, {
+      "end-to-end seconds": throughput.seconds,
+      "end-to-end query events/s": events / throughput.seconds,
+      "end-to-end rows/s": records.length / throughput.seconds,
+      "ingest publish rows/s": throughput.ingestRowsPerSec,
+      "backlog batch latency ms p50/p95/p99 (everything enqueued at once)": throughput.latency,
+      "paced at rows/s": rate,
+      "paced batch latency ms p50/p95/p99": paced.latency,
+      "CPU-s per process kind over the run (start-up excluded)": throughput.cpu,
+      "CPU µs per query event": Object.fromEntries(
+        Object.entries(throughput.cpu).map(([k, v]) => [k, Math.round((v.cpuSeconds / events) * 1e7) / 10]),
+      ),
+      "CPU µs per query event, all processes": Math.round(
+        (Object.values(throughput.cpu).reduce((a, v) => a + v.cpuSeconds, 0) / events) * 1e6,
+      ),
+    });
+  }
+  Object.assign(figures, { stageAlone, "load at end (1/5/15 min)": loadavg() });
   console.log(JSON.stringify(figures, null, 2));
   writeResults("cluster", figures);
 } finally {

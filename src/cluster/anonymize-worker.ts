@@ -19,7 +19,7 @@ import { type PipelineConfig, readConfig } from "./config.ts";
 import { Lease } from "./lease.ts";
 import { partitionRng } from "./partition.ts";
 import { CLASSIFIED_STREAM, classifiedSubject, releasedSubject } from "./topology.ts";
-import { decode, encode, recordId, type WireBatch } from "./wire.ts";
+import { decode, encode, type WireBatch } from "./wire.ts";
 
 export const SNAPSHOT_VERSION = 1;
 
@@ -38,7 +38,6 @@ export interface AnonymizerSnapshot {
 export const snapshotKey = (p: number): string => `anon_${p}`;
 
 export interface AnonymizeHooks {
-  onBatch?(inSeq: number, released: number): void;
   readonly signal?: AbortSignal;
   /** Snapshot after this many input batches (default 16) and at the end. */
   readonly snapshotEvery?: number;
@@ -146,13 +145,11 @@ async function drive(
             partition,
             inSeq,
             ...(ended ? { end: true } : {}),
-            ids: out.map((_, i) => recordId(partition, inSeq, i)),
             records: out,
           }),
           `r.${partition}.${inSeq}`,
         );
       }
-      hooks.onBatch?.(w.batch.inSeq, out.length);
       nextInSeq++;
       sinceSnapshot++;
       if (ended) break;

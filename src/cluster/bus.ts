@@ -6,9 +6,11 @@
 import {
   AckPolicy,
   type Consumer,
+  type ConsumerMessages,
   DeliverPolicy,
   type JetStreamClient,
   type JetStreamManager,
+  type JsMsg,
   jetstream,
   jetstreamManager,
   type PubAck,
@@ -119,4 +121,28 @@ export async function workConsumer(
     });
   }
   return bus.js.consumers.get(stream, name);
+}
+
+/**
+ * The messages of a consumer in groups: each group is one message plus those already delivered behind it (up to
+ * `max`), so a busy consumer handles many at once (one transaction, one round of acknowledgements) and an idle
+ * one handles each as it comes, without waiting for a group to fill.
+ */
+export async function* grouped(messages: ConsumerMessages, max: number): AsyncGenerator<JsMsg[]> {
+  const it = messages[Symbol.asyncIterator]();
+  try {
+    for (;;) {
+      const first = await it.next();
+      if (first.done) return;
+      const group = [first.value];
+      while (group.length < max && messages.getPending() > 0) {
+        const more = await it.next();
+        if (more.done) break;
+        group.push(more.value);
+      }
+      yield group;
+    }
+  } finally {
+    await it.return?.(); // a caller that stops early stops the subscription, as leaving a for-await over it would
+  }
 }

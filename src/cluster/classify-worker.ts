@@ -5,18 +5,23 @@
  * order), then acknowledges the ingest batch. A crash before the acknowledgement redelivers the batch; the
  * republished messages carry the same ids and are dropped as duplicates.
  */
-
-import { loadCategorize } from "../classify/categorize.ts";
+import { type Categorize, loadCategorize } from "../classify/categorize.ts";
 import type { LogRecord } from "../log/record.ts";
 import { type Bus, publish, workConsumer } from "./bus.ts";
 import { readConfig } from "./config.ts";
 import { partitionOf } from "./partition.ts";
 import { classifiedSubject, INGEST_STREAM, INGEST_SUBJECT } from "./topology.ts";
-import { decode, encode } from "./wire.ts";
+import { decode, encode, type IngestBatch } from "./wire.ts";
+
+/** Queries that take the classifier down its lazily loaded paths (place names, spelling, the language model). */
+const WARM_UP = ["weather in new york", "john smith", "britney spears lyrics", "cheap flihgts to paris"];
+
+/** The classifier loads parts of itself on its first queries (~1.7 CPU-s): pay that before taking work. */
+export function warmUp(categorize: Categorize): void {
+  for (const query of WARM_UP) categorize({ user: "", query, time: 0 });
+}
 
 export interface WorkerHooks {
-  /** Called after each input batch is fully handled. */
-  onBatch?(inSeq: number, records: number): void;
   readonly signal?: AbortSignal;
 }
 
@@ -24,11 +29,15 @@ export async function runClassifyWorker(bus: Bus, hooks: WorkerHooks = {}): Prom
   const config = await readConfig(bus);
   // Load the classifier before taking work: a batch should not wait for the knowledge base.
   const categorize = await loadCategorize();
+  warmUp(categorize);
   const consumer = await workConsumer(bus, INGEST_STREAM, "classify", INGEST_SUBJECT, 5_000);
-  const messages = await consumer.consume({ max_messages: 8 });
+  // Two batches at a time: a batch's acknowledgement clock runs from its delivery, so a deep prefetch on a loaded
+  // machine lets batches time out in the buffer and be redelivered to (and classified again by) another worker.
+  const messages = await consumer.consume({ max_messages: 2 });
   hooks.signal?.addEventListener("abort", () => void messages.close());
   for await (const m of messages) {
-    const batch = decode<{ end?: true; records: LogRecord[] }>(m.data);
+    m.working(); // restart the clock now that this batch is being worked on
+    const batch = decode<IngestBatch>(m.data);
     const inSeq = m.seq;
     for (const r of batch.records) if (r.category === undefined) categorize(r);
     const parts: LogRecord[][] = Array.from({ length: config.partitions }, () => []);
@@ -44,6 +53,5 @@ export async function runClassifyWorker(bus: Bus, hooks: WorkerHooks = {}): Prom
       ),
     );
     await m.ackAck();
-    hooks.onBatch?.(inSeq, batch.records.length);
   }
 }

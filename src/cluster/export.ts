@@ -23,8 +23,13 @@ export async function* releasedRecords(bus: Bus, sinkName = "export"): AsyncGene
       seen.add(id);
       if (b.records.length > 0) yield b.records;
       if (b.end) ended.add(b.partition);
-      if (ended.size === config.partitions) break;
+      if (ended.size === config.partitions) return;
     }
+    // The subscription closed (the connection is going away) before the end: a partial release must not pass
+    // for a whole one (a file writer would commit it).
+    throw new Error(
+      `the released stream closed after ${ended.size} of ${config.partitions} partitions' end of stream`,
+    );
   } finally {
     await messages.close();
     await bus.jsm.consumers.delete(RELEASED_STREAM, sinkName).catch(() => {});

@@ -58,16 +58,34 @@ export class Lease {
     return lease;
   }
 
+  private renewing = false;
+
+  /**
+   * One renewal at a time (under load a renewal can take longer than the interval; two in flight with the same
+   * revision would refuse each other). A renewal whose acknowledgement was lost may still have been stored: the
+   * key then holds our own value under a newer revision, which we adopt — only this holder writes its name.
+   */
   private async renew(): Promise<void> {
-    if (this.lostReason !== undefined) return;
+    if (this.lostReason !== undefined || this.renewing) return;
+    this.renewing = true;
     try {
       const value = JSON.stringify({
         holder: this.holder,
         expires: Date.now() + this.ttlMs,
       } satisfies LeaseValue);
-      this.revision = await this.kv.update(this.key, value, this.revision);
+      try {
+        this.revision = await this.kv.update(this.key, value, this.revision);
+      } catch (e) {
+        const cur = await this.kv.get(this.key).catch(() => null);
+        if (cur?.operation === "PUT" && cur.json<LeaseValue>().holder === this.holder) {
+          this.revision = cur.revision;
+          this.revision = await this.kv.update(this.key, value, this.revision);
+        } else throw e;
+      }
     } catch (e) {
       this.lostReason = `lost ${this.key}: ${e instanceof Error ? e.message : String(e)}`;
+    } finally {
+      this.renewing = false;
     }
   }
 

@@ -1,13 +1,13 @@
 /**
  * Profile writer: reads the released stream and keeps per-user category profiles in a {@link ProfileSink}
- * (PostgreSQL in the cluster; the embedded SQLite store offers the same). Each released
- * batch is applied in one transaction keyed by its id (see {@link PgProfileStore.addBatch}) and acknowledged
- * after the commit: a crash between the two redelivers a batch that is then skipped.
+ * (PostgreSQL in the cluster; the embedded SQLite store offers the same). The released batches that have arrived
+ * are applied together in one transaction, each keyed by its id ({@link ProfileSink.applyBatches}), and
+ * acknowledged after the commit: a crash between the two redelivers batches that are then skipped.
  */
 import type { LogRecord } from "../log/record.ts";
 import { categoryAt } from "../profile/profiler.ts";
-import type { ProfileDelta, ProfileSink } from "../profile/store.ts";
-import { type Bus, workConsumer } from "./bus.ts";
+import type { ProfileDelta, ProfileSink, SinkBatch } from "../profile/store.ts";
+import { type Bus, grouped, workConsumer } from "./bus.ts";
 import { readConfig } from "./config.ts";
 import { RELEASED_STREAM } from "./topology.ts";
 import { decode, type ReleasedBatch } from "./wire.ts";
@@ -34,7 +34,6 @@ export function batchDeltas(records: readonly LogRecord[], depth: number): Profi
 }
 
 export interface ProfileHooks {
-  onBatch?(id: string, applied: boolean): void;
   /** Stop once every partition's end-of-stream batch has been applied. */
   readonly untilEnd?: boolean;
   readonly signal?: AbortSignal;
@@ -47,15 +46,26 @@ export async function runProfileWriter(
 ): Promise<void> {
   const config = await readConfig(bus);
   const consumer = await workConsumer(bus, RELEASED_STREAM, "profile", "qm.released.*", 5_000);
-  const messages = await consumer.consume({ max_messages: 16 });
+  const messages = await consumer.consume({ max_messages: 32 });
   hooks.signal?.addEventListener("abort", () => void messages.close());
-  for await (const m of messages) {
-    const b = decode<ReleasedBatch>(m.data);
-    const id = `r.${b.partition}.${b.inSeq}`;
-    const applied = await store.applyBatch(id, batchDeltas(b.records, config.profileDepth));
-    await m.ackAck();
-    hooks.onBatch?.(id, applied);
-    if (b.end) await store.applyBatch(`end.${b.partition}`, []);
-    if (hooks.untilEnd && b.end && (await store.countApplied("end.")) === config.partitions) break;
+  // What has arrived is applied together: one transaction for a group of released batches, each under its id.
+  for await (const group of grouped(messages, 32)) {
+    const batches: SinkBatch[] = [];
+    let ends = 0;
+    for (const m of group) {
+      const b = decode<ReleasedBatch>(m.data);
+      batches.push({
+        id: `r.${b.partition}.${b.inSeq}`,
+        deltas: batchDeltas(b.records, config.profileDepth),
+      });
+      if (b.end) {
+        batches.push({ id: `end.${b.partition}`, deltas: [] });
+        ends++;
+      }
+    }
+    await store.applyBatches(batches);
+    // After the commit; an acknowledgement lost on the way redelivers batches the sink then skips.
+    for (const m of group) m.ack();
+    if (hooks.untilEnd && ends > 0 && (await store.countApplied("end.")) === config.partitions) break;
   }
 }

@@ -4,7 +4,7 @@
  * from; a batch already applied is skipped in the same transaction, so a replay after a crash changes nothing.
  */
 import pg from "pg";
-import { type CategoryWeight, type ProfileDelta, type ProfileSink, weigh } from "./store.ts";
+import { type CategoryWeight, type ProfileDelta, type ProfileSink, type SinkBatch, weigh } from "./store.ts";
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS qm_profile (
@@ -25,17 +25,37 @@ export class PgProfileStore implements ProfileSink {
   }
 
   /**
-   * Apply the deltas of batch `batchId` exactly once: true if applied now, false if it was applied before.
-   * One transaction: the batch's id and its counts commit together or not at all.
+   * Apply batches exactly once, in one transaction: their ids go into `qm_applied` in one statement, and the
+   * deltas of those that were new are summed and upserted in one more. A replayed batch is skipped.
    */
-  async applyBatch(batchId: string, deltas: readonly ProfileDelta[]): Promise<boolean> {
+  async applyBatches(batches: readonly SinkBatch[]): Promise<boolean[]> {
+    // The first occurrence of each id: a call may carry one twice, and it counts once.
+    const seen = new Set<string>();
+    const first = batches.map((b) => {
+      if (seen.has(b.id)) return false;
+      seen.add(b.id);
+      return true;
+    });
     const client = await this.pool.connect();
     try {
       await client.query("BEGIN");
-      const r = await client.query("INSERT INTO qm_applied (batch_id) VALUES ($1) ON CONFLICT DO NOTHING", [
-        batchId,
-      ]);
-      if (r.rowCount === 1 && deltas.length > 0) {
+      const r = await client.query<{ batch_id: string }>(
+        "INSERT INTO qm_applied (batch_id) SELECT unnest($1::text[]) ON CONFLICT DO NOTHING RETURNING batch_id",
+        [batches.filter((_, i) => first[i]).map((b) => b.id)],
+      );
+      const fresh = new Set(r.rows.map((x) => x.batch_id));
+      const applied = batches.map((b, i) => first[i] === true && fresh.has(b.id));
+      const sum = new Map<string, ProfileDelta>();
+      batches.forEach((b, i) => {
+        if (!applied[i]) return;
+        for (const d of b.deltas) {
+          const key = `${d.user}\u0000${d.category}`;
+          const had = sum.get(key);
+          sum.set(key, had ? { ...had, count: had.count + d.count } : d);
+        }
+      });
+      if (sum.size > 0) {
+        const deltas = [...sum.values()];
         await client.query(
           `INSERT INTO qm_profile (user_id, category, count)
            SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[])
@@ -44,7 +64,7 @@ export class PgProfileStore implements ProfileSink {
         );
       }
       await client.query("COMMIT");
-      return r.rowCount === 1;
+      return applied;
     } catch (e) {
       await client.query("ROLLBACK").catch(() => {});
       throw e;

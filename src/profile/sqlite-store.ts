@@ -13,6 +13,7 @@ import {
   type ProfileDelta,
   type ProfileSink,
   type ProfileStore,
+  type SinkBatch,
   weigh,
 } from "./store.ts";
 
@@ -151,13 +152,15 @@ export class SqliteProfileStore implements ProfileStore, ProfileSink {
     return result;
   }
 
-  async applyBatch(batchId: string, deltas: readonly ProfileDelta[]): Promise<boolean> {
+  async applyBatches(batches: readonly SinkBatch[]): Promise<boolean[]> {
     const mark = this.db.prepare("INSERT OR IGNORE INTO applied_batch (id) VALUES (?)");
-    return this.db.transaction(() => {
-      if (mark.run(batchId).changes === 0) return false;
-      this.add(deltas);
-      return true;
-    })();
+    return this.db.transaction(() =>
+      batches.map((b) => {
+        if (mark.run(b.id).changes === 0) return false;
+        this.add(b.deltas);
+        return true;
+      }),
+    )();
   }
 
   async countApplied(prefix: string): Promise<number> {

@@ -52,10 +52,19 @@ export interface ProfileStore {
  * profile writer and the service write through this; `rows` reads back for comparison.
  */
 export interface ProfileSink {
-  applyBatch(batchId: string, deltas: readonly ProfileDelta[]): Promise<boolean>;
+  /**
+   * Apply batches in one transaction, each exactly once: for each, true if applied now, false if its id was applied
+   * before (or earlier in the same call).
+   */
+  applyBatches(batches: readonly SinkBatch[]): Promise<boolean[]>;
   /** How many applied batch ids start with `prefix`. */
   countApplied(prefix: string): Promise<number>;
   sortedRows(): Promise<ProfileDelta[]>;
+}
+
+export interface SinkBatch {
+  readonly id: string;
+  readonly deltas: readonly ProfileDelta[];
 }
 
 /** Weights from counts, by descending count then category name. */

@@ -15,7 +15,7 @@ import {
 import { loadCategorize } from "../classify/categorize.ts";
 import { type Bus, publish } from "../cluster/bus.ts";
 import { type PartitionedConfig, type PartitionedSnapshot, PartitionedStages } from "../cluster/embedded.ts";
-import { INGEST_SUBJECT } from "../cluster/topology.ts";
+import { CLASSIFIED_STREAM, INGEST_STREAM, INGEST_SUBJECT, RELEASED_STREAM } from "../cluster/topology.ts";
 import { encode } from "../cluster/wire.ts";
 import { ndjsonCodec } from "../log/formats/ndjson.ts";
 import type { LogRecord } from "../log/record.ts";
@@ -146,8 +146,11 @@ export class ClusterRuntime implements Runtime {
   }
 
   async observe(metrics: ServiceMetrics): Promise<void> {
-    for await (const info of this.bus.jsm.consumers.list("QM_INGEST")) {
-      metrics.lag.set({ consumer: info.name }, info.num_pending + info.num_ack_pending);
+    // Every stage's consumers: classify (ingest), the anonymizers (classified), the profile writer (released).
+    for (const stream of [INGEST_STREAM, CLASSIFIED_STREAM, RELEASED_STREAM]) {
+      for await (const info of this.bus.jsm.consumers.list(stream)) {
+        metrics.lag.set({ consumer: info.name }, info.num_pending + info.num_ack_pending);
+      }
     }
   }
 

@@ -131,6 +131,7 @@ export async function startService(runtime: Runtime, opts: ServeOptions = {}): P
       const closed = new Promise<void>((r) => server.close(() => r()));
       server.closeIdleConnections();
       if (inflight > 0) await new Promise<void>((r) => (idle = r));
+      server.closeIdleConnections(); // the connections of the drained requests, kept alive by their clients
       await closed;
       await runtime.close();
     },

@@ -9,7 +9,7 @@
  */
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { readSnapshot } from "../../src/cluster/anonymize-worker.ts";
@@ -298,5 +298,99 @@ test("kill -9 of a classify worker, an anonymizer and the profile writer mid-str
   } finally {
     await pgStore.close();
     await b2.close();
+  }
+});
+
+/** The live child processes of `ppid` whose command line contains every one of `words`. */
+function childrenOf(ppid: number, words: readonly string[]): number[] {
+  const out: number[] = [];
+  for (const d of readdirSync("/proc")) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, "utf8");
+      if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) !== ppid) continue;
+      const cmd = readFileSync(`/proc/${d}/cmdline`, "utf8").split("\0");
+      if (words.every((w) => cmd.includes(w))) out.push(Number(d));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
+}
+
+test("cluster run supervises its workers: an anonymizer and a classify worker killed with -9 are restarted, the release is whole", {
+  skip,
+  timeout: 180_000,
+}, async () => {
+  const out = join(dir, "released-supervised.ndjson");
+  const run = spawn(
+    process.execPath,
+    [
+      "--import",
+      "tsx",
+      CLI,
+      "cluster",
+      "run",
+      logPath,
+      "-o",
+      out,
+      "-q",
+      "--partitions",
+      "2",
+      "--seed",
+      "7",
+      "--batch-size",
+      "25",
+      "--params",
+      '{"k":3}',
+      ...serverArgs(),
+    ],
+    { stdio: ["ignore", "pipe", "pipe"] },
+  );
+  let stderr = "";
+  run.stderr?.on("data", (d: Buffer) => {
+    stderr += d.toString();
+  });
+  const done = exited(run);
+  const bus = await openBus(natsUrl(cluster), "test-supervisor");
+  try {
+    // Mid-stream: partition 0 has snapshotted past batch 20 of its input and has not ended.
+    await until(
+      async () => {
+        const s = await readSnapshot(bus, 0).catch(() => undefined);
+        return s !== undefined && s.nextInSeq > 20 && !s.ended;
+      },
+      90_000,
+      "partition 0 to pass batch 20",
+    );
+    const anon = childrenOf(run.pid!, ["anonymize", "0"]);
+    const classify = childrenOf(run.pid!, ["classify"]);
+    assert.equal(anon.length, 1, "one anonymizer of partition 0 runs");
+    assert.equal(classify.length, 1, "one classify worker runs");
+    process.kill(anon[0]!, "SIGKILL");
+    process.kill(classify[0]!, "SIGKILL");
+    // Replacements appear under the run with new pids.
+    await until(
+      async () =>
+        childrenOf(run.pid!, ["anonymize", "0"]).some((p) => p !== anon[0]) ||
+        (await readSnapshot(bus, 0))?.ended === true,
+      30_000,
+      "a new anonymizer of partition 0",
+    );
+  } finally {
+    await bus.close();
+  }
+  assert.equal(await done, 0, stderr);
+  assert.match(stderr, /anonymize-0 \(pid \d+\) was killed by SIGKILL; restarting \(1\/5\)/);
+  assert.match(stderr, /classify-0 \(pid \d+\) was killed by SIGKILL; restarting \(1\/5\)/);
+  const released = readRelease(out);
+  const want = await embedded(records, 2, 7, { k: 3 });
+  assert.deepEqual(multiset(released), multiset(want.out), "nothing lost, nothing twice");
+  assertNoneUnderAuthor(records, released);
+  const store = await PgProfileStore.open(pgUrl(cluster));
+  try {
+    assert.deepEqual(await store.sortedRows(), want.rows);
+  } finally {
+    await store.close();
   }
 });

@@ -131,3 +131,76 @@ test("shutdown saves the stream's state; a restarted service continues it exactl
   assert.ok(want.length > 1000);
   assert.deepEqual(got, want);
 });
+
+test("/metrics: records out, per-partition held events and current k, per-stage latency histograms", async () => {
+  const svc = await startService(await EmbeddedRuntime.create(config), { port: 0 });
+  try {
+    const recs = stream(2000, 5);
+    assert.equal((await post(svc.url, ndjson(recs))).status, 200);
+    const reference = await PartitionedStages.create(config);
+    const out = reference.push(recs.map((r) => ({ ...r })));
+    const counts = reference.counts();
+    const text = await (await fetch(`${svc.url}/metrics`)).text();
+    const value = (line: RegExp) => Number(text.match(line)?.[1]);
+    assert.equal(value(/^querymask_records_in_total (\S+)$/m), 2000);
+    assert.equal(value(/^querymask_records_out_total (\S+)$/m), out.length);
+    for (const p of [0, 1]) {
+      assert.equal(
+        value(new RegExp(`^querymask_held_events\\{partition="${p}"\\} (\\S+)$`, "m")),
+        counts[p]!["held events"],
+      );
+      assert.equal(
+        value(new RegExp(`^querymask_current_k\\{partition="${p}"\\} (\\S+)$`, "m")),
+        counts[p]!["final k mean"],
+      );
+    }
+    assert.ok(
+      counts.some((c) => (c["held events"] ?? 0) > 0),
+      "some events are held at this point",
+    );
+    for (const stage of ["parse", "anonymize", "sink"])
+      assert.equal(
+        value(new RegExp(`^querymask_stage_seconds_count\\{stage="${stage}"\\} (\\S+)$`, "m")),
+        1,
+        stage,
+      );
+  } finally {
+    await svc.shutdown();
+  }
+});
+
+test("shutdown drains: a request in flight completes, new connections are refused", async () => {
+  const { request } = await import("node:http");
+  const svc = await startService(await EmbeddedRuntime.create(config), { port: 0 });
+  const body = ndjson(stream(300, 6));
+  const half = Math.floor(body.length / 2);
+  const inflight = new Promise<{ status: number; body: string }>((res, rej) => {
+    const req = request(
+      `${svc.url}/ingest`,
+      {
+        method: "POST",
+        headers: { "content-type": "application/x-ndjson", "content-length": Buffer.byteLength(body) },
+      },
+      (r) => {
+        let text = "";
+        r.on("data", (d: Buffer) => {
+          text += d.toString();
+        });
+        r.on("end", () => res({ status: r.statusCode ?? 0, body: text }));
+      },
+    );
+    req.on("error", rej);
+    req.write(body.slice(0, half));
+    // The rest arrives after the shutdown has begun.
+    setTimeout(() => req.end(body.slice(half)), 300);
+  });
+  await new Promise((r) => setTimeout(r, 100));
+  const t0 = Date.now();
+  const stopping = svc.shutdown();
+  await assert.rejects(fetch(`${svc.url}/healthz`), "a new connection is refused");
+  const r = await inflight;
+  assert.equal(r.status, 200, r.body);
+  assert.equal((JSON.parse(r.body) as { accepted: number }).accepted, 300);
+  await stopping;
+  assert.ok(Date.now() - t0 < 3000, "shutdown does not wait for kept-alive idle connections to time out");
+});

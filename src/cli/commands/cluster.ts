@@ -11,7 +11,7 @@ import { type Bus, openBus } from "../../cluster/bus.ts";
 import { runClassifyWorker } from "../../cluster/classify-worker.ts";
 import { writeConfig } from "../../cluster/config.ts";
 import { releasedRecords } from "../../cluster/export.ts";
-import { ingest } from "../../cluster/ingest.ts";
+import { type IngestResult, ingest } from "../../cluster/ingest.ts";
 import { runProfileWriter } from "../../cluster/profile-writer.ts";
 import {
   type ClusterConfig,
@@ -23,10 +23,13 @@ import {
   pgUrl,
   serverArgs,
 } from "../../cluster/servers.ts";
+import { Supervisor } from "../../cluster/supervisor.ts";
 import { resetStreams } from "../../cluster/topology.ts";
 import { openLog } from "../../log/read.ts";
+import type { LogRecord } from "../../log/record.ts";
 import { writeBatches } from "../../log/write.ts";
 import { PgProfileStore } from "../../profile/pg-store.ts";
+import { ClickUsers, dropSingleUserClick } from "../../scrub/click-url.ts";
 import { UsageError } from "../../util/errors.ts";
 import {
   addInputOptions,
@@ -65,13 +68,6 @@ export function spawnWorker(args: string[]): ChildProcess {
   if (entry === undefined) throw new Error("cannot tell how this CLI was started");
   return spawn(process.execPath, [...process.execArgv, entry, "cluster", "worker", ...args], {
     stdio: ["ignore", "ignore", "inherit"],
-  });
-}
-
-function exited(child: ChildProcess): Promise<number> {
-  return new Promise((res) => {
-    if (child.exitCode !== null) res(child.exitCode);
-    else child.once("exit", (code, signal) => res(code ?? (signal ? 128 : 1)));
   });
 }
 
@@ -137,8 +133,11 @@ export function register(program: Command): void {
     const stop = new AbortController();
     process.once("SIGTERM", () => stop.abort());
     process.once("SIGINT", () => stop.abort());
-    await runClassifyWorker(bus, { signal: stop.signal });
-    await bus.close();
+    try {
+      await runClassifyWorker(bus, { signal: stop.signal });
+    } finally {
+      await bus.close(); // also when the worker failed: an open connection would keep a dead worker's process alive
+    }
   });
   serverOptions(worker.command("anonymize").description("anonymize one partition (one worker per partition)"))
     .requiredOption("--partition <p>", "partition number", intArg(0))
@@ -146,8 +145,11 @@ export function register(program: Command): void {
       const bus = await openBus(natsUrl(configOf(f)), `anonymize-${f.partition}`);
       const stop = new AbortController();
       process.once("SIGTERM", () => stop.abort());
-      await runAnonymizeWorker(bus, f.partition, { signal: stop.signal });
-      await bus.close();
+      try {
+        await runAnonymizeWorker(bus, f.partition, { signal: stop.signal });
+      } finally {
+        await bus.close();
+      }
     });
   serverOptions(worker.command("profile").description("write released profiles to PostgreSQL (idempotent)"))
     .option("--until-end", "stop once every partition's end of stream is applied")
@@ -193,6 +195,25 @@ export function register(program: Command): void {
       const opts = readOptions(f, f.out);
       await checkOutputs(inputs, fileOutputs(f.out, opts.rejectsPath));
       const log = await openLog(inputs, opts);
+      // Classifying on the way drops the clicks only one user made, as `querymask classify` and `anonymize` do:
+      // a finite input can be counted first (one pass; bad lines are the main pass's to report). The rule does not
+      // depend on the classification, so it is applied before ingest.
+      const clickUsers = log.classified
+        ? undefined
+        : await ClickUsers.of((await openLog(inputs, { format: opts.format, lenient: true })).batches());
+      let droppedClicks = 0;
+      async function* input(): AsyncGenerator<LogRecord[]> {
+        for await (const batch of log.batches()) {
+          if (clickUsers === undefined) yield batch;
+          else
+            yield batch.map((r) => {
+              // Only records the classify workers will classify: a classified record went through `classify` already.
+              const out = r.category === undefined ? dropSingleUserClick(r, clickUsers) : r;
+              if (out !== r) droppedClicks++;
+              return out;
+            });
+        }
+      }
       const t0 = performance.now();
       const bus: Bus = await openBus(natsUrl(c), "run");
       await resetStreams(bus.jsm);
@@ -210,29 +231,44 @@ export function register(program: Command): void {
         profileDepth: f.profileDepth,
       });
       const args = serverArgs(c);
-      const classifiers = Array.from({ length: f.classifiers }, () => spawnWorker(["classify", ...args]));
-      const anonymizers = Array.from({ length: f.partitions }, (_, p) =>
-        spawnWorker(["anonymize", "--partition", String(p), ...args]),
-      );
-      const profiler = spawnWorker(["profile", "--until-end", ...args]);
-      opts.progress.start("cluster ingest");
-      const ing = await ingest(fresh, log.batches(), { batchSize: f.batchSize });
-      opts.progress.stop();
-      await writeBatches(f.out, log.format, releasedRecords(fresh), { classified: log.classified });
-      const codes = await Promise.all([...anonymizers, profiler].map(exited));
-      for (const w of classifiers) w.kill("SIGTERM");
-      await Promise.all(classifiers.map(exited));
-      await fresh.close();
-      await log.rejects.close();
+      // Workers run under a supervisor: one that dies is started again and resumes where the stream says.
+      const sup = new Supervisor({
+        spawn: (a) => spawnWorker([...a, ...args]),
+        log: (l) => process.stderr.write(`cluster: ${l}\n`),
+      });
+      for (let i = 0; i < f.classifiers; i++) void sup.start(`classify-${i}`, ["classify"]);
+      const finishing = [
+        ...Array.from({ length: f.partitions }, (_, p) =>
+          sup.start(`anonymize-${p}`, ["anonymize", "--partition", String(p)]),
+        ),
+        sup.start("profile", ["profile", "--until-end"]),
+      ];
+      let ing: IngestResult;
+      try {
+        opts.progress.start("cluster ingest");
+        ing = await Promise.race([ingest(fresh, input(), { batchSize: f.batchSize }), sup.failure]);
+        opts.progress.stop();
+        await Promise.race([
+          Promise.all([
+            writeBatches(f.out, log.format, releasedRecords(fresh), { classified: log.classified }),
+            ...finishing,
+          ]),
+          sup.failure,
+        ]);
+      } finally {
+        await sup.stop();
+        await fresh.close();
+        await log.rejects.close();
+      }
       const seconds = (performance.now() - t0) / 1000;
-      const failed = codes.filter((x) => x !== 0).length;
-      if (failed > 0) throw new Error(`${failed} worker(s) failed; see their messages above`);
       const summary = {
         method: f.method,
         partitions: f.partitions,
         classifiers: f.classifiers,
         records: ing.records,
         batches: ing.batches,
+        "single-user clicks dropped": droppedClicks,
+        "worker restarts": Object.values(sup.restarts()).reduce((a, n) => a + n, 0),
         out: f.out,
         seconds,
         "records/s": ing.records / seconds,

@@ -1,0 +1,56 @@
+/**
+ * The batch wire format: whatever records a batch holds (optional fields present or not, shared or distinct users
+ * and categories, clicks anywhere), decoding what was encoded gives them back exactly, without their source
+ * position, with the batch's position fields. No servers needed.
+ */
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import fc from "fast-check";
+import { decode, encode, type ReleasedBatch, type WireBatch } from "../../src/cluster/wire.ts";
+import type { LogRecord } from "../../src/log/record.ts";
+
+const text = fc.string({ maxLength: 12 });
+const record: fc.Arbitrary<LogRecord> = fc.record(
+  {
+    user: fc.constantFrom("u1", "u2", "1234567", "é\tx"),
+    query: text,
+    time: fc.integer({ min: 0, max: 2 ** 40 }),
+    itemRank: fc.integer({ min: 1, max: 500 }),
+    clickUrl: text,
+    category: fc.constantFrom("", "Top/Arts", "Top/Sports/Soccer"),
+    unit: text,
+    source: fc.record({ file: text, line: fc.nat() }),
+  },
+  { requiredKeys: ["user", "query", "time"] },
+);
+
+test("a batch decodes to the records that were encoded, without their source, with inSeq, partition and end", () => {
+  fc.assert(
+    fc.property(
+      fc.array(record, { maxLength: 40 }),
+      fc.nat(),
+      fc.nat(64),
+      fc.boolean(),
+      (records, inSeq, p, end) => {
+        const want = records.map(({ source: _, ...r }) => r);
+        const w = decode<WireBatch>(encode({ inSeq, ...(end ? { end: true } : {}), records }));
+        assert.deepEqual(w, { inSeq, ...(end ? { end: true } : {}), records: want });
+        const r = decode<ReleasedBatch>(encode({ partition: p, inSeq, records }));
+        assert.deepEqual(r, { partition: p, inSeq, records: want });
+        assert.deepEqual(decode(encode({ records })), { records: want });
+      },
+    ),
+  );
+});
+
+test("the columnar form is smaller than one JSON object per record", () => {
+  const records: LogRecord[] = Array.from({ length: 500 }, (_, i) => ({
+    user: `u${i % 37}`,
+    query: `query number ${i}`,
+    time: 1_141_000_000 + i,
+    category: ["Top/Arts", "Top/Sports", "Top/News"][i % 3]!,
+    ...(i % 4 === 0 ? { itemRank: 1, clickUrl: "http://www.example.com" } : {}),
+  }));
+  const bytes = encode({ inSeq: 1, records }).length;
+  assert.ok(bytes < JSON.stringify({ inSeq: 1, records }).length * 0.7, `${bytes} bytes`);
+});
