@@ -9,7 +9,7 @@
  * running a method that needs none — costs nothing.
  */
 import type { KnowledgeBase } from "../knowledge/knowledge-base.ts";
-import { DEFAULT_SNAPSHOT } from "../knowledge/snapshot.ts";
+import { DEFAULT_SNAPSHOT, type Notice } from "../knowledge/snapshot.ts";
 import type { Classifier } from "./classifier.ts";
 
 export interface KnowledgeService {
@@ -21,11 +21,14 @@ export interface KnowledgeService {
   classifier(): Promise<Classifier>;
 }
 
-/** A service over the snapshot at `snapshot` (default: `.cache/kb/`, built on first use when missing). */
-export function createKnowledgeService(snapshot = DEFAULT_SNAPSHOT): KnowledgeService {
+/**
+ * A service over the snapshot at `snapshot` (default: `.cache/kb/`, built on first use when missing; the build's
+ * two notices go to `notice`, stderr by default).
+ */
+export function createKnowledgeService(snapshot = DEFAULT_SNAPSHOT, notice?: Notice): KnowledgeService {
   return service(snapshot, async () => {
     const { loadKnowledgeBase } = await import("../knowledge/knowledge-base.ts");
-    return loadKnowledgeBase(snapshot);
+    return loadKnowledgeBase(snapshot, notice);
   });
 }
 

@@ -14,6 +14,7 @@ import {
   eachCountRow,
   eachRow,
   type KbSnapshot,
+  type Notice,
   readSnapshot,
   type SnapshotInput,
   saveSnapshot,
@@ -258,17 +259,17 @@ export function isStale(snap: KbSnapshot): boolean {
 const loaded = new Map<string, Promise<KnowledgeBase>>();
 
 /**
- * Load the knowledge base from its snapshot, building the snapshot first if it is missing or stale. Loaded
- * once per process and path; later calls share it.
+ * Load the knowledge base from its snapshot, building the snapshot first if it is missing or stale (saying so to
+ * `notice`, stderr by default). Loaded once per process and path; later calls share it.
  */
-export function loadKnowledgeBase(path = DEFAULT_SNAPSHOT): Promise<KnowledgeBase> {
+export function loadKnowledgeBase(path = DEFAULT_SNAPSHOT, notice?: Notice): Promise<KnowledgeBase> {
   let p = loaded.get(path);
   if (p === undefined) {
     p = (async () => {
       let snap = readSnapshot(path);
       if (snap === undefined || isStale(snap)) {
         const termstats = snap?.termstatsFile;
-        const built = announceBuild(path, snap === undefined ? "missing" : "stale");
+        const built = announceBuild(path, snap === undefined ? "missing" : "stale", notice);
         snap = buildKnowledgeBase(
           path,
           termstats !== undefined && existsSync(termstats) ? { termstats } : {},

@@ -157,19 +157,27 @@ export function saveSnapshot(snapshot: KbSnapshot, path = DEFAULT_SNAPSHOT): voi
 /**
  * What a person sees while the snapshot is built on first use (the build is synchronous and takes from a few
  * seconds to about a minute, so it says so before starting and how long it took after): the two lines go to
- * stderr, like progress. `why` is "missing" (first run) or "stale" (the bundled inputs changed).
+ * `say`, by default stderr like progress (the library API passes its own callback, so it prints nothing). `why` is
+ * "missing" (first run) or "stale" (the bundled inputs changed).
  */
-export function announceBuild(path: string, why: "missing" | "stale"): () => void {
+export function announceBuild(path: string, why: "missing" | "stale", say: Notice = toStderr): () => void {
   const started = process.hrtime.bigint();
-  process.stderr.write(
+  say(
     `kb: building the knowledge base into ${path} (${why === "missing" ? "first run" : "its inputs changed"}; ` +
-      "this happens once, later runs reuse it; up to a minute)…\n",
+      "this happens once, later runs reuse it; up to a minute)…",
   );
   return () => {
     const secs = Number(process.hrtime.bigint() - started) / 1e9;
-    process.stderr.write(`kb: knowledge base built in ${secs.toFixed(1)}s; saved for later runs\n`);
+    say(`kb: knowledge base built in ${secs.toFixed(1)}s; saved for later runs`);
   };
 }
+
+/** Where a one-line notice (no trailing newline) goes. */
+export type Notice = (line: string) => void;
+
+const toStderr: Notice = (line) => {
+  process.stderr.write(`${line}\n`);
+};
 
 /** Read a snapshot; undefined when the file does not exist. */
 export function readSnapshot(path = DEFAULT_SNAPSHOT): KbSnapshot | undefined {

@@ -106,6 +106,7 @@ test("anonymize: same log, parameters and seed give the same release; audit pass
   let a: Awaited<ReturnType<typeof anonymize<"swap">>>;
   let b: typeof a;
   let km: Awaited<ReturnType<typeof anonymize<"km">>>;
+  const warnings: string[] = [];
   try {
     a = await anonymize(log, {
       method: "swap",
@@ -115,11 +116,15 @@ test("anonymize: same log, parameters and seed give the same release; audit pass
     });
     b = await anonymize(log, { method: "swap", params: { k: 3 }, seed: 9 });
     km = await anonymize(log, { method: "km", params: { k: 3, m: 2 } });
+    // dp's not-private warning for seeded noise goes to onWarning, not to stderr.
+    await anonymize(log, { method: "dp", params: { noise: "seeded" }, onWarning: (w) => warnings.push(w) });
   } finally {
     process.stdout.write = out;
     process.stderr.write = err;
   }
   assert.deepEqual(writes, []);
+  assert.equal(warnings.length, 1);
+  assert.match(warnings[0] ?? "", /NOT differentially private/);
   assert.deepEqual(a.log?.records, b.log?.records);
   assert.equal(a.params.k, 3);
   assert.equal(a.params.delta, 1.2, "defaults filled in");

@@ -188,7 +188,9 @@ export const dp: Method<DpParams> = {
   async anonymize(input, params, ctx): Promise<Release> {
     if (params.noise === "seeded" && !warned) {
       warned = true;
-      process.stderr.write(SEEDED_WARNING);
+      // The caller's channel when it gives one (the library API's onWarning), stderr otherwise.
+      if (ctx.warn) ctx.warn(SEEDED_WARNING.trimEnd());
+      else process.stderr.write(SEEDED_WARNING);
     }
     const random = randomness(params.noise, ctx.rng);
     ctx.progress.start(`dp (${params.selection}): bounding users' contributions`);
