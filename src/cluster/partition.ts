@@ -1,9 +1,10 @@
 /**
  * Which anonymizer partition owns a record: a stable hash of its top-level category. Swap buckets at any depth
  * lie inside one top-level category, so a bucket (and the parent a deeper bucket falls back to) never spans two
- * partitions. Query events stay whole: the rows of one event share their query and so their category.
+ * partitions. Query events stay whole: the rows of one event share their query and so their category. The hash
+ * (util/hash.ts's FNV-1a + murmur3 mixer) is the same on every machine and run.
  */
-import { fmix32 } from "../util/hash.ts";
+import { fmix32, hashString } from "../util/hash.ts";
 import { Rng } from "../util/random.ts";
 
 /** `Top/Sports/Soccer` → `Top/Sports`; "" (unclassified) stays "". */
@@ -14,15 +15,8 @@ export function topLevel(category: string): string {
   return second < 0 ? category : category.slice(0, second);
 }
 
-/** FNV-1a over the UTF-16 code units, finished with murmur3's mixer: the same on every machine and run. */
-export function stableHash(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-  return fmix32(h);
-}
-
 export function partitionOf(category: string, partitions: number): number {
-  return partitions <= 1 ? 0 : stableHash(topLevel(category)) % partitions;
+  return partitions <= 1 ? 0 : hashString(topLevel(category)) % partitions;
 }
 
 /** The random stream of partition p: a function of (seed, p) only, the same in the cluster and embedded. */
