@@ -51,8 +51,8 @@ export function describeParams(owner: ParamOwner): string {
 }
 
 /**
- * Add one flag per distinct parameter name of `owners` to `cmd` (plus the hidden camelCase alias), and the help
- * that goes with them: the chosen owner's parameters when `--<selector> NAME` is on the command line, else every
+ * Add one flag per distinct parameter name of `owners` to `cmd` (plus the hidden camelCase alias), kept out of the
+ * generic options list, and the help that goes with them: the chosen owner's parameters when `--<selector> NAME` is on the command line, else every
  * owner's flags. `kind` names the owners in messages ("method", "attack").
  */
 export function addParamFlags(
@@ -67,7 +67,9 @@ export function addParamFlags(
   for (const [name, who] of users) {
     const flag = flagName(name);
     if (reserved.has(flag)) throw new Error(`${kind} parameter --${flag} clashes with a common flag`);
-    cmd.addOption(new Option(`--${flag} <value>`, `parameter of ${who.join(", ")}`));
+    // Listed in the help text below, by owner, with descriptions and defaults; not in the generic options list,
+    // where one line could only say whose it is (and a shared name such as --delta means different things).
+    cmd.addOption(new Option(`--${flag} <value>`, `parameter of ${who.join(", ")}`).hideHelp());
     if (flag !== name) cmd.addOption(new Option(`--${name} <value>`).hideHelp());
   }
   let chosen: string | undefined;

@@ -81,6 +81,7 @@ test("anonymize --method NAME --help shows that method's own parameters, descrip
   const own = dp.stdout.slice(dp.stdout.indexOf("Parameters of method dp:"));
   assert.match(own, /--delta <number> +failure probability δ/);
   assert.doesNotMatch(dp.stdout, /growth factor/, "swap's δ is not dp's");
+  assert.doesNotMatch(dp.stdout, /--max-delay|--vulnerable/, "other methods' flags are not listed for dp");
   const km = run("anonymize", "--method", "km", "--help");
   assert.match(km.stdout, /Parameters of method km:\n {2}--k <int> +.*\(default 5\)/);
   const swap = run("anonymize", "--method", "swap", "--help");
