@@ -5,14 +5,13 @@
  */
 import type { AttackResult } from "../attacks/attack.ts";
 import { attacks, getAttack } from "../attacks/registry.ts";
-import { type AuditReport, audit as auditSubject } from "../audit/audit.ts";
+import { type AuditReport, audit as auditSubject, auditsClassifiedOriginal } from "../audit/audit.ts";
 import { loadClassifier } from "../classify/categorize.ts";
 import type { KnowledgeService } from "../classify/service.ts";
-import { categoryLookup } from "../experiment/run-one.ts";
-import { Taxonomy } from "../knowledge/taxonomy.ts";
+import { measureRelease } from "../experiment/run-one.ts";
 import type { QueryLog } from "../log/record.ts";
 import { getMethod } from "../methods/registry.ts";
-import { getYardstick, yardsticks } from "../metrics/registry.ts";
+import { yardsticks } from "../metrics/registry.ts";
 import { DEFAULT_OPTIONS, type Value, type YardstickOptions } from "../metrics/yardstick.ts";
 import { Rng } from "../util/random.ts";
 import { knowledgeOr } from "./knowledge.ts";
@@ -37,13 +36,9 @@ export async function audit(
   release: Anonymized,
   opts: AuditOptions = {},
 ): Promise<AuditReport> {
-  // swap classifies an unclassified input on the way: its release is compared with the input as classify gives it.
-  const classifiedOnTheWay =
-    release.log !== undefined && (release.log.classified || release.method === "swap");
-  const base =
-    classifiedOnTheWay && !original.classified
-      ? (await classify(original, opts.knowledge ? { knowledge: opts.knowledge } : {})).log
-      : original;
+  const base = auditsClassifiedOriginal(release.method, original, release.log)
+    ? (await classify(original, opts.knowledge ? { knowledge: opts.knowledge } : {})).log
+    : original;
   return auditSubject(
     {
       method: release.method,
@@ -141,36 +136,18 @@ export async function measure(
   release: Anonymized,
   opts: MeasureOptions = {},
 ): Promise<Record<string, Value>> {
-  const options: YardstickOptions = { ...DEFAULT_OPTIONS, ...opts.options };
   const knowledge = knowledgeOr(opts.knowledge);
-  // The classifier is loaded only when the release has query texts the original never had.
-  const categorizer = async () => (await loadClassifier(knowledge)).categorize;
-  const categoryOf = await categoryLookup({ log: original, categorizer }, release);
   const m = getMethod(release.method);
-  // Each yardstick's stream derives from (seed, "yardsticks", its name), as in the experiment runner.
-  const base = Rng.fromSeed(release.seed).derive("yardsticks");
-  let taxonomy: Taxonomy | undefined;
-  const values: Record<string, Value> = {};
-  for (const name of opts.yardsticks ?? yardsticks.map((y) => y.name)) {
-    const y = getYardstick(name);
-    const measured = await y.measure(
-      {
-        original,
-        release,
-        params: release.params as Readonly<Record<string, unknown>>,
-        method: { name: m.name, paper: m.paper },
-      },
-      {
-        rng: base.derive(name),
-        options,
-        taxonomy: () => {
-          taxonomy ??= Taxonomy.bundled();
-          return taxonomy;
-        },
-        categoryOf,
-      },
-    );
-    for (const c of y.columns(options)) values[`${y.name}.${c.key}`] = measured[c.key] ?? null;
-  }
-  return values;
+  return measureRelease(
+    // The classifier is loaded only when the release has query texts the original never had.
+    { log: original, categorizer: async () => (await loadClassifier(knowledge)).categorize },
+    release,
+    {
+      method: { name: m.name, paper: m.paper },
+      params: release.params as Readonly<Record<string, unknown>>,
+      seed: release.seed,
+      yardsticks: opts.yardsticks ?? yardsticks.map((y) => y.name),
+      options: { ...DEFAULT_OPTIONS, ...opts.options },
+    },
+  );
 }

@@ -58,6 +58,46 @@ export async function categoryLookup(
   return (query, own) => own ?? map.get(query) ?? extra.get(query) ?? "";
 }
 
+/**
+ * Measure a release with the named yardsticks: `<yardstick>.<column>` → value, `null` where a yardstick does not
+ * apply. Each yardstick's random stream derives from (seed, "yardsticks", its name), so adding or removing one
+ * changes no other's value. `measured` is told each yardstick's name when it is done (the runner's timings).
+ */
+export async function measureRelease(
+  input: PreparedInput,
+  release: Release,
+  how: {
+    readonly method: { readonly name: string; readonly paper: string };
+    readonly params: Readonly<Record<string, unknown>>;
+    readonly seed: number;
+    readonly yardsticks: readonly string[];
+    readonly options: YardstickOptions;
+    readonly measured?: (yardstick: string) => void;
+  },
+): Promise<Record<string, Value>> {
+  const categoryOf = await categoryLookup(input, release);
+  const ctx: YardstickContext = {
+    rng: Rng.fromSeed(how.seed).derive("yardsticks"),
+    options: how.options,
+    taxonomy: () => {
+      taxonomy ??= Taxonomy.bundled();
+      return taxonomy;
+    },
+    categoryOf,
+  };
+  const values: Record<string, Value> = {};
+  for (const name of how.yardsticks) {
+    const y = getYardstick(name);
+    const measured = await y.measure(
+      { original: input.log, release, params: how.params, method: how.method },
+      { ...ctx, rng: ctx.rng.derive(name) },
+    );
+    for (const c of y.columns(how.options)) values[`${y.name}.${c.key}`] = measured[c.key] ?? null;
+    how.measured?.(y.name);
+  }
+  return values;
+}
+
 export async function runCombination(
   input: PreparedInput,
   combo: Combination,
@@ -78,7 +118,6 @@ export async function runCombination(
   };
   try {
     const params = method.parse(combo.params);
-    const root = Rng.fromSeed(combo.seed);
     const release = await method.anonymize(input.log, params, {
       rng: methodRng(combo.seed),
       progress: silentProgress,
@@ -97,26 +136,17 @@ export async function runCombination(
       3,
     );
     clock("audit");
-    const methodInfo = { name: method.name, paper: method.paper };
-    const categoryOf = await categoryLookup(input, release);
-    const ctx: YardstickContext = {
-      rng: root.derive("yardsticks"),
-      options,
-      taxonomy: () => {
-        taxonomy ??= Taxonomy.bundled();
-        return taxonomy;
-      },
-      categoryOf,
-    };
-    for (const name of yardstickNames) {
-      const y = getYardstick(name);
-      const measured = await y.measure(
-        { original: input.log, release, params: params as Record<string, unknown>, method: methodInfo },
-        { ...ctx, rng: ctx.rng.derive(name) },
-      );
-      for (const c of y.columns(options)) values[`${y.name}.${c.key}`] = measured[c.key] ?? null;
-      clock(y.name);
-    }
+    Object.assign(
+      values,
+      await measureRelease(input, release, {
+        method: { name: method.name, paper: method.paper },
+        params: params as Record<string, unknown>,
+        seed: combo.seed,
+        yardsticks: yardstickNames,
+        options,
+        measured: clock,
+      }),
+    );
     return {
       ...base,
       status: "ok",
