@@ -36,3 +36,17 @@ export function verdict(report: AuditReport): string {
   const failed = report.results.filter((r) => !r.ok).map((r) => r.name);
   return failed.length === 0 ? "pass" : `FAIL: ${failed.join(", ")}`;
 }
+
+/**
+ * Whether a release is to be audited against its original as `querymask classify` gives it (category, unit,
+ * scrubbed text, identifying or single-user clicks dropped) rather than as read: the original is unclassified and
+ * the release carries the classifier's columns, or comes from swap, which classifies an unclassified input on the
+ * way even when it writes the input's layout without them. The CLI's `audit` and the library's both ask this.
+ */
+export function auditsClassifiedOriginal(
+  method: string,
+  original: { readonly classified?: boolean },
+  released: { readonly classified?: boolean } | undefined,
+): boolean {
+  return !original.classified && released !== undefined && (released.classified === true || method === "swap");
+}

@@ -11,7 +11,7 @@
 import { readFile } from "node:fs/promises";
 import { gunzipSync } from "node:zlib";
 import type { Command } from "commander";
-import { type AuditReport, audit, type ReleasedTable } from "../../audit/audit.ts";
+import { type AuditReport, audit, auditsClassifiedOriginal, type ReleasedTable } from "../../audit/audit.ts";
 import { classifyLog } from "../../classify/classify-log.ts";
 import { createKnowledgeService } from "../../classify/service.ts";
 import { parseCountTable } from "../../log/count-table.ts";
@@ -84,11 +84,9 @@ export function register(program: Command): void {
       released = log;
     }
     reportRejects(rejected, opts.rejectsPath);
-    // swap classifies an unclassified input on the way even when it writes the input's layout (no category
-    // columns), so its release is compared with the classified input whenever the input is not classified.
-    const classifiedOnTheWay = released !== undefined && (released.classified || method.name === "swap");
-    const original: QueryLog =
-      classifiedOnTheWay && !read.classified ? await classifyLikeRelease(read) : read;
+    const original: QueryLog = auditsClassifiedOriginal(method.name, read, released)
+      ? await classifyLikeRelease(read)
+      : read;
     const summary = flags.summary ? await readSummary(flags.summary) : undefined;
     opts.progress.start("auditing");
     const report = audit({ method: method.name, params, original, released, table, summary }, flags.limit);
