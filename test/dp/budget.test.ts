@@ -13,6 +13,7 @@ import { selections } from "../../src/methods/dp/selection/index.ts";
 import { getMethod } from "../../src/methods/registry.ts";
 import { silentProgress } from "../../src/util/progress.ts";
 import { Rng } from "../../src/util/random.ts";
+import { stderrOf } from "../helpers/stderr.ts";
 
 const close = (a: number, b: number, tol = 1e-9) => assert.ok(Math.abs(a - b) <= tol, `${a} ≉ ${b}`);
 
@@ -140,21 +141,13 @@ test("dp is registered; bad parameters are rejected with a clear message", () =>
 test("seeded noise warns loudly on stderr, once; crypto noise does not", async () => {
   const input = { records: [{ user: "u", query: "q", time: 1 }], format: "aol" as const };
   const ctx = { rng: Rng.fromSeed(1), progress: silentProgress };
-  const written: string[] = [];
-  const write = process.stderr.write;
-  process.stderr.write = ((chunk: string) => {
-    written.push(String(chunk));
-    return true;
-  }) as typeof process.stderr.write;
-  try {
-    await dp.anonymize(input, dp.parse({}), ctx);
-    assert.deepEqual(written, []);
-    const r = await dp.anonymize(input, dp.parse({ noise: "seeded" }), ctx);
+  let r: Awaited<ReturnType<typeof dp.anonymize>> | undefined;
+  assert.deepEqual(await stderrOf(() => dp.anonymize(input, dp.parse({}), ctx)), []);
+  const written = await stderrOf(async () => {
+    r = await dp.anonymize(input, dp.parse({ noise: "seeded" }), ctx);
     await dp.anonymize(input, dp.parse({ noise: "seeded" }), ctx);
-    assert.equal(r.counts["cryptographic noise"], 0);
-  } finally {
-    process.stderr.write = write;
-  }
+  });
+  assert.equal(r?.counts["cryptographic noise"], 0);
   assert.deepEqual(written, [SEEDED_WARNING]);
   assert.match(SEEDED_WARNING, /NOT differentially private/);
 });
