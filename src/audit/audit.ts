@@ -48,5 +48,7 @@ export function auditsClassifiedOriginal(
   original: { readonly classified?: boolean },
   released: { readonly classified?: boolean } | undefined,
 ): boolean {
-  return !original.classified && released !== undefined && (released.classified === true || method === "swap");
+  return (
+    !original.classified && released !== undefined && (released.classified === true || method === "swap")
+  );
 }
