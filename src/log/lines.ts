@@ -6,7 +6,7 @@
  * The fast path checks a whole block at once (one UTF-8 validation per ~1 MB) and decodes it line by line; only a
  * block that holds a NUL byte or invalid UTF-8 goes through the slow path that finds the culprit.
  */
-import { isUtf8 } from "node:buffer";
+import { isAscii, isUtf8 } from "node:buffer";
 import { createReadStream } from "node:fs";
 import { open, stat } from "node:fs/promises";
 import { createGunzip } from "node:zlib";
@@ -65,10 +65,13 @@ function stripCr(s: string): string {
 
 /** Decode one block of complete lines (no trailing newline). */
 function decodeBlock(block: Buffer, firstLine: number, onBad: BadLineHandler): (string | undefined)[] {
-  if (block.indexOf(0) < 0 && isUtf8(block)) {
+  const ascii = isAscii(block);
+  if (block.indexOf(0) < 0 && (ascii || isUtf8(block))) {
     // Each line is decoded on its own (not split from one decoded block): a record's fields are slices of
     // its line, and a slice keeps its whole parent string alive — a record held by a method would otherwise
-    // hold a megabyte of text.
+    // hold a megabyte of text. ASCII reads the same as Latin-1, whose decoder is faster (the AOL subset: 131 of
+    // 149 blocks; 408k lines decode in ~30 instead of ~50 CPU-ms).
+    const encoding = ascii ? "latin1" : "utf8";
     const lines: (string | undefined)[] = [];
     let start = 0;
     for (let n = firstLine; ; n++) {
@@ -80,7 +83,7 @@ function decodeBlock(block: Buffer, firstLine: number, onBad: BadLineHandler): (
         onBad(n, `line longer than ${MAX_LINE_BYTES} bytes`, rawText(block.subarray(start, end)));
         lines.push(undefined);
       } else {
-        lines.push(block.toString("utf8", start, stop));
+        lines.push(block.toString(encoding, start, stop));
       }
       if (last) return lines;
       start = end + 1;

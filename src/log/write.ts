@@ -24,6 +24,12 @@ export interface WriterOptions {
   classified?: boolean;
 }
 
+/**
+ * Lines are joined into pieces of about this many characters before they go to the file: one encoding call per
+ * piece instead of one per line (the per-call cost was ~20% of writing a 408k-row release; issue 17).
+ */
+const PIECE_CHARS = 1 << 14;
+
 /** Open an atomic log writer. */
 export function createLogWriter(path: string, format: LogFormat, opts: WriterOptions = {}): LogWriter {
   const codec = codecs[format];
@@ -37,6 +43,12 @@ export function createLogWriter(path: string, format: LogFormat, opts: WriterOpt
   const header = codec.header(classified);
   if (header !== undefined) file.write(`${header}\n`);
   let count = 0;
+  let piece = "";
+  const send = (): undefined | Promise<void> => {
+    const text = piece;
+    piece = "";
+    return file.write(text);
+  };
   return {
     write(rec) {
       let line: string;
@@ -52,10 +64,17 @@ export function createLogWriter(path: string, format: LogFormat, opts: WriterOpt
         throw e;
       }
       count++;
-      return file.write(`${line}\n`);
+      piece += `${line}\n`;
+      return piece.length < PIECE_CHARS ? undefined : send();
     },
-    close: () => file.commit(),
-    abort: () => file.abort(),
+    async close() {
+      if (piece !== "") await send();
+      await file.commit();
+    },
+    abort: () => {
+      piece = "";
+      return file.abort();
+    },
     get count() {
       return count;
     },

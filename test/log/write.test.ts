@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import fc from "fast-check";
@@ -59,4 +60,36 @@ test("the writer turns an unwritable record into a usage error that names the fi
       e instanceof UsageError && /record 2 \(from in\.tsv:9\).*query contains a tab/.test(e.message),
   );
   await w.abort();
+});
+
+test("the writer's file holds every record's line in order, however many lines it joins into one piece", async () => {
+  // Lines go to the file in pieces of many lines: counts around a piece's size must neither lose nor repeat one.
+  const dir = tempDir();
+  await fc.assert(
+    fc.asyncProperty(fc.integer({ min: 0, max: 2500 }), fc.nat(40), async (n, extra) => {
+      const out = join(dir, "out.tsv");
+      const w = createLogWriter(out, "aol", { classified: true });
+      const lines: string[] = [aolCodec.header(true)!];
+      for (let i = 0; i < n; i++) {
+        const rec: LogRecord = { ...base, user: String(i), query: "q".repeat(i % (extra + 1)) };
+        lines.push(aolCodec.toLine(rec, true));
+        const p = w.write(rec);
+        if (p) await p;
+      }
+      await w.close();
+      assert.equal(w.count, n);
+      assert.equal(readFileSync(out, "utf8"), `${lines.join("\n")}\n`);
+    }),
+    { numRuns: 12 },
+  );
+});
+
+test("an aborted writer leaves neither the target nor a temporary file, whatever it had joined", async () => {
+  const dir = tempDir();
+  const out = join(dir, "out.tsv");
+  const w = createLogWriter(out, "aol");
+  for (let i = 0; i < 3000; i++) w.write({ ...base, user: String(i) });
+  await w.abort();
+  assert.equal(existsSync(out), false);
+  assert.deepEqual(readdirSync(dir), []);
 });

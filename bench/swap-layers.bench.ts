@@ -1,0 +1,107 @@
+/**
+ * Where the CPU of `anonymize --method swap` goes, by layer. Each layer runs in a fresh child process, as it does
+ * in the CLI, on the compiled dist/ (`npm run build` first). The layers are cumulative: `read` reads the classified,
+ * time-ordered AOL subset (the swap-cli bench's cached input); `stage` adds `SwapStage` (k = 3) and `write` adds the
+ * writer. The child measures CPU (user + system, `process.cpuUsage`) from after its imports to the end, and also
+ * its import CPU and its peak RSS. `heap` prints the live heap (after `gc()`) every 100k rows of a `SwapStage` run.
+ * That is the state the stream holds, as opposed to the heap V8 commits. Skips when the cached input or dist/ is
+ * absent.
+ *
+ *   node --import tsx bench/swap-layers.bench.ts [runs=3] [depth=1] [heap]
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = fileURLToPath(new URL("../", import.meta.url));
+const INPUT = join(ROOT, ".cache/bench/aol-classified-by-time-5999999.tsv");
+const DIST = join(ROOT, "dist");
+const LAYERS = ["read", "stage", "write"] as const;
+
+async function child(layer: string, depth: number): Promise<void> {
+  const c0 = process.cpuUsage();
+  const { openLog } = await import(join(DIST, "log/read.js"));
+  const { writeBatches } = await import(join(DIST, "log/write.js"));
+  const { swap } = await import(join(DIST, "methods/swap/index.js"));
+  const { methodRng } = await import(join(DIST, "methods/method.js"));
+  const { runStage } = await import(join(DIST, "stream/stage.js"));
+  const { checkTimeOrder } = await import(join(DIST, "stream/time-order.js"));
+  const imports = process.cpuUsage(c0);
+  const log = await openLog([INPUT], {});
+  const stage =
+    layer === "read"
+      ? undefined
+      : await swap.createStage(swap.parse({ k: 3, depth }), { rng: methodRng(1) }, { classified: true });
+  const t0 = process.cpuUsage();
+  let rows = 0;
+  let next = 100_000;
+  if (stage === undefined) {
+    for await (const b of log.batches()) rows += b.length;
+  } else if (layer === "stage" || layer === "heap") {
+    for await (const b of runStage(stage, checkTimeOrder(log.batches()))) {
+      rows += b.length;
+      if (layer === "heap" && rows >= next) {
+        next += 100_000;
+        (globalThis as { gc?: () => void }).gc?.();
+        const held = (stage.counts() as Record<string, number>)["held events"];
+        const mib = process.memoryUsage().heapUsed / 2 ** 20;
+        console.log(
+          `  ${rows.toLocaleString("en").padStart(9)} rows: live heap ${mib.toFixed(1)} MiB, ${held} held events`,
+        );
+      }
+    }
+  } else {
+    const out = join(tmpdir(), `qm-swap-layers-${process.pid}.tsv`);
+    rows = await writeBatches(out, log.format, runStage(stage, checkTimeOrder(log.batches())), {
+      classified: true,
+    });
+  }
+  const t = process.cpuUsage(t0);
+  const cpu = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1e6;
+  const rss = process.resourceUsage().maxRSS / 1024;
+  if (layer !== "heap")
+    console.log(JSON.stringify({ rows, cpu: cpu(t), imports: cpu(imports), rssMiB: rss }));
+}
+
+const args = process.argv.slice(2);
+if (args[0] === "--child") {
+  await child(args[1]!, Number(args[2]));
+} else if (!existsSync(INPUT) || !existsSync(join(DIST, "cli/main.js"))) {
+  console.log(`skipped: needs ${INPUT} (made by bench/swap-cli.bench.ts) and dist/ (npm run build)`);
+} else {
+  const nums = args.filter((a) => /^\d+$/.test(a)).map(Number);
+  const runs = nums[0] ?? 3;
+  const depth = nums[1] ?? 1;
+  const run = (layer: string, flags: string[] = []) =>
+    spawnSync(
+      process.execPath,
+      [...flags, "--import", "tsx", fileURLToPath(import.meta.url), "--child", layer, String(depth)],
+      {
+        encoding: "utf8",
+        cwd: ROOT,
+      },
+    );
+  if (args.includes("heap")) {
+    console.log(`live heap of SwapStage, k = 3, depth ${depth} (load ${loadavg()[0]!.toFixed(1)}):`);
+    process.stdout.write(run("heap", ["--expose-gc"]).stdout);
+  } else {
+    const cpu: Record<string, number[]> = {};
+    for (let r = 0; r < runs; r++) {
+      for (const layer of LAYERS) {
+        const m = JSON.parse(run(layer).stdout.trim().split("\n").at(-1)!) as { cpu: number };
+        cpu[layer] = [...(cpu[layer] ?? []), m.cpu];
+      }
+    }
+    console.log(
+      `CPU-s by layer, k = 3, depth ${depth}, ${runs} alternating cold runs (load ${loadavg()[0]!.toFixed(1)}):`,
+    );
+    for (const layer of LAYERS) {
+      const xs = cpu[layer]!;
+      console.log(
+        `  ${layer.padEnd(6)} min ${Math.min(...xs).toFixed(2)}  runs ${xs.map((x) => x.toFixed(2)).join(" ")}`,
+      );
+    }
+  }
+}
