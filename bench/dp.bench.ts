@@ -81,7 +81,9 @@ try {
         d: (s.params as { d: number }).d,
         queries: s["queries released"],
         pairs: s["click pairs released"],
-        distinctQueries: s["distinct queries"],
+        // the log's distinct non-empty queries (the same for every config), and those left by each config's bound
+        distinctQueriesInLog: s["distinct queries"],
+        distinctQueriesWithinBound: s["distinct queries within the bound"],
         epsilon: s.epsilon,
         delta: s.delta,
         wallSeconds: Number(r.wall.toFixed(1)),

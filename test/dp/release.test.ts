@@ -211,3 +211,26 @@ test("δ holds empirically: a user's d one-off queries leak with probability ≤
   const halfForm = exposed(d * (1 - Math.log(2 * delta) / 1));
   assert.ok(halfForm > delta, `½-form exposure ${halfForm}`);
 });
+
+test("every strategy reports the log's distinct queries as the denominator, and its own bound's separately", async () => {
+  await fc.assert(
+    fc.asyncProperty(logArb(60), fc.integer({ min: 1, max: 3 }), async (records, d) => {
+      const truth = new Set(
+        groupEvents(records)
+          .map((e) => e.query)
+          .filter((q) => q !== ""),
+      ).size;
+      for (const selection of SELECTION_NAMES) {
+        const r = await dp.anonymize(
+          { records, format: "aol" },
+          dp.parse({ selection, d, noise: "seeded", epsilon: 3, delta: 1e-3 }),
+          ctx(1),
+        );
+        assert.equal(r.counts!["distinct queries"], truth, selection);
+        const within = r.counts!["distinct queries within the bound"]!;
+        assert.ok(within <= truth, `${selection}: ${within} > ${truth}`);
+      }
+    }),
+    { numRuns: 20 },
+  );
+});

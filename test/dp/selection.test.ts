@@ -3,10 +3,10 @@ import { test } from "node:test";
 import fc from "fast-check";
 import { groupEvents } from "../../src/log/events.ts";
 import type { LogRecord, QueryLog } from "../../src/log/record.ts";
-import { splitBudget } from "../../src/methods/dp/accountant.ts";
+import { composedDelta, gaussianPlan, splitBudget } from "../../src/methods/dp/accountant.ts";
 import { budget } from "../../src/methods/dp/budget.ts";
 import { boundPairs, boundQueries, histories } from "../../src/methods/dp/contributions.ts";
-import { dp } from "../../src/methods/dp/index.ts";
+import { dp, plan } from "../../src/methods/dp/index.ts";
 import { seededRandomness } from "../../src/methods/dp/random.ts";
 import { SELECTION_NAMES, selections } from "../../src/methods/dp/selection/index.ts";
 import { fillL2 } from "../../src/methods/dp/selection/policy-gaussian.ts";
@@ -91,16 +91,26 @@ test("policy steps: a user adds at most 1 in ℓ1 (Laplace) or ℓ2 (Gaussian), 
   );
 });
 
-test("the budget split adds up to the (ε, δ) asked for, and the release reports it", async () => {
-  for (const clicks of [true, false])
-    for (const gaussian of [true, false]) {
-      const s = splitBudget(1, 1e-5, clicks, gaussian);
-      const parts = [s.querySelection, s.queryCounts, s.pairSelection, s.pairCounts].filter(
-        (x) => x !== undefined,
-      );
-      assert.ok(Math.abs(parts.reduce((a, p) => a + p.epsilon, 0) - 1) < 1e-12);
-      assert.ok(Math.abs(parts.reduce((a, p) => a + p.delta, 0) - 1e-5) < 1e-18);
-    }
+test("the budget splits add up to the (ε, δ) asked for, and the release reports it", async () => {
+  for (const clicks of [true, false]) {
+    const s = splitBudget(1, 1e-5, clicks);
+    const parts = [s.querySelection, s.queryCounts, s.pairSelection, s.pairCounts].filter(
+      (x) => x !== undefined,
+    );
+    assert.ok(Math.abs(parts.reduce((a, p) => a + p.epsilon, 0) - 1) < 1e-12);
+    assert.ok(Math.abs(parts.reduce((a, p) => a + p.delta, 0) - 1e-5) < 1e-18);
+    // Gaussian plan: the steps' ρ add up to the whole ρ, the thresholds take half of δ, ρ the largest that fits
+    const g = gaussianPlan(1, 1e-5, clicks);
+    const steps = [g.querySelection, g.queryCounts, g.pairSelection, g.pairCounts].filter(
+      (x) => x !== undefined,
+    );
+    assert.ok(Math.abs(steps.reduce((a, p) => a + p.rho, 0) - g.rho) < 1e-15);
+    const thr = steps.reduce((a, p) => a + p.thresholdDelta, 0);
+    assert.ok(Math.abs(thr - 5e-6) < 1e-18);
+    const thresholds = steps.map((p) => p.thresholdDelta).filter((t) => t > 0);
+    assert.ok(composedDelta(g.rho, 1, thresholds) <= 1e-5);
+    assert.ok(composedDelta(g.rho * (1 + 1e-9), 1, thresholds) > 1e-5 * (1 - 1e-6));
+  }
   const recs = Array.from({ length: 5 }, (_, u) => event(`u${u}`, "q", u, ["http://x.com"])).flat();
   for (const selection of SELECTION_NAMES) {
     const r = await dp.anonymize(
@@ -109,7 +119,9 @@ test("the budget split adds up to the (ε, δ) asked for, and the release report
       { rng: Rng.fromSeed(1), progress: silentProgress },
     );
     assert.ok(Math.abs(r.guarantee!.epsilon! - 0.7) < 1e-12, selection);
-    assert.ok(Math.abs(r.guarantee!.delta! - 1e-6) < 1e-18, selection);
+    // basic composition spends δ exactly; the zCDP plan up to its bisection (ρ rounded down)
+    assert.ok(r.guarantee!.delta! <= 1e-6 * (1 + 1e-12), `${selection}: δ ${r.guarantee!.delta}`);
+    assert.ok(r.guarantee!.delta! >= 1e-6 * (1 - 1e-6), `${selection}: δ ${r.guarantee!.delta}`);
   }
 });
 
@@ -146,13 +158,13 @@ test("empirical privacy: one user's presence moves release rates within e^ε and
   const slack = 3 * Math.sqrt(0.25 / trials); // three standard errors of a rate near ½
   const slackMine = 4 * Math.sqrt(0.02 / trials); // four standard errors of a rate near δ
   for (const selection of SELECTION_NAMES) {
-    // choose n so that "common" is released about half the time: the strategy's threshold at the selection share
-    const share = splitBudget(1, 0.02, false, selection.includes("gaussian")).querySelection;
+    // choose n so that "common" is released about half the time: the strategy's threshold in the release's plan
     const sel = selections.find((s) => s.name === selection);
     const needed =
       sel === undefined
         ? budget(1, 0.02, 2, false).cutoff
-        : sel.calibrate(share.epsilon, share.delta, 2, 5).usersNeeded;
+        : plan(dp.parse({ selection, epsilon: 1, delta: 0.02, d: 2, clicks: "false" }), sel).queries.cal
+            .usersNeeded;
     const n = Math.max(1, Math.round(needed));
     const r = await releaseRates(selection, n, trials);
     assert.equal(r.without.mine, 0, `${selection}: a query nobody issued is never released`);

@@ -1,40 +1,145 @@
 /**
- * The privacy accountant of a dp release: every mechanism that reads the data is charged here with the (ε, δ) it
- * spends, and the release's guarantee is their sum (basic sequential composition, Dwork & Roth 2014, Theorem 3.16:
- * mechanisms run one after the other, each possibly chosen after seeing the earlier outputs, compose to
- * (Σε, Σδ)). {@link splitBudget} fixes how a release divides the (ε, δ) a user asks for.
+ * The privacy accountant of a dp release: every mechanism that reads the data is charged here, and
+ * {@link Accountant.total} turns the charges into the release's (ε, δ), user-level (docs/dp.md, "Accounting").
+ *
+ * Two kinds of release, two ways of composing:
+ *
+ * - Laplace strategies and korolova: (ε, δ) charges, summed (basic sequential composition, Dwork & Roth 2014,
+ *   Theorem 3.16: mechanisms run one after the other, each possibly chosen after seeing the earlier outputs,
+ *   compose to (Σε, Σδ)). {@link splitBudget} divides the (ε, δ) a user asks for.
+ * - Gaussian strategies (gaussian, policy-gaussian, weighted-gaussian; Gaussian counts): every step is a Gaussian
+ *   mechanism on the items that the neighbouring log holds too — ρᵢ-zCDP (Bun & Steinke 2016, Proposition 1.6;
+ *   discrete Gaussian: Canonne, Kamath & Steinke 2020, Theorem 14) — plus, for a thresholding, the event that an
+ *   item only the added user holds passes the threshold, of probability at most δ_thr,i. zCDP composes
+ *   adaptively by adding ρ (Bun & Steinke, Lemma 2.3); ρ-zCDP is (ε, δ_ρ(ε))-DP with CKS 2020's conversion
+ *   ({@link zcdpDelta}); the threshold events add Σδ_thr to δ in one direction and shift ε by
+ *   η = −Σ ln(1 − δ_thr,i) in the other, so the release is (ε, max(δ_ρ(ε) + Σδ_thr, δ_ρ(ε − η)))-DP.
+ *   {@link gaussianPlan} divides (ε, δ) among the steps.
+ *
+ * The boundary stays {epsilon, delta} (`total()`), whatever the inside composes.
  */
 
-export interface Charge {
-  /** What the mechanism releases, e.g. "query selection (policy-gaussian)". */
-  readonly what: string;
-  readonly epsilon: number;
-  readonly delta: number;
-}
+export type Charge =
+  /** An (ε, δ)-DP mechanism (basic composition). */
+  | { readonly what: string; readonly kind: "dp"; readonly epsilon: number; readonly delta: number }
+  /** A ρ-zCDP mechanism on the items both neighbours hold. */
+  | { readonly what: string; readonly kind: "zcdp"; readonly rho: number }
+  /** A thresholding's chance of releasing an item only the added user holds. */
+  | { readonly what: string; readonly kind: "threshold"; readonly delta: number };
 
 export class Accountant {
   private readonly list: Charge[] = [];
 
+  /**
+   * @param zcdpEpsilon the ε at which the zCDP part (with the threshold events) is converted to (ε, δ); needed
+   *   only when zCDP or threshold charges are made.
+   */
+  constructor(private readonly zcdpEpsilon?: number) {}
+
   spend(what: string, epsilon: number, delta: number): void {
     if (!(epsilon >= 0 && delta >= 0))
       throw new RangeError(`bad charge for ${what}: ε ${epsilon}, δ ${delta}`);
-    this.list.push({ what, epsilon, delta });
+    this.list.push({ what, kind: "dp", epsilon, delta });
+  }
+
+  spendZcdp(what: string, rho: number): void {
+    if (!(rho >= 0)) throw new RangeError(`bad charge for ${what}: ρ ${rho}`);
+    this.list.push({ what, kind: "zcdp", rho });
+  }
+
+  spendThreshold(what: string, delta: number): void {
+    if (!(delta >= 0 && delta < 1)) throw new RangeError(`bad charge for ${what}: δ ${delta}`);
+    this.list.push({ what, kind: "threshold", delta });
   }
 
   get charges(): readonly Charge[] {
     return this.list;
   }
 
-  /** (Σε, Σδ). */
+  /** The release's (ε, δ). */
   total(): { epsilon: number; delta: number } {
     let epsilon = 0;
     let delta = 0;
+    let rho = 0;
+    const thresholds: number[] = [];
     for (const c of this.list) {
-      epsilon += c.epsilon;
-      delta += c.delta;
+      if (c.kind === "dp") {
+        epsilon += c.epsilon;
+        delta += c.delta;
+      } else if (c.kind === "zcdp") rho += c.rho;
+      else thresholds.push(c.delta);
     }
-    return { epsilon, delta };
+    if (this.list.every((c) => c.kind === "dp")) return { epsilon, delta };
+    const e = this.zcdpEpsilon;
+    if (e === undefined || !(e > 0)) throw new RangeError("zCDP charges need the ε to convert them at");
+    return { epsilon: epsilon + e, delta: delta + composedDelta(rho, e, thresholds) };
   }
+}
+
+/**
+ * The δ at ε of ρ-zCDP steps whose thresholds each release an item only the added user holds with probability
+ * at most δ_thr,i: max(δ_ρ(ε) + Σδ_thr,i, δ_ρ(ε − η)), η = −Σ ln(1 − δ_thr,i) (docs/dp.md, "Accounting").
+ */
+export function composedDelta(rho: number, epsilon: number, thresholds: readonly number[]): number {
+  let sum = 0;
+  let eta = 0;
+  for (const t of thresholds) {
+    sum += t;
+    eta -= Math.log1p(-t);
+  }
+  if (eta === 0) return zcdpDelta(rho, epsilon);
+  return Math.max(zcdpDelta(rho, epsilon) + sum, epsilon > eta ? zcdpDelta(rho, epsilon - eta) : 1);
+}
+
+/**
+ * The δ at ε of a ρ-zCDP mechanism: Canonne, Kamath & Steinke, "The Discrete Gaussian for Differential Privacy"
+ * (NeurIPS 2020), Corollary 13: for every α > 1 it is (ε, δ)-DP with
+ *
+ *     δ = exp((α − 1)(αρ − ε)) / (α − 1) · (1 − 1/α)^α,
+ *
+ * minimised here over α by a ternary search on ln(α − 1) (the logarithm of δ is convex in α — its second
+ * derivative is 2ρ + 1/(α(α − 1)) > 0 — so unimodal in ln(α − 1)); any α the search stops at still gives a valid
+ * δ. Tighter than Bun & Steinke's δ = exp(−(ε − ρ)²/(4ρ)).
+ * ρ = 0 is pure 0-DP (δ = 0).
+ */
+export function zcdpDelta(rho: number, epsilon: number): number {
+  if (rho === 0) return 0;
+  // x = ln(α − 1)
+  const logDelta = (x: number) => {
+    const a1 = Math.exp(x);
+    const a = 1 + a1;
+    return a1 * (a * rho - epsilon) - x + a * Math.log1p(-1 / a);
+  };
+  let lo = -40;
+  let hi = Math.log(Math.abs(epsilon) / rho + 10) + 2;
+  for (let i = 0; i < 300 && hi - lo > 1e-13; i++) {
+    const m1 = lo + (hi - lo) / 3;
+    const m2 = hi - (hi - lo) / 3;
+    if (logDelta(m1) <= logDelta(m2)) hi = m2;
+    else lo = m1;
+  }
+  return Math.min(1, Math.exp(logDelta((lo + hi) / 2)));
+}
+
+/**
+ * The largest ρ (to a relative 1e-12, rounded down) with composedDelta(ρ, ε, thresholds) ≤ δ; without thresholds,
+ * the ρ whose zCDP is (ε, δ)-DP.
+ */
+export function zcdpBudget(epsilon: number, delta: number, thresholds: readonly number[] = []): number {
+  const fits = (rho: number) => composedDelta(rho, epsilon, thresholds) <= delta;
+  const none = () =>
+    new RangeError(`no zCDP budget fits ε = ${epsilon}, δ = ${delta} beside the thresholds' δ`);
+  if (!(epsilon > 0 && delta > 0 && delta < 1)) throw none();
+  let lo = 0;
+  let hi = epsilon;
+  while (fits(hi)) hi *= 2;
+  while (hi - lo > 1e-12 * hi) {
+    const mid = (lo + hi) / 2;
+    if (fits(mid)) lo = mid;
+    else hi = mid;
+    if (hi < 1e-300) throw none();
+  }
+  return lo;
 }
 
 export interface Share {
@@ -51,32 +156,74 @@ export interface BudgetSplit {
 }
 
 /**
- * How (ε, δ) is divided. Selection decides what is released at all and gets most of it; counts need less (their
- * error is relative to counts that selection already made large); click pairs, the smaller product, get a
- * quarter. With clicks: query selection 0.6ε, query counts 0.15ε, pair selection 0.15ε, pair counts 0.1ε;
- * without: 0.8ε and 0.2ε. δ goes to the selections (queries ¾, pairs ¼ with clicks), except that Gaussian counts
- * (zCDP, which needs a δ to convert) take a tenth of their kind's δ. Chosen on a generated log other than the
- * benchmark's (docs/results/dp.md).
+ * How (ε, δ) is divided for the Laplace strategies (basic composition). Selection decides what is released at
+ * all and gets most of it; counts need less (their error is relative to counts that selection already made large);
+ * click pairs, the smaller product, get a quarter. With clicks: query selection 0.6ε, query counts 0.15ε, pair
+ * selection 0.15ε, pair counts 0.1ε; without: 0.8ε and 0.2ε. All of δ goes to the selections (queries ¾, pairs ¼
+ * with clicks): Laplace counts are pure ε-DP.
  */
-export function splitBudget(
-  epsilon: number,
-  delta: number,
-  clicks: boolean,
-  gaussianCounts: boolean,
-): BudgetSplit {
-  const countDelta = gaussianCounts ? 0.1 : 0;
+export function splitBudget(epsilon: number, delta: number, clicks: boolean): BudgetSplit {
   if (!clicks) {
     return {
-      querySelection: { epsilon: 0.8 * epsilon, delta: (1 - countDelta) * delta },
-      queryCounts: { epsilon: 0.2 * epsilon, delta: countDelta * delta },
+      querySelection: { epsilon: 0.8 * epsilon, delta },
+      queryCounts: { epsilon: 0.2 * epsilon, delta: 0 },
     };
   }
-  const q = 0.75 * delta;
-  const p = 0.25 * delta;
   return {
-    querySelection: { epsilon: 0.6 * epsilon, delta: (1 - countDelta) * q },
-    queryCounts: { epsilon: 0.15 * epsilon, delta: countDelta * q },
-    pairSelection: { epsilon: 0.15 * epsilon, delta: (1 - countDelta) * p },
-    pairCounts: { epsilon: 0.1 * epsilon, delta: countDelta * p },
+    querySelection: { epsilon: 0.6 * epsilon, delta: 0.75 * delta },
+    queryCounts: { epsilon: 0.15 * epsilon, delta: 0 },
+    pairSelection: { epsilon: 0.15 * epsilon, delta: 0.25 * delta },
+    pairCounts: { epsilon: 0.1 * epsilon, delta: 0 },
   };
 }
+
+/** One Gaussian step's part of the budget: its ρ, and for a selection its threshold's δ. */
+export interface GaussianShare {
+  readonly rho: number;
+  readonly thresholdDelta: number;
+}
+
+export interface GaussianPlan {
+  /** The ε at which the composed ρ is converted (the ε asked for). */
+  readonly epsilon: number;
+  /** The whole ρ: the largest with composedDelta(ρ, ε, the thresholds' δ) ≤ δ. */
+  readonly rho: number;
+  readonly querySelection: GaussianShare;
+  readonly queryCounts: GaussianShare;
+  readonly pairSelection?: GaussianShare;
+  readonly pairCounts?: GaussianShare;
+}
+
+/**
+ * The split of the Gaussian strategies' budget (docs/dp.md, "Accounting"). Half of δ pays for the thresholds
+ * (queries ¾, click pairs ¼ with clicks), the rest for converting the composed ρ to (ε, δ): ρ is the largest
+ * with {@link composedDelta} ≤ δ. Of ρ, query selection takes {@link QUERY_SELECTION_RHO} (0.8 with clicks, 0.9
+ * without), click-pair selection half the rest, each count table a quarter of it (all the rest without clicks).
+ */
+export function gaussianPlan(epsilon: number, delta: number, clicks: boolean): GaussianPlan {
+  const thresholds = delta / 2;
+  const qThr = clicks ? 0.75 * thresholds : thresholds;
+  const pThr = clicks ? 0.25 * thresholds : 0;
+  const rho = zcdpBudget(epsilon, delta, clicks ? [qThr, pThr] : [qThr]);
+  const share = clicks ? QUERY_SELECTION_RHO.clicks : QUERY_SELECTION_RHO.noClicks;
+  if (!clicks) {
+    return {
+      epsilon,
+      rho,
+      querySelection: { rho: share * rho, thresholdDelta: qThr },
+      queryCounts: { rho: (1 - share) * rho, thresholdDelta: 0 },
+    };
+  }
+  const rest = (1 - share) / 4;
+  return {
+    epsilon,
+    rho,
+    querySelection: { rho: share * rho, thresholdDelta: qThr },
+    queryCounts: { rho: rest * rho, thresholdDelta: 0 },
+    pairSelection: { rho: 2 * rest * rho, thresholdDelta: pThr },
+    pairCounts: { rho: rest * rho, thresholdDelta: 0 },
+  };
+}
+
+/** Query selection's share of ρ in {@link gaussianPlan}; the rest: click pairs' selection 2/4, each count table 1/4. */
+export const QUERY_SELECTION_RHO = { clicks: 0.8, noClicks: 0.9 } as const;

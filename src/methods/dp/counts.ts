@@ -3,14 +3,12 @@
  * contribution bound: at most once per item, at most d items per user) plus exact discrete noise (`discrete.ts`).
  *
  * - Discrete Laplace, scale d/ε: ℓ1 sensitivity d, ε-DP (pure; no δ).
- * - Discrete Gaussian, σ = √(d/(2ρ)) with ρ from (ε, δ) by Bun & Steinke's conversion: ℓ2 sensitivity √d, so
- *   ρ-zCDP (Canonne, Kamath & Steinke 2020, Theorem 14), hence (ε, δ)-DP.
+ * - Discrete Gaussian, σ = √(d/(2ρ)) for the count's share ρ of the Gaussian plan: ℓ2 sensitivity √d, so ρ-zCDP
+ *   (Canonne, Kamath & Steinke 2020, Theorem 14), composed with the other steps by the accountant.
  *
  * Counts are integers; a negative one is written as 0 (post-processing, free in privacy).
  */
-import type { Share } from "./accountant.ts";
 import { discreteGaussian, discreteLaplace } from "./discrete.ts";
-import { zcdpRho } from "./gaussian.ts";
 import type { Randomness } from "./random.ts";
 import { type UserItems, userCounts } from "./selection/selection.ts";
 
@@ -20,10 +18,14 @@ export interface CountNoise {
   readonly scale: number;
 }
 
-export function countNoise(share: Share, d: number, gaussian: boolean): CountNoise {
-  if (gaussian)
-    return { kind: "discrete Gaussian", scale: Math.sqrt(d / (2 * zcdpRho(share.epsilon, share.delta))) };
-  return { kind: "discrete Laplace", scale: d / share.epsilon };
+/** Discrete Gaussian noise for ρ-zCDP counts of users who each count at most once on at most d items. */
+export function gaussianCountNoise(rho: number, d: number): CountNoise {
+  return { kind: "discrete Gaussian", scale: Math.sqrt(d / (2 * rho)) };
+}
+
+/** Discrete Laplace noise for ε-DP counts of users who each count at most once on at most d items. */
+export function laplaceCountNoise(epsilon: number, d: number): CountNoise {
+  return { kind: "discrete Laplace", scale: d / epsilon };
 }
 
 /** Noisy distinct-user counts of the selected items, in the order of `selected`. */

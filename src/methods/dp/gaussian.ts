@@ -57,13 +57,3 @@ export function analyticGaussianSigma(epsilon: number, delta: number, sensitivit
   }
   return hi;
 }
-
-/**
- * The ρ for which ρ-zCDP implies (ε, δ)-DP by Bun & Steinke (TCC 2016), Proposition 1.3:
- * ε = ρ + 2√(ρ·ln(1/δ))  ⇔  ρ = (√(ln(1/δ) + ε) − √(ln(1/δ)))².
- */
-export function zcdpRho(epsilon: number, delta: number): number {
-  const l = -Math.log(delta);
-  const r = epsilon / (Math.sqrt(l + epsilon) + Math.sqrt(l)); // = √(l + ε) − √l, without cancellation
-  return r * r;
-}

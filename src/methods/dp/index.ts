@@ -5,15 +5,16 @@
  * for experiments and tests) is not private and says so on stderr. docs/dp.md derives every threshold.
  *
  * `--selection` picks how queries (and query-click pairs) are chosen for release: a strategy of `selection/`
- * over each user's first d distinct queries, then fresh discrete noisy counts, each step charged to one
- * accountant; or `korolova`, the 2009 baseline (`korolova.ts`).
+ * over each user's d most typed distinct queries, then fresh discrete noisy counts, each step charged to one
+ * accountant (zCDP for the Gaussian strategies, basic composition for the Laplace ones: `accountant.ts`); or
+ * `korolova`, the 2009 baseline (`korolova.ts`).
  */
 import { groupEvents } from "../../log/events.ts";
 import { intParam, type Method, numberParam, ParamError, type Release } from "../method.ts";
-import { Accountant, type Share, splitBudget } from "./accountant.ts";
+import { Accountant, type GaussianShare, gaussianPlan, type Share, splitBudget } from "./accountant.ts";
 import { budget } from "./budget.ts";
 import { boundPairs, boundQueries, histories } from "./contributions.ts";
-import { countNoise, noisyCounts } from "./counts.ts";
+import { type CountNoise, gaussianCountNoise, laplaceCountNoise, noisyCounts } from "./counts.ts";
 import { discreteLaplace } from "./discrete.ts";
 import { limitAndCount, noisyRelease } from "./korolova.ts";
 import { type NoiseSource, randomness } from "./random.ts";
@@ -64,11 +65,11 @@ function boolParam(raw: Readonly<Record<string, unknown>>, name: string, def: bo
 const strategy = (name: SelectionName): Selection<Calibration> | undefined =>
   selections.find((s) => s.name === name);
 
-/** Calibrate the strategy for one share of the budget, turning unusable numbers into a ParamError. */
-function calibrate(sel: Selection<Calibration>, share: Share, d: number, alpha: number): Calibration {
+/** Run a calibration, turning unusable numbers into a ParamError. */
+function checked(sel: Selection<Calibration>, params: DpParams, calibrate: () => Calibration): Calibration {
   let cal: Calibration;
   try {
-    cal = sel.calibrate(share.epsilon, share.delta, d, alpha);
+    cal = calibrate();
   } catch (e) {
     if (e instanceof RangeError)
       throw new ParamError("dp", "epsilon", `no usable ${sel.name} threshold: ${e.message}`);
@@ -78,16 +79,86 @@ function calibrate(sel: Selection<Calibration>, share: Share, d: number, alpha: 
     throw new ParamError(
       "dp",
       "epsilon",
-      `ε = ${share.epsilon}, δ = ${share.delta}, d = ${d} give no finite ${sel.name} threshold; use ε ≥ 0.001`,
+      `ε = ${params.epsilon}, δ = ${params.delta}, d = ${params.d} give no finite ${sel.name} threshold; use ε ≥ 0.001`,
     );
   }
   return cal;
 }
 
-/** The per-user (ε, δ) split for `params`. */
-function split(params: DpParams) {
-  const gaussian = params.selection.endsWith("gaussian");
-  return { gaussian, shares: splitBudget(params.epsilon, params.delta, params.clicks, gaussian) };
+/** One kind of item (queries, or query-click pairs): its selection's calibration, its count noise, its charges. */
+export interface KindPlan {
+  readonly cal: Calibration;
+  readonly noise: CountNoise;
+  /** Charge this kind's selection and counts. */
+  charge(account: Accountant): void;
+}
+
+export interface Plan {
+  readonly account: Accountant;
+  readonly queries: KindPlan;
+  /** Absent when clicks are not released. */
+  readonly pairs?: KindPlan;
+}
+
+/**
+ * How a set-selection release spends (ε, δ): Gaussian strategies by the zCDP plan (`gaussianPlan`), Laplace ones
+ * by the basic-composition split (`splitBudget`). Throws ParamError when (ε, δ, d) allow no usable threshold.
+ */
+export function plan(params: DpParams, sel: Selection<Calibration>): Plan {
+  const { epsilon, delta, d, alpha, clicks } = params;
+  const g = sel.gaussian;
+  if (g) {
+    let p: ReturnType<typeof gaussianPlan>;
+    try {
+      p = gaussianPlan(epsilon, delta, clicks);
+    } catch (e) {
+      if (e instanceof RangeError) throw new ParamError("dp", "epsilon", e.message);
+      throw e;
+    }
+    const kind = (label: string, s: GaussianShare, c: GaussianShare): KindPlan => {
+      const sigma = g.sensitivity(d) / Math.sqrt(2 * s.rho);
+      const cal = checked(sel, params, () => g.calibrateNoise(sigma, s.thresholdDelta, d, alpha));
+      const noise = gaussianCountNoise(c.rho, d);
+      return {
+        cal,
+        noise,
+        charge(account) {
+          account.spendZcdp(`${label} selection (${sel.name})`, s.rho);
+          account.spendThreshold(
+            `${label} selection: an item only the added user holds passes`,
+            s.thresholdDelta,
+          );
+          account.spendZcdp(`${label} counts (${noise.kind})`, c.rho);
+        },
+      };
+    };
+    return {
+      account: new Accountant(epsilon),
+      queries: kind("query", p.querySelection, p.queryCounts),
+      pairs: p.pairSelection && p.pairCounts ? kind("click-pair", p.pairSelection, p.pairCounts) : undefined,
+    };
+  }
+  const shares = splitBudget(epsilon, delta, clicks);
+  const kind = (label: string, s: Share, c: Share): KindPlan => {
+    const cal = checked(sel, params, () => sel.calibrate(s.epsilon, s.delta, d, alpha));
+    const noise = laplaceCountNoise(c.epsilon, d);
+    return {
+      cal,
+      noise,
+      charge(account) {
+        account.spend(`${label} selection (${sel.name})`, s.epsilon, s.delta);
+        account.spend(`${label} counts (${noise.kind})`, c.epsilon, c.delta);
+      },
+    };
+  };
+  return {
+    account: new Accountant(),
+    queries: kind("query", shares.querySelection, shares.queryCounts),
+    pairs:
+      shares.pairSelection && shares.pairCounts
+        ? kind("click-pair", shares.pairSelection, shares.pairCounts)
+        : undefined,
+  };
 }
 
 export const dp: Method<DpParams> = {
@@ -178,11 +249,7 @@ export const dp: Method<DpParams> = {
       clicks,
     };
     const sel = strategy(params.selection);
-    if (sel) {
-      const { shares } = split(params);
-      calibrate(sel, shares.querySelection, d, alpha);
-      if (shares.pairSelection) calibrate(sel, shares.pairSelection, d, alpha);
-    }
+    if (sel) plan(params, sel);
     return params;
   },
   async anonymize(input, params, ctx): Promise<Release> {
@@ -200,21 +267,15 @@ export const dp: Method<DpParams> = {
     const sel = strategy(params.selection);
     if (!sel) return korolovaRelease(input.records, events, params, random);
 
-    const { gaussian, shares } = split(params);
-    const account = new Accountant();
+    const { account, queries: qPlan, pairs: pPlan } = plan(params, sel);
     const queries = boundQueries(users, params.d);
-    const qCal = calibrate(sel, shares.querySelection, params.d, params.alpha);
+    const qCal = qPlan.cal;
     ctx.progress.start(`dp: ${sel.name} selection over ${queries.keys.length.toLocaleString("en")} queries`);
     const chosen = sel.select(queries.users, queries.keys.length, qCal, random);
     ctx.progress.stop();
-    account.spend(
-      `query selection (${sel.name})`,
-      shares.querySelection.epsilon,
-      shares.querySelection.delta,
-    );
-    const qNoise = countNoise(shares.queryCounts, params.d, gaussian);
+    const qNoise = qPlan.noise;
     const qCounts = noisyCounts(queries.users, queries.keys.length, chosen, qNoise, random);
-    account.spend(`query counts (${qNoise.kind})`, shares.queryCounts.epsilon, shares.queryCounts.delta);
+    qPlan.charge(account);
     const table: {
       queries: { query: string; count: number }[];
       clicks: { query: string; url: string; count: number }[];
@@ -227,24 +288,18 @@ export const dp: Method<DpParams> = {
       users: users.length,
       "users over d": queries.usersTruncated,
       "(user, query) pairs over d": queries.dropped,
-      "distinct queries": queries.keys.length,
+      "distinct queries": distinctQueries(events),
+      "distinct queries within the bound": queries.keys.length,
       "queries released": chosen.length,
       ...qCal.facts,
       [`count noise (${qNoise.kind})`]: qNoise.scale,
     };
-    if (shares.pairSelection && shares.pairCounts) {
+    if (pPlan) {
       const released = new Set(table.queries.map((q) => q.query));
       const pairs = boundPairs(input.records, users, released, params.d);
-      const pCal = calibrate(sel, shares.pairSelection, params.d, params.alpha);
-      const pChosen = sel.select(pairs.users, pairs.keys.length, pCal, random);
-      account.spend(
-        `click-pair selection (${sel.name})`,
-        shares.pairSelection.epsilon,
-        shares.pairSelection.delta,
-      );
-      const pNoise = countNoise(shares.pairCounts, params.d, gaussian);
-      const pCounts = noisyCounts(pairs.users, pairs.keys.length, pChosen, pNoise, random);
-      account.spend(`click-pair counts (${pNoise.kind})`, shares.pairCounts.epsilon, shares.pairCounts.delta);
+      const pChosen = sel.select(pairs.users, pairs.keys.length, pPlan.cal, random);
+      const pCounts = noisyCounts(pairs.users, pairs.keys.length, pChosen, pPlan.noise, random);
+      pPlan.charge(account);
       table.clicks = Array.from(pChosen, (id, i) => {
         const key = pairs.keys[id]!;
         const tab = key.indexOf("\t");
@@ -255,7 +310,11 @@ export const dp: Method<DpParams> = {
     }
     sortTable(table);
     const total = account.total();
-    for (const c of account.charges) counts[`ε ${c.what}`] = c.epsilon;
+    for (const c of account.charges) {
+      if (c.kind === "dp") counts[`ε ${c.what}`] = c.epsilon;
+      else if (c.kind === "zcdp") counts[`ρ (zCDP) ${c.what}`] = c.rho;
+      else counts[`δ ${c.what}`] = c.delta;
+    }
     counts["cryptographic noise"] = random.private ? 1 : 0;
     const notes: string[] = [];
     if (chosen.length === 0) {
@@ -267,6 +326,13 @@ export const dp: Method<DpParams> = {
     return { table, guarantee: total, counts, notes };
   },
 };
+
+/** Distinct non-empty queries in the log, before any contribution bound: the same denominator for every strategy. */
+function distinctQueries(events: readonly { query: string }[]): number {
+  const seen = new Set<string>();
+  for (const e of events) if (e.query !== "") seen.add(e.query);
+  return seen.size;
+}
 
 const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -302,11 +368,7 @@ function nothingReleased(
   const at = `ε = ${params.epsilon}, δ = ${params.delta}, d = ${params.d}`;
   if (most === 0) return "dp released no query: the log holds no non-empty query.";
   const reach = top ?? most;
-  const e = epsilonThatReleases(params, reach, (p) => {
-    const { shares } = split(p);
-    return sel.calibrate(shares.querySelection.epsilon, shares.querySelection.delta, p.d, p.alpha)
-      .usersNeeded;
-  });
+  const e = epsilonThatReleases(params, reach, (p) => plan(p, sel).queries.cal.usersNeeded);
   return (
     `dp released no query: the most common query has ${most} distinct user${most === 1 ? "" : "s"}` +
     (top === undefined
@@ -357,7 +419,8 @@ function korolovaRelease(
       "events dropped (over d)": counts.eventsDropped,
       "clicks kept": counts.clicksKept,
       "clicks dropped (over d)": counts.clicksDropped,
-      "distinct queries": counts.queries.size,
+      "distinct queries": distinctQueries(events),
+      "distinct queries within the bound": counts.queries.size,
       "queries released": table.queries.length,
       "click pairs released": table.clicks.length,
       "noise scale b": plan.b,

@@ -20,8 +20,19 @@ export interface GaussianCalibration extends Calibration {
 
 export function gaussianThreshold(epsilon: number, delta: number, d: number): { sigma: number; T: number } {
   const sigma = analyticGaussianSigma(epsilon, delta / 2, Math.sqrt(d));
-  return { sigma, T: 1 + sigma * upperNormalQuantile(perItemDelta(delta / 2, d)) };
+  return { sigma, T: thresholdFor(sigma, delta / 2, d) };
 }
+
+/** T for noise σ such that a user's d items held by them alone pass with probability δ_thr in all. */
+const thresholdFor = (sigma: number, thresholdDelta: number, d: number): number =>
+  1 + sigma * upperNormalQuantile(perItemDelta(thresholdDelta, d));
+
+const calibration = (sigma: number, T: number): GaussianCalibration => ({
+  sigma,
+  T,
+  usersNeeded: T,
+  facts: { "selection noise σ": sigma, "selection threshold T": T },
+});
 
 export const gaussianSelection: Selection<GaussianCalibration> = {
   name: "gaussian",
@@ -29,7 +40,11 @@ export const gaussianSelection: Selection<GaussianCalibration> = {
   defaultD: 10,
   calibrate(epsilon, delta, d) {
     const { sigma, T } = gaussianThreshold(epsilon, delta, d);
-    return { sigma, T, usersNeeded: T, facts: { "selection noise σ": sigma, "selection threshold T": T } };
+    return calibration(sigma, T);
+  },
+  gaussian: {
+    sensitivity: (d) => Math.sqrt(d),
+    calibrateNoise: (sigma, thr, d) => calibration(sigma, thresholdFor(sigma, thr, d)),
   },
   select(users, items, cal, random) {
     const n = userCounts(users, items);

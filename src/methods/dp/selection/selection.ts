@@ -35,6 +35,15 @@ export interface Selection<C extends Calibration = Calibration> {
    * weighted histogram): the "nothing released" advice compares its largest value with `usersNeeded`.
    */
   readonly score?: (users: UserItems, items: number) => Float64Array;
+  /**
+   * Strategies that add Gaussian noise: the ℓ2 sensitivity of their histogram on the items both neighbours hold,
+   * and the calibration for a given noise σ and a given chance `thresholdDelta` that any item only the added user
+   * holds passes the threshold. The accountant composes such strategies in zCDP (`../accountant.ts`).
+   */
+  readonly gaussian?: {
+    sensitivity(d: number): number;
+    calibrateNoise(sigma: number, thresholdDelta: number, d: number, alpha: number): C;
+  };
   /** The ids of the selected items, ascending. */
   select(users: UserItems, items: number, cal: C, random: Randomness): Int32Array;
 }

@@ -17,7 +17,7 @@
  */
 import { analyticGaussianSigma } from "../gaussian.ts";
 import { gaussianNoise } from "../random.ts";
-import { policyGaussianRho } from "./policy-gaussian.ts";
+import { setUnionRho } from "./policy-gaussian.ts";
 import { type Calibration, collect, type Selection } from "./selection.ts";
 
 export interface WeightedCalibration extends Calibration {
@@ -36,15 +36,19 @@ export function weightedHistogram(users: readonly Int32Array[], items: number): 
   return h;
 }
 
+function weightedCalibration(sigma: number, thresholdDelta: number, d: number): WeightedCalibration {
+  const rho = setUnionRho(sigma, thresholdDelta, d);
+  return { sigma, rho, usersNeeded: rho, facts: { "selection noise σ": sigma, ρ: rho } };
+}
+
 export const weightedGaussianSelection: Selection<WeightedCalibration> = {
   name: "weighted-gaussian",
   summary: "DP set union, Weighted Gaussian (Gopi et al. 2020): each user adds 1/√k to each of k ≤ d items",
   defaultD: 20,
   calibrate(epsilon, delta, d) {
-    const sigma = analyticGaussianSigma(epsilon, delta / 2, 1);
-    const rho = policyGaussianRho(sigma, delta, d);
-    return { sigma, rho, usersNeeded: rho, facts: { "selection noise σ": sigma, ρ: rho } };
+    return weightedCalibration(analyticGaussianSigma(epsilon, delta / 2, 1), delta / 2, d);
   },
+  gaussian: { sensitivity: () => 1, calibrateNoise: (sigma, thr, d) => weightedCalibration(sigma, thr, d) },
   score: weightedHistogram,
   select(users, items, cal, random) {
     const h = weightedHistogram(users, items);
