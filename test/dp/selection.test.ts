@@ -108,8 +108,10 @@ test("the budget split adds up to the (ε, δ) asked for, and the release report
       dp.parse({ selection, epsilon: 0.7, delta: 1e-6, noise: "seeded" }),
       { rng: Rng.fromSeed(1), progress: silentProgress },
     );
-    assert.ok(Math.abs(r.guarantee!.epsilon! - 0.7) < 1e-12, selection);
-    assert.ok(Math.abs(r.guarantee!.delta! - 1e-6) < 1e-18, selection);
+    const g = r.guarantee;
+    assert.equal(g.model, "differential-privacy", selection);
+    assert.ok(g.model === "differential-privacy" && Math.abs(g.epsilon - 0.7) < 1e-12, selection);
+    assert.ok(g.model === "differential-privacy" && Math.abs(g.delta - 1e-6) < 1e-18, selection);
   }
 });
 

@@ -17,7 +17,7 @@ import type { LogRecord } from "../../log/record.ts";
 import type { RejectSink } from "../../log/rejects.ts";
 import { type Progress, silentProgress } from "../../util/progress.ts";
 import type { Rng } from "../../util/random.ts";
-import { intParam, type Method, numberParam, ParamError, type Release } from "../method.ts";
+import { intParam, type Method, NO_GUARANTEE, numberParam, ParamError, type Release } from "../method.ts";
 
 export interface ClientsideParams extends ProtocolParams {
   /** Generated network model (ignored when `edges` is given). */
@@ -201,6 +201,6 @@ export const clientside: Method<ClientsideParams> = {
     const { graph } = await buildNetwork(params, users, ctx.rng.fork(1));
     const log = { ...input, records: (await withCategories(input.records, ctx.progress)).records };
     const sim = simulateClientside(log, graph, params, ctx.rng.fork(2), ctx.progress);
-    return { log: sim.view, origin: sim.origin, counts: summaryCounts(sim.summary) };
+    return { log: sim.view, origin: sim.origin, counts: summaryCounts(sim.summary), guarantee: NO_GUARANTEE };
   },
 };
