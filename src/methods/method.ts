@@ -20,10 +20,12 @@ export { ParamError, type ParamSpec } from "../util/params.ts";
 
 /**
  * The random stream a method gets for a run with `seed`. The CLI and the experiment runner both take it from
- * here, so the same log, parameters and seed give the same release through either.
+ * here, so the same log, parameters and seed give the same release through either. A method splits it into
+ * named parts with {@link Rng.derive} (e.g. one stream per cluster), so adding a draw in one part changes no
+ * other part.
  */
 export function methodRng(seed: number): Rng {
-  return Rng.fromSeed(seed).fork(1);
+  return Rng.fromSeed(seed).derive("method");
 }
 
 export interface MethodContext {

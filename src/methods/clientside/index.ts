@@ -198,9 +198,9 @@ export const clientside: Method<ClientsideParams> = {
   parse: parseClientside,
   async anonymize(input, params, ctx): Promise<Release> {
     const users = new Set(input.records.map((r) => r.user)).size;
-    const { graph } = await buildNetwork(params, users, ctx.rng.fork(1));
+    const { graph } = await buildNetwork(params, users, ctx.rng.derive("network"));
     const log = { ...input, records: (await withCategories(input.records, ctx.progress)).records };
-    const sim = simulateClientside(log, graph, params, ctx.rng.fork(2), ctx.progress);
+    const sim = simulateClientside(log, graph, params, ctx.rng.derive("simulation"), ctx.progress);
     return { log: sim.view, origin: sim.origin, counts: summaryCounts(sim.summary), guarantee: NO_GUARANTEE };
   },
 };

@@ -24,7 +24,7 @@ export interface Microaggregation {
 
 export function microaggregate(m: Microaggregation): Release {
   const clusters = mdavPartition({ n: m.logs.users.length, data: m.distances }, m.k);
-  const synthetic = clusters.map((members, c) => m.prototype(members, m.rng.fork(c)));
+  const synthetic = clusters.map((members, c) => m.prototype(members, m.rng.derive(`cluster ${c}`)));
   return buildRelease(m.input, m.logs, clusters, synthetic, m.counts ?? {}, m.k);
 }
 

@@ -96,7 +96,7 @@ export const swap: Method<SwapParams> = {
       });
     }
     ctx.progress.start("swap", records.length);
-    const out = swapRecords(records, params, ctx.rng.fork(0), ctx.progress);
+    const out = swapRecords(records, params, ctx.rng.derive("swap"), ctx.progress);
     ctx.progress.stop();
     return {
       log: { records: out.records, format: input.format, classified: input.classified },
@@ -110,6 +110,11 @@ export const swap: Method<SwapParams> = {
 
   async createStage(params, ctx, opts = {}) {
     const categorize = opts.classified ? undefined : await loadCategorize(ctx.knowledge, opts.clickUsers);
-    return new SwapStage(params, ctx.rng.fork(0), categorize, opts.snapshot as SwapStageSnapshot | undefined);
+    return new SwapStage(
+      params,
+      ctx.rng.derive("swap"),
+      categorize,
+      opts.snapshot as SwapStageSnapshot | undefined,
+    );
   },
 };
