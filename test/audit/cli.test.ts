@@ -38,7 +38,10 @@ describe("querymask audit", () => {
       assert.match(r.stdout, new RegExp(`${name.replace(/[()]/g, "\\$&")}\\s+ok`));
     }
     assert.match(r.stdout, /release passes the audit/);
-    assert.match(r.stdout, /claimed guarantee\s+ok\s+\(k,m\)-anonymity, k=2, m=2: as the \(k,m\)-anonymity check/);
+    assert.match(
+      r.stdout,
+      /claimed guarantee\s+ok\s+\(k,m\)-anonymity, k=2, m=2: as the \(k,m\)-anonymity check/,
+    );
   });
 
   it("checks the summary's claimed guarantee on the release: a summary claiming more than holds fails", () => {
