@@ -16,6 +16,7 @@ import { existsSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import { groupEvents } from "../src/log/events.ts";
+import { guaranteeNumbers } from "../src/log/guarantee.ts";
 import { loadLog } from "../src/log/read.ts";
 import { dp } from "../src/methods/dp/index.ts";
 import { SELECTION_NAMES } from "../src/methods/dp/selection/index.ts";
@@ -134,8 +135,8 @@ for (const spec of values.log) {
               ((100 * top.filter((q) => got.has(q)).length) / top.length).toFixed(1),
               Number.isNaN(median) ? "" : median.toFixed(3),
               String(r.table!.clicks.length),
-              String(r.guarantee!.epsilon),
-              String(r.guarantee!.delta),
+              String(guaranteeNumbers(r.guarantee).epsilon),
+              String(guaranteeNumbers(r.guarantee).delta),
               ((cpu.user + cpu.system) / 1e6).toFixed(1),
               loadavg()[0]!.toFixed(1),
             ];

@@ -71,6 +71,7 @@ export { createKnowledgeService, type KnowledgeService } from "./classify/servic
 export { buildKnowledgeBase } from "./knowledge/knowledge-base.ts";
 export { DEFAULT_SNAPSHOT as defaultKnowledgeBasePath } from "./knowledge/snapshot.ts";
 export { readCountTable, writeCountTable } from "./log/count-table.ts";
+export { describeGuarantee, type Guarantee, type PrivacyModel } from "./log/guarantee.ts";
 export type { LogFormat, LogRecord, QueryLog } from "./log/record.ts";
 export type { CountTable, Release } from "./methods/method.ts";
 export type { Value, YardstickOptions } from "./metrics/yardstick.ts";

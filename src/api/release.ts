@@ -46,7 +46,8 @@ export async function audit(
       original: base,
       ...(release.log ? { released: release.log } : {}),
       ...(release.table ? { table: release.table } : {}),
-      summary: { ...release.counts, ...(release.guarantee ?? {}) },
+      summary: release.counts,
+      guarantee: release.guarantee,
     },
     opts.limit ?? 20,
   );

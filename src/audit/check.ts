@@ -3,6 +3,7 @@
  * (a log, or dp's count table) and the method's name, parameters and summary — nothing of the method's code —
  * and says whether the release keeps one promise, with the violating records (the first few, and their count).
  */
+import type { Guarantee } from "../log/guarantee.ts";
 import type { QueryLog } from "../log/record.ts";
 
 /** A released count table (dp), as read from its file. */
@@ -24,6 +25,8 @@ export interface AuditSubject {
   readonly table?: ReleasedTable;
   /** The method's summary counts (`anonymize --json`, or the release's counts in an experiment). */
   readonly summary?: Readonly<Record<string, unknown>>;
+  /** The guarantee the release claims (the summary's, or the release's in an experiment and the API). */
+  readonly guarantee?: Guarantee;
 }
 
 export interface CheckOutcome {

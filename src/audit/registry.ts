@@ -6,6 +6,7 @@ import type { AuditCheck } from "./check.ts";
 import { columns } from "./checks/columns.ts";
 import { countTable } from "./checks/count-table.ts";
 import { clickGraph } from "./checks/graph.ts";
+import { claimedGuarantee } from "./checks/guarantee.ts";
 import { identifiers } from "./checks/identifiers.ts";
 import { kAnonymity } from "./checks/k-anonymity.ts";
 import { kmAnonymity } from "./checks/km.ts";
@@ -14,6 +15,7 @@ import { swapInvariants } from "./checks/swap.ts";
 import { thresholdUsers } from "./checks/threshold.ts";
 
 export const checks: readonly AuditCheck[] = [
+  claimedGuarantee,
   kAnonymity,
   kmAnonymity,
   clickGraph,

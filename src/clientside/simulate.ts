@@ -163,8 +163,8 @@ export function simulateClientside(
   const userIndex = new Map<string, number>();
   for (const e of events) if (!userIndex.has(e.user)) userIndex.set(e.user, userIndex.size);
   const users = [...userIndex.keys()];
-  const nodeOf = assignUsers(users, graph, rng.fork(1));
-  const roles = assignRoles(graph.labels.length, params.selfish, params.colluding, rng.fork(2));
+  const nodeOf = assignUsers(users, graph, rng.derive("users"));
+  const roles = assignRoles(graph.labels.length, params.selfish, params.colluding, rng.derive("roles"));
   const userOfNode = new Int32Array(graph.labels.length).fill(-1);
   nodeOf.forEach((node, u) => {
     userOfNode[node] = u;
@@ -180,7 +180,7 @@ export function simulateClientside(
   const hops = new Int32Array(events.length);
   let forwarded = 0;
   let reported = 0;
-  const route = rng.fork(3);
+  const route = rng.derive("routes");
   const lastOfUser = new Int32Array(users.length).fill(-1);
   const submitter = new Int32Array(events.length);
   const routed = new Uint8Array(events.length);
@@ -284,7 +284,7 @@ export function simulateClientside(
     uncertaintyAbove80: uncertainAbove(measured, UNCERTAINTY_THRESHOLDS[1]),
     byNeighbours,
     ...(params.worstCase
-      ? { worstCase: worstCase(graph, nodeOf, roles, params, params.worstCase, rng.fork(4)) }
+      ? { worstCase: worstCase(graph, nodeOf, roles, params, params.worstCase, rng.derive("worst case")) }
       : {}),
   };
   return {

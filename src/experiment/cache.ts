@@ -9,6 +9,9 @@ import { mkdir, readdir, readFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { writeFileAtomic } from "../log/atomic.ts";
+import type { ResultRow } from "../report/results.ts";
+import type { Combination } from "./config.ts";
+import type { WorkerTask } from "./worker.ts";
 
 /** SHA-256 (hex) of a canonical JSON rendering (object keys sorted) of `value`. */
 export function contentHash(value: unknown): string {
@@ -88,4 +91,49 @@ export class ResultCache {
     await mkdir(this.dir, { recursive: true });
     await writeFileAtomic(this.file(key), JSON.stringify(value));
   }
+}
+
+/** What a cached result depends on besides its combination: the log, its classification, what is measured, the code. */
+export interface ResultIdentity {
+  readonly log: string;
+  readonly classified: boolean;
+  readonly yardsticks: readonly string[];
+  readonly options: unknown;
+  readonly code: string;
+}
+
+/** The cache key of one combination's result. */
+export function resultKey(id: ResultIdentity, combo: Combination): string {
+  return contentHash({
+    log: id.log,
+    classified: id.classified,
+    method: combo.method,
+    params: combo.params,
+    seed: combo.seed,
+    yardsticks: id.yardsticks,
+    options: id.options,
+    code: id.code,
+  });
+}
+
+/** The combinations' results the cache holds, by key, and the tasks left to compute (each key once). */
+export async function lookUp(
+  combinations: readonly Combination[],
+  cache: ResultCache,
+  id: ResultIdentity,
+): Promise<{ rows: Map<string, ResultRow>; tasks: WorkerTask[] }> {
+  const rows = new Map<string, ResultRow>();
+  const tasks: WorkerTask[] = [];
+  const queued = new Set<string>();
+  for (const combo of combinations) {
+    const key = resultKey(id, combo);
+    if (rows.has(key) || queued.has(key)) continue;
+    const hit = await cache.get<ResultRow>(key);
+    if (hit) rows.set(key, hit);
+    else {
+      tasks.push({ combo, key });
+      queued.add(key);
+    }
+  }
+  return { rows, tasks };
 }

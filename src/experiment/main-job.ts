@@ -7,6 +7,7 @@
 import { cpus } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { describeGuarantee } from "../log/guarantee.ts";
 import { methods, paramsLabel } from "../methods/registry.ts";
 import { parseConfig } from "./config.ts";
 import { runExperiment } from "./runner.ts";
@@ -63,6 +64,7 @@ export async function runMainJob(opts: MainJobOptions): Promise<string> {
         `  record linkage RL ${v("rl.rl")}; background attacker (m=2) re-identifies ${v("background.m2.reidentified")}`,
       );
       say(`  query events kept ${v("retention.events")}; top-1000 queries kept ${v("frequency.recall")}`);
+      say(`  guarantee: ${describeGuarantee(row.guarantee)}`);
       say(`  audit (querymask audit's checks): ${row.audit ?? "n/a"}`);
       for (const x of row.auditViolations ?? []) say(`    ${x}`);
     }

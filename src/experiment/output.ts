@@ -5,6 +5,7 @@
 
 import { join } from "node:path";
 import { writeFileAtomic } from "../log/atomic.ts";
+import { describeGuarantee } from "../log/guarantee.ts";
 import type { ResultRow, RunMeta } from "../report/results.ts";
 
 /** Every value column present in `rows`, in first-seen order. */
@@ -22,7 +23,7 @@ function cell(v: unknown): string {
 
 export function toTsv(rows: readonly ResultRow[]): string {
   const cols = valueColumns(rows);
-  const head = ["method", "params", "seed", "status", "audit", "seconds", ...cols, "error"];
+  const head = ["method", "params", "seed", "status", "audit", "guarantee", "seconds", ...cols, "error"];
   const lines = [head.join("\t")];
   for (const r of rows) {
     lines.push(
@@ -32,6 +33,7 @@ export function toTsv(rows: readonly ResultRow[]): string {
         r.seed,
         r.status,
         r.audit ?? "",
+        r.status === "ok" ? describeGuarantee(r.guarantee) : "",
         r.seconds.toFixed(2),
         ...cols.map((c) => cell(r.values[c])),
         r.error ?? "",

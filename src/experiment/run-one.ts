@@ -10,7 +10,7 @@ import type { Categorizer } from "../classify/categorize.ts";
 import type { KnowledgeService } from "../classify/service.ts";
 import { Taxonomy } from "../knowledge/taxonomy.ts";
 import type { QueryLog } from "../log/record.ts";
-import { methodRng, type Release } from "../methods/method.ts";
+import { methodRng, NO_GUARANTEE, type Release } from "../methods/method.ts";
 import { getMethod } from "../methods/registry.ts";
 import { getYardstick } from "../metrics/registry.ts";
 import type { Value, YardstickContext, YardstickOptions } from "../metrics/yardstick.ts";
@@ -132,6 +132,7 @@ export async function runCombination(
         released: release.log,
         table: release.table,
         summary: release.counts,
+        guarantee: release.guarantee,
       },
       3,
     );
@@ -152,7 +153,7 @@ export async function runCombination(
       status: "ok",
       seconds: (performance.now() - started) / 1000,
       counts: release.counts,
-      guarantee: release.guarantee ?? {},
+      guarantee: release.guarantee,
       audit: verdict(audited),
       ...(audited.ok
         ? {}
@@ -171,7 +172,7 @@ export async function runCombination(
       error: err instanceof Error ? err.message : String(err),
       seconds: (performance.now() - started) / 1000,
       counts: {},
-      guarantee: {},
+      guarantee: NO_GUARANTEE,
       values,
     };
   }

@@ -8,6 +8,7 @@
  */
 import type { KnowledgeService } from "../classify/service.ts";
 import type { CountTable } from "../log/count-table.ts";
+import type { Guarantee } from "../log/guarantee.ts";
 import type { LogRecord, QueryLog } from "../log/record.ts";
 import type { ClickUsers } from "../scrub/click-url.ts";
 import type { Stage } from "../stream/stage.ts";
@@ -19,10 +20,12 @@ export { ParamError, type ParamSpec } from "../util/params.ts";
 
 /**
  * The random stream a method gets for a run with `seed`. The CLI and the experiment runner both take it from
- * here, so the same log, parameters and seed give the same release through either.
+ * here, so the same log, parameters and seed give the same release through either. A method splits it into
+ * named parts with {@link Rng.derive} (e.g. one stream per cluster), so adding a draw in one part changes no
+ * other part.
  */
 export function methodRng(seed: number): Rng {
-  return Rng.fromSeed(seed).fork(1);
+  return Rng.fromSeed(seed).derive("method");
 }
 
 export interface MethodContext {
@@ -39,6 +42,7 @@ export interface MethodContext {
 }
 
 export type { CountTable } from "../log/count-table.ts";
+export { type Guarantee, NO_GUARANTEE, userLevelDp } from "../log/guarantee.ts";
 
 export interface Release {
   /** The released log, in the input's format (absent for a method that releases only counts, i.e. dp). */
@@ -50,8 +54,12 @@ export interface Release {
   readonly table?: CountTable;
   /** What the method did, for the summary: e.g. { released: 1000, suppressed: 12, "queries removed": 3 }. */
   readonly counts: Record<string, number>;
-  /** Privacy parameters a method guarantees by construction (e.g. { epsilon: 1, delta: 1e-5 }). */
-  readonly guarantee?: Record<string, number>;
+  /**
+   * The privacy model the release keeps by construction, with its parameters — only what holds for the
+   * parameters it ran with ({@link NO_GUARANTEE} otherwise). `querymask audit` checks it on the written files
+   * where the model is checkable there.
+   */
+  readonly guarantee: Guarantee;
   /** Plain sentences the user must read, e.g. why nothing was released and what would release something. */
   readonly notes?: readonly string[];
 }
@@ -86,6 +94,8 @@ export interface Method<P = unknown> {
    * `anonymize` for logs read as a stream.
    */
   createStage?(params: P, ctx: MethodContext, opts?: StageOptions): Stage | Promise<Stage>;
+  /** With {@link createStage}: the guarantee the stage's release keeps (the batch release states the same). */
+  stageGuarantee?(params: P): Guarantee;
 }
 
 export { intParam, numberParam } from "../util/params.ts";

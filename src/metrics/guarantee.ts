@@ -18,10 +18,9 @@ export const guarantee: Yardstick = {
     { key: "delta", label: "δ", unit: "", better: "lower" },
   ],
   measure({ release }) {
-    const g = release.guarantee ?? {};
-    return {
-      epsilon: typeof g.epsilon === "number" ? g.epsilon : null,
-      delta: typeof g.delta === "number" ? g.delta : null,
-    };
+    const g = release.guarantee;
+    return g.model === "differential-privacy"
+      ? { epsilon: g.epsilon, delta: g.delta }
+      : { epsilon: null, delta: null };
   },
 };

@@ -4,6 +4,7 @@
  * plain-language guidance, and what is needed to reproduce the run.
  */
 import { writeFileAtomic } from "../log/atomic.ts";
+import { describeGuarantee } from "../log/guarantee.ts";
 import { methods, paramsChanged, paramsLabel } from "../methods/registry.ts";
 import { getYardstick } from "../metrics/registry.ts";
 import type { Column, Value } from "../metrics/yardstick.ts";
@@ -25,6 +26,8 @@ export interface Aggregate {
   readonly errors: string[];
   /** The audit's verdicts over the seeds: "pass", or the failed checks (src/audit). */
   readonly audit: string;
+  /** The guarantees the seeds' releases claim, one readable line each when they differ ("" without rows). */
+  readonly guarantee: string;
   readonly values: Record<string, Value>;
 }
 
@@ -55,6 +58,7 @@ export function aggregate(rows: readonly ResultRow[]): Aggregate[] {
       seeds: ok.map((r) => r.seed),
       errors: g.filter((r) => r.status === "error").map((r) => `seed ${r.seed}: ${r.error}`),
       audit: auditVerdict(ok),
+      guarantee: [...new Set(ok.map((r) => describeGuarantee(r.guarantee)))].join("; "),
       values,
     };
   });
@@ -157,16 +161,15 @@ function kindTable(
         .join("");
       const audit =
         kind === "privacy"
-          ? a.audit.startsWith("FAIL")
-            ? `<td class="error">${esc(a.audit)}</td>`
-            : `<td>${esc(a.audit)}</td>`
+          ? `<td${a.audit.startsWith("FAIL") ? ' class="error"' : ""}>${esc(a.audit)}</td><td class="guarantee">${esc(a.guarantee)}</td>`
           : "";
       return `<tr data-method="${esc(a.method)}" data-params="${esc(JSON.stringify(a.params))}"><th scope="row">${esc(a.full)}</th>${audit}${cells}</tr>`;
     })
     .join("\n");
   const auditHead =
     kind === "privacy"
-      ? '<th title="querymask audit: does the release keep the method\'s promises?">audit</th>'
+      ? '<th title="querymask audit: does the release keep the method\'s promises?">audit</th>' +
+        '<th title="the privacy model the release claims by construction; the audit checks it where the files show it">guarantee</th>'
       : "";
   const na = absent.length
     ? `<p class="src">n/a for every configuration here: ${absent.map((c) => esc(columnOf(c, meta)?.label ?? c)).join("; ")}.</p>`

@@ -3,6 +3,7 @@
  * run. The report (html.ts, pel.ts) and results.tsv/results.json are written from these types alone; the
  * experiment runner produces them and nothing here imports the runner back.
  */
+import type { Guarantee } from "../log/guarantee.ts";
 import type { Value, YardstickOptions } from "../metrics/yardstick.ts";
 
 /**
@@ -29,8 +30,8 @@ export interface ResultRow {
   readonly seconds: number;
   /** The method's own counters (released, suppressed, …). */
   readonly counts: Readonly<Record<string, number>>;
-  /** Guarantees the method states (k, ε, δ, …). */
-  readonly guarantee: Readonly<Record<string, number>>;
+  /** The privacy model the release keeps, with its parameters (k, (k,m), (ε, δ)…; model "none" on errors). */
+  readonly guarantee: Guarantee;
   /** The audit's verdict on the release: "pass", or "FAIL: " and the failed checks (absent on errors). */
   readonly audit?: string;
   /** The failed checks' first violations, one line each (absent when the audit passed). */

@@ -64,9 +64,8 @@ export class Rng {
 
   /**
    * A sub-stream seeded by one draw of this stream (so it consumes the parent: the n-th fork depends on every
-   * draw before it). For the sequential parts of one computation whose order is fixed by the code (a method's
-   * clusters, the generator's users); independent consumers use {@link Rng.derive}. Kept so that a method's
-   * release for a given `--seed` stays byte-identical.
+   * draw before it). Only the log generator (src/synth) still uses it, for its users generated in sequence, so
+   * that a generated log for a given `--seed` stays byte-identical; everything else uses {@link Rng.derive}.
    */
   fork(label: number): Rng {
     return Rng.fromSeed((this.gen.next() ^ Math.imul(label + 1, 0x9e3779b1)) | 0);

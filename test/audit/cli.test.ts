@@ -38,6 +38,33 @@ describe("querymask audit", () => {
       assert.match(r.stdout, new RegExp(`${name.replace(/[()]/g, "\\$&")}\\s+ok`));
     }
     assert.match(r.stdout, /release passes the audit/);
+    assert.match(
+      r.stdout,
+      /claimed guarantee\s+ok\s+\(k,m\)-anonymity, k=2, m=2: as the \(k,m\)-anonymity check/,
+    );
+  });
+
+  it("checks the summary's claimed guarantee on the release: a summary claiming more than holds fails", () => {
+    const out = join(dir, "km3.tsv");
+    const a = run(["anonymize", "-q", "--method", "km", "--k", "2", "--m", "1", "--json", log, "-o", out]);
+    assert.equal(a.status, 0, a.stderr);
+    const summary = JSON.parse(a.stdout);
+    assert.deepEqual(summary.guarantee, { model: "km-anonymity", k: 2, m: 1 });
+    const args = ["--method", "km", "--k", "2", "--m", "1", "--original", log, "--released", out];
+    const claim = (guarantee: unknown) => {
+      const path = join(dir, "claim.json");
+      writeFileSync(path, JSON.stringify({ ...summary, guarantee }));
+      return run(["audit", "-q", ...args, "--summary", path]);
+    };
+    assert.equal(claim(summary.guarantee).status, 0);
+    const over = claim({ model: "km-anonymity", k: 4, m: 1 }); // 3 users in the log
+    assert.equal(over.status, 1, over.stdout);
+    assert.match(over.stdout, /claimed guarantee\s+FAIL/);
+    const bad = claim({ model: "k-anonymity" });
+    assert.equal(bad.status, 2, bad.stdout);
+    assert.match(bad.stderr, /claim\.json: .*k-anonymity needs a number k/);
+    const table = run(["anonymize", "-q", "--method", "km", "--k", "2", "--m", "1", log, "-o", out]);
+    assert.match(table.stdout, /guarantee\s+\(k,m\)-anonymity, k=2, m=1/);
   });
 
   it("exits 1 naming the violating records: a released Unit of suppressed words, a count that does not add up", () => {

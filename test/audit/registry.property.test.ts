@@ -3,12 +3,13 @@
  * A new method must add its parameter arbitrary here (the first test fails until it does).
  */
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import fc from "fast-check";
 import { type AuditReport, audit } from "../../src/audit/audit.ts";
 import { parseCountTable, writeCountTable } from "../../src/log/count-table.ts";
+import { type Guarantee, parseGuarantee } from "../../src/log/guarantee.ts";
 import { loadLog } from "../../src/log/read.ts";
 import type { LogRecord, QueryLog } from "../../src/log/record.ts";
 import { writeLog } from "../../src/log/write.ts";
@@ -106,17 +107,31 @@ const PARAMS: Record<string, fc.Arbitrary<Record<string, unknown>>> = {
   }),
 };
 
-/** Anonymize, write the release to a file, read it back and audit it with the method's summary. */
-async function auditWritten(name: string, log: QueryLog, raw: Record<string, unknown>, seed: number) {
+/**
+ * Anonymize, write the release and its summary (counts and claimed guarantee, as `anonymize --json` does) to
+ * files, read them back and audit the release with them. `claim` replaces the method's claim (an over-claim).
+ */
+async function auditWritten(
+  name: string,
+  log: QueryLog,
+  raw: Record<string, unknown>,
+  seed: number,
+  claim?: (g: Guarantee) => Guarantee,
+) {
   const method = methods.find((m) => m.name === name)!;
   const params = method.parse(raw);
   const release = await method.anonymize(log, params, { rng: Rng.fromSeed(seed), progress: silentProgress });
   const dir = tempDir();
+  const summaryPath = join(dir, "summary.json");
+  const guarantee = claim ? claim(release.guarantee) : release.guarantee;
+  writeFileSync(summaryPath, JSON.stringify({ ...release.counts, guarantee }));
+  const summary = JSON.parse(readFileSync(summaryPath, "utf8")) as Record<string, unknown>;
   const subject = {
     method: name,
     params: params as Record<string, unknown>,
     original: log,
-    summary: release.counts,
+    summary,
+    guarantee: parseGuarantee(summary.guarantee),
   };
   if (release.table) {
     const path = join(dir, "counts.tsv");
@@ -153,6 +168,54 @@ describe("every method's written release passes the audit (property)", () => {
       );
     });
   }
+
+  // An over-claim fails: each checkable claim, raised above what the method made, on a log where it cannot hold.
+  it("a claimed guarantee is checked on the written release: raising k or (k,m) fails the audit", async () => {
+    const log = fc.sample(logArb, { seed: 11, numRuns: 1 })[0]!;
+    const claimed = (r: AuditReport) => r.results.find((x) => x.name === "claimed guarantee");
+    const users = new Set(log.records.map((r) => r.user)).size;
+    for (const [name, raw] of [
+      ["mdav", { k: 2, workers: 0 }],
+      ["erola", { k: 2 }],
+      ["km", { k: 2, m: 1 }],
+    ] as const) {
+      const honest = await auditWritten(name, log, raw, 1);
+      assert.equal(claimed(honest)?.ok, true, `${name}: its own claim passes`);
+      const over = await auditWritten(name, log, raw, 1, (g) =>
+        g.model === "k-anonymity" || g.model === "km-anonymity" ? { ...g, k: users + 1 } : g,
+      );
+      assert.equal(claimed(over)?.ok, false, `${name}: k = ${users + 1} of ${users} users cannot hold`);
+      assert.equal(over.ok, false);
+    }
+    const none = await auditWritten("identity", log, {}, 1, () => ({ model: "k-anonymity", k: users + 1 }));
+    assert.equal(claimed(none)?.ok, false, "identity claiming k-anonymity");
+  });
+
+  it("a claim the output cannot show is checked against the parameters (swap's k, dp's ε and δ)", async () => {
+    const log = fc.sample(logArb, { seed: 12, numRuns: 1 })[0]!;
+    const claimed = (r: AuditReport) => r.results.find((x) => x.name === "claimed guarantee");
+    const own = { k: 3, end: "suppress" };
+    assert.equal(claimed(await auditWritten("swap", log, own, 1))?.ok, true, "swap's own claim");
+    const swap = await auditWritten("swap", log, own, 1, () => ({ model: "k-bucket", k: 4 }));
+    assert.equal(claimed(swap)?.ok, false, "swap claiming k = 4 at k = 3");
+    const paired = await auditWritten("swap", log, { k: 3 }, 1, () => ({ model: "k-bucket", k: 3 }));
+    assert.equal(claimed(paired)?.ok, false, "swap claiming k with the end-of-stream pairing");
+    const delayed = await auditWritten("swap", log, { ...own, maxDelay: 60 }, 1, () => ({
+      model: "k-bucket",
+      k: 3,
+    }));
+    assert.equal(claimed(delayed)?.ok, false, "swap claiming k with a bounded delay");
+    const raw = { epsilon: 1, noise: "seeded" };
+    assert.equal(claimed(await auditWritten("dp", log, raw, 1))?.ok, true, "dp's own claim");
+    const dp = await auditWritten("dp", log, raw, 1, (g) =>
+      g.model === "differential-privacy" ? { ...g, epsilon: 0.5 } : g,
+    );
+    assert.equal(claimed(dp)?.ok, true, "claiming less than asked holds");
+    const more = await auditWritten("dp", log, raw, 1, (g) =>
+      g.model === "differential-privacy" ? { ...g, epsilon: 2 } : g,
+    );
+    assert.equal(claimed(more)?.ok, false, "dp claiming ε = 2 at --epsilon 1");
+  });
 
   // The end-of-stream pairing released two 'b' events under user 0 at the same time: they read back as one event.
   it("swap: the summary's released events are the events the file reads back", async () => {

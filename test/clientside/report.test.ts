@@ -53,7 +53,7 @@ test("the PEL section is absent without client-side rows, and averages seeds", (
     status: "ok" as const,
     seconds: 0,
     counts: { meanPel, pelUsers: 10 },
-    guarantee: {},
+    guarantee: { model: "none" as const },
     values: {},
   });
   const html = pelSection([row(1, 20), row(2, 30)]);

@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { attacks } from "../../src/attacks/registry.ts";
+import { type Guarantee, guaranteeNumbers, NO_GUARANTEE, userLevelDp } from "../../src/log/guarantee.ts";
 import type { LogRecord, QueryLog } from "../../src/log/record.ts";
 import { methods } from "../../src/methods/registry.ts";
 import type { ParamSpec } from "../../src/util/params.ts";
@@ -61,7 +62,57 @@ function log(): QueryLog {
   return { records, format: "aol", classified: true };
 }
 
+type P = Record<string, unknown>;
+/** What each method claims for its parameters (src/log/guarantee.ts); a new method states its claim here. */
+const CLAIMS: Record<string, (p: P) => Guarantee> = {
+  swap: (p) =>
+    p.maxDelay === 0 && !p.ownAuthor && p.end === "suppress"
+      ? { model: "k-bucket", k: p.k as number }
+      : NO_GUARANTEE,
+  mdav: (p) => ({ model: "k-anonymity", k: p.k as number }),
+  "mdav-strings": (p) => ({ model: "k-anonymity", k: p.k as number }),
+  erola: (p) => ({ model: "k-anonymity", k: p.k as number }),
+  navarro: (p) => ({ model: "k-anonymity", k: p.k as number }),
+  km: (p) => ({ model: "km-anonymity", k: p.k as number, m: p.m as number }),
+  dp: (p) => userLevelDp({ epsilon: p.epsilon as number, delta: p.delta as number }),
+  graph: () => NO_GUARANTEE,
+  threshold: () => NO_GUARANTEE,
+  identity: () => NO_GUARANTEE,
+  "drop-all": () => NO_GUARANTEE,
+  clientside: () => NO_GUARANTEE,
+};
+
 describe("method contract", () => {
+  it("every method's claim is stated in this test", () => {
+    assert.deepEqual(methods.map((m) => m.name).sort(), Object.keys(CLAIMS).sort());
+  });
+
+  for (const [name, raw] of [
+    ["swap", { k: 4 }],
+    ["swap", { k: 4, end: "suppress" }],
+    ["swap", { k: 4, end: "suppress", maxDelay: 30 }],
+    ["swap", { k: 4, end: "suppress", ownAuthor: true }],
+    ["mdav", { k: 2, workers: 0 }],
+    ["erola", { k: 4 }],
+    ["km", { k: 2, m: 3 }],
+    ["dp", { epsilon: 0.5, delta: 1e-6, noise: "seeded" }],
+    ["threshold", { k: 2 }],
+  ] as const) {
+    it(`${name} ${JSON.stringify(raw)}: claims only what its parameters give`, async () => {
+      const m = methods.find((x) => x.name === name)!;
+      const params = m.parse(raw);
+      const release = await m.anonymize(log(), params, { rng: Rng.fromSeed(1), progress: silentProgress });
+      const claim = release.guarantee;
+      if (claim.model === "differential-privacy") {
+        const want = CLAIMS[name]!(params as P);
+        assert.ok(want.model === "differential-privacy");
+        assert.ok(Math.abs(claim.epsilon - want.epsilon) <= 1e-12 * want.epsilon, "ε");
+        assert.ok(Math.abs(claim.delta - want.delta) <= 1e-12 * want.delta, "δ");
+      } else assert.deepEqual(claim, CLAIMS[name]!(params as P));
+      if (m.stageGuarantee) assert.deepEqual(m.stageGuarantee(params), claim, "stage and batch claim alike");
+    });
+  }
+
   for (const m of methods) {
     it(`${m.name}: specs match the parser; a release has one origin per record`, async () => {
       const parsed = checkSpecs(m);
@@ -69,6 +120,7 @@ describe("method contract", () => {
       const params = m.parse(m.name === "mdav" ? { ...parsed, workers: 0 } : parsed);
       const release = await m.anonymize(input, params, { rng: Rng.fromSeed(1), progress: silentProgress });
       assert.ok(release.log || release.table, `${m.name} released nothing`);
+      assert.deepEqual(guaranteeNumbers(release.guarantee), guaranteeNumbers(CLAIMS[m.name]!(params as P)));
       if (!release.log) return;
       assert.ok(release.origin, `${m.name}: a released log without origins`);
       assert.equal(release.origin.length, release.log.records.length, `${m.name}: origin length`);

@@ -83,7 +83,12 @@ test("seeded determinism: same seed, same table; another seed, other noise", asy
   const c = await dp.anonymize(input, params, ctx(8));
   assert.deepEqual(a.table, b.table);
   assert.notDeepEqual(a.table, c.table);
-  assert.deepEqual(a.guarantee, { epsilon: 4, delta: 0.001 });
+  assert.deepEqual(a.guarantee, {
+    model: "differential-privacy",
+    epsilon: 4,
+    delta: 0.001,
+    neighbours: "user-level",
+  });
   // b = 1.5, K = 3 − 1.5·ln(0.001/3) ≈ 15.0: the 30-user queries are released, the one-user ones are not.
   assert.deepEqual(a.table!.queries.map((q) => q.query).sort(), ["common", "popular"]);
   assert.equal(a.counts["threshold K"], budget(4, 0.001, 3).K);

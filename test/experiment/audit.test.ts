@@ -30,6 +30,8 @@ describe("runExperiment audits every release", () => {
     const tsv = readFileSync(r.files.tsv, "utf8").split("\n");
     assert.equal(tsv[0]!.split("\t")[4], "audit");
     assert.ok(tsv.some((l) => l.startsWith("threshold") && l.split("\t")[4] === "FAIL: identifiers"));
+    assert.equal(tsv[0]!.split("\t")[5], "guarantee");
+    assert.ok(tsv.some((l) => l.startsWith("threshold") && l.split("\t")[5] === "none"));
     const html = readFileSync(r.files.html, "utf8");
     assert.match(html, /<th title="querymask audit[^"]*">audit<\/th>/);
     assert.match(html, /<td class="error">FAIL: identifiers<\/td>/);

@@ -2,7 +2,7 @@
 
 import { Taxonomy } from "../../src/knowledge/taxonomy.ts";
 import type { LogRecord, QueryLog } from "../../src/log/record.ts";
-import type { Release } from "../../src/methods/method.ts";
+import { NO_GUARANTEE, type Release } from "../../src/methods/method.ts";
 import type { YardstickContext, YardstickOptions } from "../../src/metrics/yardstick.ts";
 import { DEFAULT_OPTIONS } from "../../src/metrics/yardstick.ts";
 import { Rng } from "../../src/util/random.ts";
@@ -49,11 +49,12 @@ export function identityRelease(log: QueryLog): Release {
     log: { ...log, records: log.records.map((r) => ({ ...r })) },
     origin: Int32Array.from(log.records.map((_, i) => i)),
     counts: {},
+    guarantee: NO_GUARANTEE,
   };
 }
 
 export function emptyRelease(log: QueryLog): Release {
-  return { log: { ...log, records: [] }, origin: new Int32Array(0), counts: {} };
+  return { log: { ...log, records: [] }, origin: new Int32Array(0), counts: {}, guarantee: NO_GUARANTEE };
 }
 
 export function context(options: Partial<YardstickOptions> = {}, seed = 7): YardstickContext {

@@ -139,7 +139,7 @@ describe("km method (paper 003)", () => {
       ["u3", "a c"],
     ]);
     const release = await km.anonymize(log, km.parse({ k: 2, m: 1 }), ctx(1));
-    assert.deepEqual(release.guarantee, { k: 2, m: 1 });
+    assert.deepEqual(release.guarantee, { model: "km-anonymity", k: 2, m: 1 });
     // c is u3's alone: 6 term occurrences, 5 kept; 3 users kept.
     assert.equal(release.counts["% log size"], (100 * 5) / 6);
     assert.equal(release.counts["% users"], 100);

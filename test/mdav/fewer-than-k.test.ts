@@ -21,6 +21,6 @@ test("the microaggregation methods release no cluster of fewer than k users (a l
     });
     assert.equal(r.log!.records.length, 0, m.name);
     assert.equal(r.counts["users suppressed (fewer than k users)"], 2, m.name);
-    assert.deepEqual(r.guarantee, { k: 3 });
+    assert.deepEqual(r.guarantee, { model: "k-anonymity", k: 3 });
   }
 });

@@ -38,7 +38,7 @@ test("every released log is shared by at least k users, users keep their ids, or
       assert.equal(r.query, o.query);
       assert.equal(r.time, o.time);
     });
-    assert.equal(rel.guarantee?.k, k);
+    assert.deepEqual(rel.guarantee, { model: "k-anonymity", k });
   }
 });
 

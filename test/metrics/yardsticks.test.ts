@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { identity } from "../../src/methods/identity/index.ts";
-import type { Release } from "../../src/methods/method.ts";
+import { NO_GUARANTEE, type Release, userLevelDp } from "../../src/methods/method.ts";
 import { dropAll } from "../../src/methods/suppress-all/index.ts";
 import { yardsticks } from "../../src/metrics/registry.ts";
 import type { Measurement } from "../../src/metrics/yardstick.ts";
@@ -80,7 +80,7 @@ describe("count-table release (dp)", () => {
         clicks: [{ query: "jazz records", url: "jazzrecords.com", count: 1 }],
       },
       counts: {},
-      guarantee: { epsilon: 1, delta: 1e-5 },
+      guarantee: userLevelDp({ epsilon: 1, delta: 1e-5 }),
     };
     const v = await measureAll(release);
     assert.equal(v["rl.rl"], null);
@@ -111,7 +111,10 @@ describe("category EMD known answers", () => {
       records: [rec("u", "a", 1, "Top/Arts/Music"), rec("u", "c", 2, "Top/Sports/Soccer")],
       format: "aol" as const,
     };
-    const v = await categoryEmd.measure({ original, release: { log: released, counts: {} } }, context());
+    const v = await categoryEmd.measure(
+      { original, release: { log: released, counts: {}, guarantee: NO_GUARANTEE } },
+      context(),
+    );
     assert.equal(v.l1, 50);
     // Level 2: ground distance between Arts/Music and Sports/Soccer is 4 of max 4; half the mass moves.
     assert.equal(v.l2, 50);
@@ -119,7 +122,10 @@ describe("category EMD known answers", () => {
       records: [rec("u", "a", 1, "Top/Arts/Music"), rec("u", "c", 2, "Top/Arts/Movies")],
       format: "aol" as const,
     };
-    const w = await categoryEmd.measure({ original, release: { log: sibling, counts: {} } }, context());
+    const w = await categoryEmd.measure(
+      { original, release: { log: sibling, counts: {}, guarantee: NO_GUARANTEE } },
+      context(),
+    );
     assert.equal(w.l1, 0, "same top-level category");
     assert.equal(w.l2, 25, "half the mass moves distance 2 of max 4");
   });

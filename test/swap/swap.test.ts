@@ -164,7 +164,7 @@ test("deeper buckets keep top-level profiles and still never release a query und
   );
 });
 
-test("swap claims k only when every release waits for a bucket of k: not with a bounded delay or its own author", async () => {
+test("swap claims k only when every release waits for a bucket of k: not with the end-of-stream pairing, a bounded delay or its own author", async () => {
   const recs = fc.sample(logArb(5, 60), { seed: 3, numRuns: 1 })[0]!;
   const claim = async (raw: Record<string, unknown>) =>
     (
@@ -173,7 +173,8 @@ test("swap claims k only when every release waits for a bucket of k: not with a 
         progress: { start() {}, tick() {}, stop() {} },
       })
     ).guarantee;
-  assert.deepEqual(await claim({ k: 3 }), { k: 3 });
-  assert.deepEqual(await claim({ k: 3, maxDelay: 60 }), {});
-  assert.deepEqual(await claim({ k: 3, ownAuthor: true }), {});
+  assert.deepEqual(await claim({ k: 3, end: "suppress" }), { model: "k-bucket", k: 3 });
+  assert.deepEqual(await claim({ k: 3 }), { model: "none" }, "the end of the stream releases below k");
+  assert.deepEqual(await claim({ k: 3, end: "suppress", maxDelay: 60 }), { model: "none" });
+  assert.deepEqual(await claim({ k: 3, end: "suppress", ownAuthor: true }), { model: "none" });
 });

@@ -10,9 +10,16 @@ import { dirname, resolve } from "node:path";
 import type { Command } from "commander";
 import { createKnowledgeService } from "../../classify/service.ts";
 import { writeCountTable } from "../../log/count-table.ts";
+import { describeGuarantee } from "../../log/guarantee.ts";
 import { loadLog, type OpenedLog, openLog } from "../../log/read.ts";
 import { writeBatches, writeLog } from "../../log/write.ts";
-import { type MethodContext, methodRng, withParamRange } from "../../methods/method.ts";
+import {
+  type Guarantee,
+  type MethodContext,
+  methodRng,
+  NO_GUARANTEE,
+  withParamRange,
+} from "../../methods/method.ts";
 import { getMethod, methods } from "../../methods/registry.ts";
 import { ClickUsers } from "../../scrub/click-url.ts";
 import { runStage } from "../../stream/stage.ts";
@@ -93,6 +100,7 @@ export function register(program: Command): void {
     let counts: Record<string, number>;
     let rejected: number;
     let notes: readonly string[] = [];
+    let guarantee: Guarantee = NO_GUARANTEE;
     const createStage = method.createStage?.bind(method);
     if (createStage && !flags.batch) {
       // A stage is defined on a stream in time order. Stream the file as it comes while it is in time order;
@@ -145,6 +153,7 @@ export function register(program: Command): void {
         run = await stream(log, true);
       }
       counts = run.stage.counts();
+      guarantee = method.stageGuarantee?.(params) ?? NO_GUARANTEE;
       rejected = run.rejected;
     } else {
       opts.progress.start("reading");
@@ -154,7 +163,8 @@ export function register(program: Command): void {
       if (release.log) await writeLog(flags.out, release.log);
       else if (release.table) await writeCountTable(flags.out, release.table);
       else throw new Error(`method ${method.name} released nothing`);
-      counts = { ...release.counts, ...(release.guarantee ?? {}) };
+      counts = release.counts;
+      guarantee = release.guarantee;
       notes = release.notes ?? [];
       rejected = input.rejected;
     }
@@ -168,6 +178,7 @@ export function register(program: Command): void {
       out: flags.out,
       seconds,
       rejected,
+      guarantee,
       ...counts,
     };
     if (flags.json) {
@@ -179,6 +190,7 @@ export function register(program: Command): void {
       ["parameters", JSON.stringify(params)],
       ["seed", flags.seed],
       ["output", flags.out],
+      ["guarantee", describeGuarantee(guarantee)],
       ...Object.entries(counts).map(([k, v]) => [k, v] as [string, number]),
       ["rejected lines", rejected],
       ["seconds", seconds.toFixed(2)],

@@ -3,7 +3,8 @@
  * before it ships, on the two files alone, with checks that share no code with the methods (src/audit): the
  * method's privacy model (k-anonymity of user logs, (k,m)-anonymity, the click graph, ≥ k users per query, the
  * swap's invariants), no identifier in released texts or click URLs, no column the method does not release,
- * and — with `--summary` (the JSON of `anonymize --json`) — the row conservation of the summary.
+ * and — with `--summary` (the JSON of `anonymize --json`) — the row conservation of the summary and the guarantee
+ * it claims (src/audit/checks/guarantee.ts).
  *
  * Exit codes: 0 every check passed (a table of what was checked); 1 a check failed (its violating records are
  * printed, the first --limit and their count); 2 bad input or usage.
@@ -15,6 +16,7 @@ import { type AuditReport, audit, auditsClassifiedOriginal, type ReleasedTable }
 import { classifyLog } from "../../classify/classify-log.ts";
 import { createKnowledgeService } from "../../classify/service.ts";
 import { parseCountTable } from "../../log/count-table.ts";
+import { type Guarantee, parseGuarantee } from "../../log/guarantee.ts";
 import { loadLog } from "../../log/read.ts";
 import type { QueryLog } from "../../log/record.ts";
 import { getMethod, methods } from "../../methods/registry.ts";
@@ -88,8 +90,20 @@ export function register(program: Command): void {
       ? await classifyLikeRelease(read)
       : read;
     const summary = flags.summary ? await readSummary(flags.summary) : undefined;
+    const guarantee = summary && flags.summary ? claimOf(summary, flags.summary) : undefined;
     opts.progress.start("auditing");
-    const report = audit({ method: method.name, params, original, released, table, summary }, flags.limit);
+    const report = audit(
+      {
+        method: method.name,
+        params,
+        original,
+        released,
+        table,
+        summary,
+        ...(guarantee ? { guarantee } : {}),
+      },
+      flags.limit,
+    );
     opts.progress.stop();
     if (!report.ok) process.exitCode = EXIT_FAILURE;
     if (flags.json) {
@@ -135,6 +149,16 @@ async function readSummary(path: string): Promise<Record<string, unknown>> {
     if (value === null || typeof value !== "object" || Array.isArray(value))
       throw new Error("not a JSON object");
     return value as Record<string, unknown>;
+  } catch (err) {
+    throw new InputError(path, undefined, `not a summary from anonymize --json: ${(err as Error).message}`);
+  }
+}
+
+/** The guarantee a summary claims (absent from a summary written before guarantees were typed). */
+function claimOf(summary: Record<string, unknown>, path: string): Guarantee | undefined {
+  if (summary.guarantee === undefined) return undefined;
+  try {
+    return parseGuarantee(summary.guarantee);
   } catch (err) {
     throw new InputError(path, undefined, `not a summary from anonymize --json: ${(err as Error).message}`);
   }

@@ -13,8 +13,8 @@ import { expandInputs, loadLog } from "../../log/read.ts";
 import { RejectSink } from "../../log/rejects.ts";
 import { writeLog } from "../../log/write.ts";
 import { buildNetwork, parseClientside, withCategories } from "../../methods/clientside/index.ts";
+import { methodRng } from "../../methods/method.ts";
 import { UsageError } from "../../util/errors.ts";
-import { Rng } from "../../util/random.ts";
 import {
   addInputOptions,
   DEFAULT_SEED,
@@ -110,11 +110,18 @@ export function register(program: Command): void {
     const edgeRejects = flags.lenient
       ? new RejectSink(`${flags.out ?? "clientside"}.edges.rejects.tsv`)
       : undefined;
-    const rng = Rng.fromSeed(flags.seed);
+    // The stream `anonymize --method clientside` uses, so the same seed gives the same view through either.
+    const rng = methodRng(flags.seed);
     const users = new Set(records.map((r) => r.user)).size;
-    const net = await buildNetwork(params, users, rng.fork(1), edgeRejects);
+    const net = await buildNetwork(params, users, rng.derive("network"), edgeRejects);
     await edgeRejects?.close();
-    const sim = simulateClientside({ ...log, records }, net.graph, params, rng.fork(2), opts.progress);
+    const sim = simulateClientside(
+      { ...log, records },
+      net.graph,
+      params,
+      rng.derive("simulation"),
+      opts.progress,
+    );
     if (flags.out !== undefined) await writeLog(flags.out, sim.view);
     const cpu = process.cpuUsage(cpu0);
     const s = sim.summary;

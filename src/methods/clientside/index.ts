@@ -17,7 +17,7 @@ import type { LogRecord } from "../../log/record.ts";
 import type { RejectSink } from "../../log/rejects.ts";
 import { type Progress, silentProgress } from "../../util/progress.ts";
 import type { Rng } from "../../util/random.ts";
-import { intParam, type Method, numberParam, ParamError, type Release } from "../method.ts";
+import { intParam, type Method, NO_GUARANTEE, numberParam, ParamError, type Release } from "../method.ts";
 
 export interface ClientsideParams extends ProtocolParams {
   /** Generated network model (ignored when `edges` is given). */
@@ -198,9 +198,9 @@ export const clientside: Method<ClientsideParams> = {
   parse: parseClientside,
   async anonymize(input, params, ctx): Promise<Release> {
     const users = new Set(input.records.map((r) => r.user)).size;
-    const { graph } = await buildNetwork(params, users, ctx.rng.fork(1));
+    const { graph } = await buildNetwork(params, users, ctx.rng.derive("network"));
     const log = { ...input, records: (await withCategories(input.records, ctx.progress)).records };
-    const sim = simulateClientside(log, graph, params, ctx.rng.fork(2), ctx.progress);
-    return { log: sim.view, origin: sim.origin, counts: summaryCounts(sim.summary) };
+    const sim = simulateClientside(log, graph, params, ctx.rng.derive("simulation"), ctx.progress);
+    return { log: sim.view, origin: sim.origin, counts: summaryCounts(sim.summary), guarantee: NO_GUARANTEE };
   },
 };

@@ -10,7 +10,7 @@
  * `korolova`, the 2009 baseline (`korolova.ts`).
  */
 import { groupEvents } from "../../log/events.ts";
-import { intParam, type Method, numberParam, ParamError, type Release } from "../method.ts";
+import { intParam, type Method, numberParam, ParamError, type Release, userLevelDp } from "../method.ts";
 import { Accountant, type GaussianShare, gaussianPlan, type Share, splitBudget } from "./accountant.ts";
 import { budget } from "./budget.ts";
 import { boundPairs, boundQueries, histories } from "./contributions.ts";
@@ -323,7 +323,7 @@ export const dp: Method<DpParams> = {
       const top = sel.score?.(queries.users, queries.keys.length).reduce((a, b) => Math.max(a, b), 0);
       notes.push(nothingReleased(params, most, qCal.usersNeeded, sel, top));
     }
-    return { table, guarantee: total, counts, notes };
+    return { table, guarantee: userLevelDp(total), counts, notes };
   },
 };
 
@@ -411,7 +411,7 @@ function korolovaRelease(
   account.spend("korolova queries and clicks (Korolova et al. 2009 theorem)", params.epsilon, params.delta);
   return {
     table,
-    guarantee: account.total(),
+    guarantee: userLevelDp(account.total()),
     notes,
     counts: {
       users: counts.users,

@@ -3,7 +3,7 @@
  * yardstick should report the worst case on it (record linkage 100% on distinct users) and every utility
  * yardstick no loss at all.
  */
-import type { Method, Release } from "../method.ts";
+import { type Method, NO_GUARANTEE, type Release } from "../method.ts";
 
 export const identity: Method<Record<string, never>> = {
   name: "identity",
@@ -19,6 +19,7 @@ export const identity: Method<Record<string, never>> = {
       log: { records, format: input.format, classified: input.classified },
       origin,
       counts: { released: records.length },
+      guarantee: NO_GUARANTEE,
     };
   },
 };

@@ -101,6 +101,6 @@ export const km: Method<KmParams> = {
       ["% revenue", kept.revenue],
     ];
     for (const [name, value] of measures) if (value !== null) counts[name] = value;
-    return { log, origin: r.origin, counts, guarantee: { k: params.k, m: params.m } };
+    return { log, origin: r.origin, counts, guarantee: { model: "km-anonymity", k: params.k, m: params.m } };
   },
 };

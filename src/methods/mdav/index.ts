@@ -94,7 +94,7 @@ export async function semanticMicroaggregation(
       mapper.space,
       Array.from(members, (u) => profiles[u]!),
     );
-    return pickQueries(cats, pool, rng.fork(c));
+    return pickQueries(cats, pool, rng.derive(`cluster ${c}`));
   });
   onPhase?.("representatives");
   const release = buildRelease(

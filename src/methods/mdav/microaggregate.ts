@@ -24,8 +24,8 @@ export interface Microaggregation {
 
 export function microaggregate(m: Microaggregation): Release {
   const clusters = mdavPartition({ n: m.logs.users.length, data: m.distances }, m.k);
-  const synthetic = clusters.map((members, c) => m.prototype(members, m.rng.fork(c)));
-  return buildRelease(m.input, m.logs, clusters, synthetic, m.counts, m.k);
+  const synthetic = clusters.map((members, c) => m.prototype(members, m.rng.derive(`cluster ${c}`)));
+  return buildRelease(m.input, m.logs, clusters, synthetic, m.counts ?? {}, m.k);
 }
 
 /** Round(mean number of query events of the members): the prototype size of the aggregation baselines. */

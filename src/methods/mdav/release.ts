@@ -20,8 +20,8 @@ export function buildRelease(
   logs: UserLogs,
   clusters: readonly ArrayLike<number>[],
   synthetic: readonly (readonly number[])[],
-  counts: Record<string, number> = {},
-  k?: number,
+  counts: Record<string, number>,
+  k: number,
 ): Release {
   const clusterOf = new Int32Array(logs.users.length).fill(-1);
   clusters.forEach((members, c) => {
@@ -77,6 +77,6 @@ export function buildRelease(
       "users suppressed (fewer than k users)": small,
       ...counts,
     },
-    ...(k !== undefined ? { guarantee: { k } } : {}),
+    guarantee: { model: "k-anonymity", k },
   };
 }

@@ -2,7 +2,7 @@
  * "drop-all": releases nothing. The other yardstick sanity check: no privacy risk at all (record linkage 0%)
  * and no utility (0% of events, users, queries retained).
  */
-import type { Method, Release } from "../method.ts";
+import { type Method, NO_GUARANTEE, type Release } from "../method.ts";
 
 export const dropAll: Method<Record<string, never>> = {
   name: "drop-all",
@@ -15,6 +15,7 @@ export const dropAll: Method<Record<string, never>> = {
       log: { records: [], format: input.format, classified: input.classified },
       origin: new Int32Array(0),
       counts: { released: 0, suppressed: input.records.length },
+      guarantee: NO_GUARANTEE,
     };
   },
 };

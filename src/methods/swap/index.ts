@@ -9,7 +9,7 @@ import { type Categorize, isClassified, loadCategorize } from "../../classify/ca
 import type { LogRecord } from "../../log/record.ts";
 import { ClickUsers } from "../../scrub/click-url.ts";
 import type { Rng } from "../../util/random.ts";
-import type { Method, Release } from "../method.ts";
+import { type Guarantee, type Method, NO_GUARANTEE, type Release } from "../method.ts";
 import { SwapCore } from "./core.ts";
 import { parseSwapParams, SWAP_PARAMS, type SwapParams } from "./params.ts";
 import { releasedRow, SwapStage, type SwapStageSnapshot, sameEvent, swapCounts } from "./stage.ts";
@@ -65,6 +65,18 @@ export function swapRecords(
   };
 }
 
+/**
+ * What a swap release keeps: every event released from a bucket of ≥ k events under a user who is not its
+ * author. Only when nothing is released from a smaller bucket — not with a bounded delay, which forces events
+ * out early, nor with `end: "release"`, which pairs the events left at the end of the stream (docs/swap.md) —
+ * and never to its own author.
+ */
+function claims(params: SwapParams): Guarantee {
+  return params.ownAuthor || params.maxDelay > 0 || params.end !== "suppress"
+    ? NO_GUARANTEE
+    : { model: "k-bucket", k: params.k };
+}
+
 export const swap: Method<SwapParams> = {
   name: "swap",
   summary:
@@ -84,19 +96,25 @@ export const swap: Method<SwapParams> = {
       });
     }
     ctx.progress.start("swap", records.length);
-    const out = swapRecords(records, params, ctx.rng.fork(0), ctx.progress);
+    const out = swapRecords(records, params, ctx.rng.derive("swap"), ctx.progress);
     ctx.progress.stop();
     return {
       log: { records: out.records, format: input.format, classified: input.classified },
       origin: out.origin,
       counts: out.counts,
-      // A bounded delay forces events out of buckets holding fewer than k (docs/swap.md): no k to claim then.
-      guarantee: params.ownAuthor || params.maxDelay > 0 ? {} : { k: params.k },
+      guarantee: claims(params),
     };
   },
 
+  stageGuarantee: claims,
+
   async createStage(params, ctx, opts = {}) {
     const categorize = opts.classified ? undefined : await loadCategorize(ctx.knowledge, opts.clickUsers);
-    return new SwapStage(params, ctx.rng.fork(0), categorize, opts.snapshot as SwapStageSnapshot | undefined);
+    return new SwapStage(
+      params,
+      ctx.rng.derive("swap"),
+      categorize,
+      opts.snapshot as SwapStageSnapshot | undefined,
+    );
   },
 };

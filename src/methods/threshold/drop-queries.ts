@@ -5,7 +5,7 @@
  */
 import type { QueryEvent } from "../../log/events.ts";
 import type { LogRecord, QueryLog } from "../../log/record.ts";
-import type { Release } from "../method.ts";
+import { NO_GUARANTEE, type Release } from "../method.ts";
 
 /** Counts common to removal methods, under these names in {@link Release.counts}. */
 export interface RemovalCounts {
@@ -66,5 +66,6 @@ export function dropQueries(
     log: { records, format: input.format, classified: input.classified },
     origin: Int32Array.from(origin),
     counts: { ...counts, ...extra },
+    guarantee: NO_GUARANTEE,
   };
 }
