@@ -30,6 +30,7 @@ import type { dropAll } from "../methods/suppress-all/index.ts";
 import type { swap } from "../methods/swap/index.ts";
 import type { threshold } from "../methods/threshold/index.ts";
 import type { ClickUsers } from "../scrub/click-url.ts";
+import { scrubLog, scrubsInput } from "../scrub/scrub-log.ts";
 import type { Stage } from "../stream/stage.ts";
 import { ParamError, type ParamSpec } from "../util/params.ts";
 import { knowledgeOr } from "./knowledge.ts";
@@ -138,7 +139,7 @@ function context(opts: RunOptions, seed: number): MethodContext {
 
 /**
  * Anonymize a log held in memory with one method. The same log, parameters and seed give the same release as
- * `querymask anonymize` and the experiment runner. Write `release.log` with `writeLog` (or `release.table`, the
+ * `querymask anonymize` and the experiment runner (a log not already classified is scrubbed first, as the CLI does). Write `release.log` with `writeLog` (or `release.table`, the
  * count table of `dp`, with `writeCountTable`); check it with `audit`.
  */
 export async function anonymize<N extends MethodName>(
@@ -148,7 +149,9 @@ export async function anonymize<N extends MethodName>(
   const m = getMethod(opts.method);
   const params = parseParams(opts.method, opts.params);
   const seed = seedOf(opts.seed);
-  const release = await withParamRange(m.name, () => m.anonymize(log, params, context(opts, seed)));
+  // As `querymask anonymize` does: a log not already classified is scrubbed before the method sees it.
+  const input = scrubsInput(m.name, log) ? (await scrubLog(log)).log : log;
+  const release = await withParamRange(m.name, () => m.anonymize(input, params, context(opts, seed)));
   return { ...release, method: opts.method, params, seed };
 }
 

@@ -5,7 +5,7 @@
  */
 import type { AttackResult } from "../attacks/attack.ts";
 import { attacks, getAttack } from "../attacks/registry.ts";
-import { type AuditReport, audit as auditSubject, auditsClassifiedOriginal } from "../audit/audit.ts";
+import { type AuditReport, audit as auditSubject, originalAsAudited } from "../audit/audit.ts";
 import { loadClassifier } from "../classify/categorize.ts";
 import type { KnowledgeService } from "../classify/service.ts";
 import { measureRelease } from "../experiment/run-one.ts";
@@ -13,6 +13,7 @@ import type { QueryLog } from "../log/record.ts";
 import { getMethod } from "../methods/registry.ts";
 import { yardsticks } from "../metrics/registry.ts";
 import { DEFAULT_OPTIONS, type Value, type YardstickOptions } from "../metrics/yardstick.ts";
+import { scrubLog } from "../scrub/scrub-log.ts";
 import { Rng } from "../util/random.ts";
 import { knowledgeOr } from "./knowledge.ts";
 import type { Anonymized } from "./methods.ts";
@@ -36,9 +37,13 @@ export async function audit(
   release: Anonymized,
   opts: AuditOptions = {},
 ): Promise<AuditReport> {
-  const base = auditsClassifiedOriginal(release.method, original, release.log)
-    ? (await classify(original, opts.knowledge ? { knowledge: opts.knowledge } : {})).log
-    : original;
+  const as = originalAsAudited(release.method, original, release.log);
+  const base =
+    as === "classified"
+      ? (await classify(original, opts.knowledge ? { knowledge: opts.knowledge } : {})).log
+      : as === "scrubbed"
+        ? (await scrubLog(original)).log
+        : original;
   return auditSubject(
     {
       method: release.method,

@@ -3,6 +3,8 @@
  * and the method's name, parameters and summary only; they share no code with the methods (src/audit imports
  * src/log and src/scrub, never src/methods), so a bug in a method cannot hide itself from its audit.
  */
+
+import { scrubsInput } from "../scrub/scrub-log.ts";
 import type { AuditSubject, CheckOutcome } from "./check.ts";
 import { checks } from "./registry.ts";
 
@@ -35,6 +37,20 @@ export function audit(subject: AuditSubject, limit = 20): AuditReport {
 export function verdict(report: AuditReport): string {
   const failed = report.results.filter((r) => !r.ok).map((r) => r.name);
   return failed.length === 0 ? "pass" : `FAIL: ${failed.join(", ")}`;
+}
+
+/**
+ * The original a release is audited against: as `querymask classify` gives it (see
+ * {@link auditsClassifiedOriginal}), as `querymask scrub` gives it (the method was given the scrubbed log:
+ * {@link scrubsInput}), or as read.
+ */
+export function originalAsAudited(
+  method: string,
+  original: { readonly classified?: boolean },
+  released: { readonly classified?: boolean } | undefined,
+): "classified" | "scrubbed" | "as-read" {
+  if (auditsClassifiedOriginal(method, original, released)) return "classified";
+  return scrubsInput(method, original) ? "scrubbed" : "as-read";
 }
 
 /**

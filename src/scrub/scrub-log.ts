@@ -6,9 +6,9 @@
  * AOL repeats a query on each click row and on each next-page request, so results are memoized per distinct
  * query text in a bounded map: the scrubber is pure, so this changes nothing but the time.
  */
-import type { LogRecord } from "../log/record.ts";
-import { type ClickUsers, dropSingleUserClick, scrubClick } from "./click-url.ts";
-import type { Scrubber } from "./scrubber.ts";
+import type { LogRecord, QueryLog } from "../log/record.ts";
+import { ClickUsers, dropSingleUserClick, scrubClick } from "./click-url.ts";
+import { createScrubber, type Scrubber } from "./scrubber.ts";
 import { PII_TYPES, type PiiType, type ScrubResult } from "./types.ts";
 
 export interface ScrubLogOptions {
@@ -86,4 +86,44 @@ export async function* scrubRecords(
     }
     if (out.length > 0) yield out;
   }
+}
+
+/**
+ * A log held in memory as `querymask scrub` gives it: identifiers dropped from every query (records left empty
+ * removed), click URLs whose host carries one dropped, and clicks only one user of this log made dropped. What
+ * every method but identity is given when its input is not already classified (and so scrubbed): a method
+ * releases no identifier, whatever it keeps of the text (docs/audit.md).
+ */
+export async function scrubLog<L extends QueryLog>(
+  log: L,
+  scrubber: Scrubber = createScrubber(),
+): Promise<{ log: L; counts: ScrubCounts }> {
+  const counts = emptyCounts();
+  const clicks = await ClickUsers.of(once(log.records));
+  const records: LogRecord[] = [];
+  for await (const batch of scrubRecords(once(log.records), scrubber, counts, { clicks })) {
+    for (const r of batch) records.push(r);
+  }
+  return { log: { ...log, records }, counts };
+}
+
+async function* once<T>(batch: readonly T[]): AsyncGenerator<readonly T[]> {
+  yield batch;
+}
+
+/**
+ * Methods whose release is the queries as typed by design, so neither scrubbed nor audited for identifiers:
+ * identity (the input unchanged) and clientside (what the search engine receives when users forward each
+ * other's queries — it protects who asked, not what was asked; paper 002).
+ */
+export const KEEPS_TEXT_AS_TYPED: ReadonlySet<string> = new Set(["identity", "clientside"]);
+
+/**
+ * Whether `querymask anonymize` (and the library's `anonymize`) scrubs a log before the method sees it, as
+ * `querymask scrub` does: every method but those of {@link KEEPS_TEXT_AS_TYPED} and swap (which
+ * classifies, and so scrubs, an unclassified input on the way), when the log is not already classified. So no
+ * method releases an identifier, whatever it keeps of the text; the audit scrubs the original the same way.
+ */
+export function scrubsInput(method: string, log: { readonly classified?: boolean }): boolean {
+  return !log.classified && !KEEPS_TEXT_AS_TYPED.has(method) && method !== "swap";
 }

@@ -6,6 +6,7 @@
  */
 import type { LogRecord } from "../../log/record.ts";
 import { hostCarries, identifierWords } from "../../scrub/click-url.ts";
+import { KEEPS_TEXT_AS_TYPED } from "../../scrub/scrub-log.ts";
 import { createScrubber, type Scrubber } from "../../scrub/scrubber.ts";
 import { type AuditCheck, n, Violations } from "../check.ts";
 
@@ -47,7 +48,7 @@ function knownOf(records: readonly LogRecord[]): Known {
 export const identifiers: AuditCheck = {
   name: "identifiers",
   promise: "the scrubber finds no identifier in released query texts or click URLs",
-  applies: (s) => s.method !== "identity",
+  applies: (s) => !KEEPS_TEXT_AS_TYPED.has(s.method),
   run(s, limit) {
     const k = knownOf(s.original.records);
     scrubber ??= createScrubber();

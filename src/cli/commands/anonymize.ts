@@ -22,6 +22,7 @@ import {
 } from "../../methods/method.ts";
 import { getMethod, methods } from "../../methods/registry.ts";
 import { ClickUsers } from "../../scrub/click-url.ts";
+import { type ScrubCounts, scrubLog, scrubsInput } from "../../scrub/scrub-log.ts";
 import { runStage } from "../../stream/stage.ts";
 import { checkTimeOrder, NotInTimeOrder, sortByTime } from "../../stream/time-order.ts";
 import { addParamFlags, givenParams } from "../param-flags.ts";
@@ -62,6 +63,16 @@ const RESERVED = new Set([
   "help",
 ]);
 
+/** What scrubbing the input did, for the summary (the method's own counts are of the scrubbed log). */
+function scrubCountsOf(c: ScrubCounts): Record<string, number> {
+  return {
+    "rows read": c.records,
+    "rows with an identifier scrubbed": c.changed,
+    "rows left empty by the scrubber": c.removed,
+    "clicks dropped by the scrubber": c.clicksDropped + c.singleUserClicksDropped,
+  };
+}
+
 export function register(program: Command): void {
   const cmd = program
     .command("anonymize")
@@ -101,6 +112,7 @@ export function register(program: Command): void {
     let rejected: number;
     let notes: readonly string[] = [];
     let guarantee: Guarantee = NO_GUARANTEE;
+    let scrubCounts: Record<string, number> = {};
     const createStage = method.createStage?.bind(method);
     if (createStage && !flags.batch) {
       // A stage is defined on a stream in time order. Stream the file as it comes while it is in time order;
@@ -157,13 +169,21 @@ export function register(program: Command): void {
       rejected = run.rejected;
     } else {
       opts.progress.start("reading");
-      const input = await loadLog(inputs, opts);
+      const read = await loadLog(inputs, opts);
       opts.progress.stop();
+      let input = read;
+      if (scrubsInput(method.name, read)) {
+        opts.progress.start("scrubbing identifiers");
+        const scrubbed = await scrubLog(read);
+        opts.progress.stop();
+        input = scrubbed.log;
+        scrubCounts = scrubCountsOf(scrubbed.counts);
+      }
       const release = await withParamRange(method.name, () => method.anonymize(input, params, ctx));
       if (release.log) await writeLog(flags.out, release.log);
       else if (release.table) await writeCountTable(flags.out, release.table);
       else throw new Error(`method ${method.name} released nothing`);
-      counts = release.counts;
+      counts = { ...scrubCounts, ...release.counts };
       guarantee = release.guarantee;
       notes = release.notes ?? [];
       rejected = input.rejected;

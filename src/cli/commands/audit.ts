@@ -12,7 +12,7 @@
 import { readFile } from "node:fs/promises";
 import { gunzipSync } from "node:zlib";
 import type { Command } from "commander";
-import { type AuditReport, audit, auditsClassifiedOriginal, type ReleasedTable } from "../../audit/audit.ts";
+import { type AuditReport, audit, originalAsAudited, type ReleasedTable } from "../../audit/audit.ts";
 import { classifyLog } from "../../classify/classify-log.ts";
 import { createKnowledgeService } from "../../classify/service.ts";
 import { parseCountTable } from "../../log/count-table.ts";
@@ -20,6 +20,7 @@ import { type Guarantee, parseGuarantee } from "../../log/guarantee.ts";
 import { loadLog } from "../../log/read.ts";
 import type { QueryLog } from "../../log/record.ts";
 import { getMethod, methods } from "../../methods/registry.ts";
+import { scrubLog } from "../../scrub/scrub-log.ts";
 import { EXIT_FAILURE, InputError } from "../../util/errors.ts";
 import { addParamFlags, givenParams } from "../param-flags.ts";
 import {
@@ -86,9 +87,13 @@ export function register(program: Command): void {
       released = log;
     }
     reportRejects(rejected, opts.rejectsPath);
-    const original: QueryLog = auditsClassifiedOriginal(method.name, read, released)
-      ? await classifyLikeRelease(read)
-      : read;
+    const as = originalAsAudited(method.name, read, released);
+    const original: QueryLog =
+      as === "classified"
+        ? await classifyLikeRelease(read)
+        : as === "scrubbed"
+          ? (await scrubLog(read)).log
+          : read;
     const summary = flags.summary ? await readSummary(flags.summary) : undefined;
     const guarantee = summary && flags.summary ? claimOf(summary, flags.summary) : undefined;
     opts.progress.start("auditing");
