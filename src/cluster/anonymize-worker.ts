@@ -55,6 +55,19 @@ export async function readSnapshot(bus: Bus, partition: number): Promise<Anonymi
   return s;
 }
 
+/** The parts of one ingest batch from several classify shards, back in input order (by index in the batch). */
+export function mergeShards(parts: readonly WireBatch[]): LogRecord[] {
+  if (parts.length === 1) return parts[0]!.records;
+  const at: { ix: number; r: LogRecord }[] = [];
+  for (const p of parts) {
+    if (p.ix === undefined || p.ix.length !== p.records.length)
+      throw new Error(`classified batch ${p.inSeq} from shard ${String(p.shard)} carries no record indexes`);
+    for (let i = 0; i < p.records.length; i++) at.push({ ix: p.ix[i]!, r: p.records[i]! });
+  }
+  at.sort((a, b) => a.ix - b.ix);
+  return at.map((x) => x.r);
+}
+
 export async function runAnonymizeWorker(
   bus: Bus,
   partition: number,
@@ -94,7 +107,9 @@ async function drive(
   let lastStreamSeq = (snap?.resumeStreamSeq ?? 1) - 1;
   const every = hooks.snapshotEvery ?? 16;
   let sinceSnapshot = 0;
-  const waiting = new Map<number, { streamSeq: number; batch: WireBatch }>();
+  const shards = config.classifyShards;
+  /** Input batches not yet processed: the parts (one per classify shard) that have arrived, by shard. */
+  const waiting = new Map<number, Map<number, { streamSeq: number; batch: WireBatch }>>();
   const consumer = await positionedConsumer(
     bus,
     CLASSIFIED_STREAM,
@@ -107,7 +122,8 @@ async function drive(
 
   const save = async (ended: boolean) => {
     let resume = lastStreamSeq + 1;
-    for (const w of waiting.values()) resume = Math.min(resume, w.streamSeq);
+    for (const parts of waiting.values())
+      for (const w of parts.values()) resume = Math.min(resume, w.streamSeq);
     const s: AnonymizerSnapshot = {
       version: SNAPSHOT_VERSION,
       partition,
@@ -126,18 +142,21 @@ async function drive(
     lastStreamSeq = m.seq;
     const batch = decode<WireBatch>(m.data);
     if (batch.inSeq < nextInSeq) continue; // processed before the snapshot we restored
-    waiting.set(batch.inSeq, { streamSeq: m.seq, batch });
+    const parts = waiting.get(batch.inSeq) ?? new Map();
+    waiting.set(batch.inSeq, parts);
+    parts.set(batch.shard ?? 0, { streamSeq: m.seq, batch });
     let ended = false;
-    for (let w = waiting.get(nextInSeq); w !== undefined; w = waiting.get(nextInSeq)) {
+    for (let w = waiting.get(nextInSeq); w !== undefined && w.size === shards; w = waiting.get(nextInSeq)) {
       waiting.delete(nextInSeq);
-      const out: LogRecord[] = stage.push(w.batch.records);
-      if (w.batch.end) {
+      const input = mergeShards([...w.values()].map((x) => x.batch));
+      const out: LogRecord[] = stage.push(input);
+      if (w.values().next().value!.batch.end) {
         for (const r of stage.flush()) out.push(r);
         ended = true;
       }
       lease.check();
       if (out.length > 0 || ended) {
-        const inSeq = w.batch.inSeq;
+        const inSeq = nextInSeq;
         await publish(
           bus,
           releasedSubject(partition),

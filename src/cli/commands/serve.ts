@@ -25,6 +25,7 @@ interface ServeFlags {
   state?: string;
   profileDepth: number;
   cluster?: boolean;
+  classifyShards: number;
   dir: string;
   natsPort: number;
 }
@@ -45,6 +46,12 @@ export function register(program: Command): void {
     .option("--state <file>", "save the stream's state here on shutdown and resume from it on start")
     .option("--profile-depth <n>", "ODP depth of the profiles", intArg(1), 1)
     .option("--cluster", "publish to the cluster's ingest stream instead of running the pipeline here")
+    .option(
+      "--classify-shards <n>",
+      "classify shards of a cluster run it starts (with --cluster)",
+      intArg(1),
+      1,
+    )
     .option("--dir <dir>", "cluster data directory (with --cluster)", ".cache/cluster")
     .option("--nats-port <n>", "cluster NATS port (with --cluster)", intArg(1), 14222)
     .addHelpText(
@@ -63,7 +70,12 @@ export function register(program: Command): void {
       if (f.cluster) {
         const bus = await openBus(natsUrl(clusterConfig(f.dir, { natsPort: f.natsPort })), "serve");
         if ((await bus.state.get("config")) === null) {
-          await writeConfig(bus, { version: 1, ...config, profileDepth: f.profileDepth });
+          await writeConfig(bus, {
+            version: 2,
+            ...config,
+            classifyShards: f.classifyShards,
+            profileDepth: f.profileDepth,
+          });
         }
         runtime = new ClusterRuntime(bus);
       } else {
