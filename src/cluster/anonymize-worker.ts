@@ -12,7 +12,7 @@
 import { hostname } from "node:os";
 import type { LogRecord } from "../log/record.ts";
 import { getMethod } from "../methods/registry.ts";
-import type { Stage } from "../stream/stage.ts";
+import { openSnapshot, releasedBatchId, type Stage, sealSnapshot } from "../stream/stage.ts";
 import { silentProgress } from "../util/progress.ts";
 import { type Bus, positionedConsumer, publish } from "./bus.ts";
 import { type PipelineConfig, readConfig } from "./config.ts";
@@ -21,21 +21,35 @@ import { partitionRng } from "./partition.ts";
 import { CLASSIFIED_STREAM, classifiedSubject, releasedSubject } from "./topology.ts";
 import { decode, encode, type WireBatch } from "./wire.ts";
 
-export const SNAPSHOT_VERSION = 1;
-
-export interface AnonymizerSnapshot {
-  readonly version: typeof SNAPSHOT_VERSION;
-  readonly partition: number;
-  readonly method: string;
+/** The input position an anonymizer's snapshot covers. */
+export interface AnonymizerPosition {
   /** The next input position (ingest sequence) to process. */
   readonly nextInSeq: number;
   /** Stream sequence of QM_CLASSIFIED to read from on restore: everything before it is processed. */
   readonly resumeStreamSeq: number;
+  /** The end of stream is processed (and flushed): nothing is left to do. */
   readonly ended: boolean;
+}
+
+export interface AnonymizerSnapshot extends AnonymizerPosition {
   readonly stage: unknown;
 }
 
+const isPosition = (p: unknown): p is AnonymizerPosition => {
+  const o = p as Partial<AnonymizerPosition> | null;
+  return (
+    typeof o === "object" &&
+    o !== null &&
+    Number.isInteger(o.nextInSeq) &&
+    o.nextInSeq! >= 1 &&
+    Number.isInteger(o.resumeStreamSeq) &&
+    o.resumeStreamSeq! >= 1 &&
+    typeof o.ended === "boolean"
+  );
+};
+
 export const snapshotKey = (p: number): string => `anon_${p}`;
+const scopeOf = (method: string, partition: number) => ({ method, scope: `partition ${partition}` });
 
 export interface AnonymizeHooks {
   readonly signal?: AbortSignal;
@@ -43,16 +57,25 @@ export interface AnonymizeHooks {
   readonly snapshotEvery?: number;
 }
 
-export async function readSnapshot(bus: Bus, partition: number): Promise<AnonymizerSnapshot | undefined> {
+/**
+ * Partition p's snapshot (stage contract, src/stream/stage.ts: schema version, method, partition, input position
+ * and digest checked), or undefined when it has none yet; a wrong or damaged one throws {@link SnapshotError}.
+ */
+export async function readSnapshot(
+  bus: Bus,
+  partition: number,
+  method?: string,
+): Promise<AnonymizerSnapshot | undefined> {
   const e = await bus.state.get(snapshotKey(partition));
   if (e?.operation !== "PUT" || e.value.length === 0) return undefined;
-  const s = e.json<AnonymizerSnapshot>();
-  if (s.version !== SNAPSHOT_VERSION || s.partition !== partition || !Number.isInteger(s.nextInSeq)) {
-    throw new Error(
-      `anonymizer snapshot of partition ${partition} is not a version-${SNAPSHOT_VERSION} snapshot of it`,
-    );
-  }
-  return s;
+  const m = method ?? (await readConfig(bus)).method;
+  const { position, state } = openSnapshot(
+    e.string(),
+    scopeOf(m, partition),
+    isPosition,
+    `snapshot ${snapshotKey(partition)} of the state bucket`,
+  );
+  return { ...position, stage: state };
 }
 
 /** The parts of one ingest batch from several classify shards, back in input order (by index in the batch). */
@@ -94,10 +117,8 @@ async function drive(
 ): Promise<void> {
   const method = getMethod(config.method);
   const params = method.parse(config.params);
-  const snap = await readSnapshot(bus, partition);
+  const snap = await readSnapshot(bus, partition, config.method);
   if (snap?.ended) return;
-  if (snap && snap.method !== config.method)
-    throw new Error(`snapshot of partition ${partition} is of method ${snap.method}`);
   const ctx = { rng: partitionRng(config.seed, partition), progress: silentProgress };
   const stage: Stage = await method.createStage!(params, ctx, {
     classified: true,
@@ -124,17 +145,10 @@ async function drive(
     let resume = lastStreamSeq + 1;
     for (const parts of waiting.values())
       for (const w of parts.values()) resume = Math.min(resume, w.streamSeq);
-    const s: AnonymizerSnapshot = {
-      version: SNAPSHOT_VERSION,
-      partition,
-      method: config.method,
-      nextInSeq,
-      resumeStreamSeq: resume,
-      ended,
-      stage: stage.snapshot(),
-    };
+    const position: AnonymizerPosition = { nextInSeq, resumeStreamSeq: resume, ended };
+    const text = sealSnapshot(scopeOf(config.method, partition), position, stage.snapshot());
     lease.check();
-    await bus.state.put(snapshotKey(partition), JSON.stringify(s));
+    await bus.state.put(snapshotKey(partition), text);
     sinceSnapshot = 0;
   };
 
@@ -166,7 +180,7 @@ async function drive(
             ...(ended ? { end: true } : {}),
             records: out,
           }),
-          `r.${partition}.${inSeq}`,
+          releasedBatchId(partition, inSeq),
         );
       }
       nextInSeq++;

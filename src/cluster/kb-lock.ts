@@ -9,7 +9,16 @@
  * no longer alive (a worker killed mid-build) is taken over. Hand-written (30 lines) rather than a dependency:
  * the workers need only this, on one machine.
  */
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from "node:fs";
 import { dirname } from "node:path";
 import { DEFAULT_SNAPSHOT } from "../knowledge/snapshot.ts";
 
@@ -52,12 +61,17 @@ function tryLock(path: string): boolean {
   }
 }
 
-/** Run `load` holding the machine-wide lock of the knowledge base at `snapshot` (waiting for it, polling). */
+/**
+ * Run `load` holding the machine-wide lock of the knowledge base at `snapshot` (waiting for it, polling) when the
+ * snapshot is not built yet; once it exists, loads run side by side (a stale snapshot rebuilt by two workers at
+ * once is still written atomically, only built twice).
+ */
 export async function withBuildLock<T>(
   load: () => Promise<T>,
   snapshot = DEFAULT_SNAPSHOT,
   pollMs = 100,
 ): Promise<T> {
+  if (existsSync(snapshot)) return load();
   const path = `${snapshot}.lock`;
   mkdirSync(dirname(path), { recursive: true });
   while (!tryLock(path)) await new Promise((r) => setTimeout(r, pollMs));

@@ -7,6 +7,7 @@
 import type { LogRecord } from "../log/record.ts";
 import { categoryAt } from "../profile/profiler.ts";
 import type { ProfileDelta, ProfileSink, SinkBatch } from "../profile/store.ts";
+import { releasedBatchId } from "../stream/stage.ts";
 import { type Bus, grouped, workConsumer } from "./bus.ts";
 import { readConfig } from "./config.ts";
 import { RELEASED_STREAM } from "./topology.ts";
@@ -55,7 +56,7 @@ export async function runProfileWriter(
     for (const m of group) {
       const b = decode<ReleasedBatch>(m.data);
       batches.push({
-        id: `r.${b.partition}.${b.inSeq}`,
+        id: releasedBatchId(b.partition, b.inSeq),
         deltas: batchDeltas(b.records, config.profileDepth),
       });
       if (b.end) {

@@ -16,6 +16,7 @@ interface ServeFlags {
   host: string;
   port: number;
   maxBody: number;
+  grace: number;
   method: string;
   params: string;
   seed: number;
@@ -37,6 +38,12 @@ export function register(program: Command): void {
     .option("--host <addr>", "address to bind (loopback unless you say otherwise)", "127.0.0.1")
     .option("--port <n>", "port", intArg(0), 8080)
     .option("--max-body <bytes>", "largest accepted request body", intArg(1), 4 * 1024 * 1024)
+    .option(
+      "--grace <ms>",
+      "on shutdown, /readyz answers 503 this long while requests are still taken",
+      intArg(0),
+      2000,
+    )
     .option("-m, --method <name>", "streaming method", "swap")
     .option("--params <json>", "method parameters as JSON, e.g. '{\"k\":3}'", "{}")
     .option("--seed <n>", "random seed", parseSeed, DEFAULT_SEED)
@@ -86,7 +93,12 @@ export function register(program: Command): void {
           ...(f.state ? { statePath: f.state } : {}),
         });
       }
-      const service = await startService(runtime, { host: f.host, port: f.port, maxBody: f.maxBody });
+      const service = await startService(runtime, {
+        host: f.host,
+        port: f.port,
+        maxBody: f.maxBody,
+        graceMs: f.grace,
+      });
       process.stderr.write(`serve: ${runtime.name} runtime listening on ${service.url}\n`);
       await new Promise<void>((resolve) => {
         const stop = () => {
