@@ -142,3 +142,49 @@ test("the profile writer's sink is one interface: SQLite and PostgreSQL both app
     await pgStore.close();
   }
 });
+
+test("an anonymizer refuses to resume from a snapshot that is edited, of the old format, or of another partition", {
+  skip,
+}, async () => {
+  const { runAnonymizeWorker, snapshotKey } = await import("../../src/cluster/anonymize-worker.ts");
+  const { writeConfig } = await import("../../src/cluster/config.ts");
+  const { sealSnapshot } = await import("../../src/stream/stage.ts");
+  const bus = await openBus(natsUrl(servers()), "snapshot-test");
+  await resetStreams(bus.jsm);
+  await bus.close();
+  const b = await openBus(natsUrl(servers()), "snapshot-test");
+  try {
+    await writeConfig(b, {
+      version: 2,
+      partitions: 2,
+      classifyShards: 1,
+      method: "swap",
+      params: { k: 3 },
+      seed: 1,
+      profileDepth: 1,
+    });
+    const position = { nextInSeq: 5, resumeStreamSeq: 9, ended: false };
+    const sealed = sealSnapshot({ method: "swap", scope: "partition 0" }, position, { core: { v: 2 } });
+    const refused = async (value: string, why: RegExp) => {
+      await b.state.put(snapshotKey(0), value);
+      await assert.rejects(runAnonymizeWorker(b, 0), (e: unknown) => {
+        assert.match((e as Error).message, /^snapshot anon_0 of the state bucket: /);
+        assert.match((e as Error).message, why);
+        return true;
+      });
+    };
+    await refused(sealed.replace('"v":2', '"v":3'), /damaged or edited/);
+    // What this worker wrote before the stage contract: a plain JSON object with its own version field.
+    await refused(
+      JSON.stringify({ version: 1, partition: 0, method: "swap", ...position, stage: {} }),
+      /not a querymask stage snapshot/,
+    );
+    await refused(
+      sealSnapshot({ method: "swap", scope: "partition 1" }, position, {}),
+      /is of partition 1, not partition 0/,
+    );
+    await refused(sealed.replace('"nextInSeq":5', '"nextInSeq":0'), /input position .* is malformed/);
+  } finally {
+    await b.close();
+  }
+});
