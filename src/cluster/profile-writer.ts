@@ -46,6 +46,9 @@ export async function runProfileWriter(
   hooks: ProfileHooks = {},
 ): Promise<void> {
   const config = await readConfig(bus);
+  // A writer started (or restarted) after every partition's end is applied has nothing left to wait for: without
+  // this check it waited forever for an end of stream that had already come.
+  if (hooks.untilEnd && (await store.countApplied("end.")) === config.partitions) return;
   const consumer = await workConsumer(bus, RELEASED_STREAM, "profile", "qm.released.*", 5_000);
   const messages = await consumer.consume({ max_messages: 32 });
   hooks.signal?.addEventListener("abort", () => void messages.close());

@@ -188,3 +188,41 @@ test("an anonymizer refuses to resume from a snapshot that is edited, of the old
     await b.close();
   }
 });
+
+test("a profile writer restarted after every partition's end is applied stops at once instead of waiting forever", {
+  skip,
+}, async () => {
+  const { runProfileWriter } = await import("../../src/cluster/profile-writer.ts");
+  const { writeConfig } = await import("../../src/cluster/config.ts");
+  const bus = await openBus(natsUrl(servers()), "writer-test");
+  await resetStreams(bus.jsm);
+  await bus.close();
+  const b = await openBus(natsUrl(servers()), "writer-test");
+  const store = await PgProfileStore.open(pgUrl(servers()));
+  try {
+    await store.clear();
+    await writeConfig(b, {
+      version: 2,
+      partitions: 2,
+      classifyShards: 1,
+      method: "swap",
+      params: { k: 3 },
+      seed: 1,
+      profileDepth: 1,
+    });
+    // What the first writer did before it was killed (or exited): both ends applied, every batch acknowledged.
+    await store.applyBatches([
+      { id: "end.0", deltas: [] },
+      { id: "end.1", deltas: [] },
+    ]);
+    let timer: NodeJS.Timeout | undefined;
+    const stuck = new Promise((_, reject) => {
+      timer = setTimeout(() => reject(new Error("the writer is still waiting")), 10_000);
+    });
+    await Promise.race([runProfileWriter(b, store, { untilEnd: true }), stuck]);
+    clearTimeout(timer);
+  } finally {
+    await store.close();
+    await b.close();
+  }
+});
