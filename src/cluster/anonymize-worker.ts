@@ -14,7 +14,7 @@ import type { LogRecord } from "../log/record.ts";
 import { getMethod } from "../methods/registry.ts";
 import { openSnapshot, releasedBatchId, type Stage, sealSnapshot } from "../stream/stage.ts";
 import { silentProgress } from "../util/progress.ts";
-import { type Bus, positionedConsumer, publish } from "./bus.ts";
+import { type Bus, closeOnAbort, positionedConsumer, publish } from "./bus.ts";
 import { type PipelineConfig, readConfig } from "./config.ts";
 import { Lease } from "./lease.ts";
 import { partitionRng } from "./partition.ts";
@@ -139,7 +139,7 @@ async function drive(
     snap?.resumeStreamSeq ?? 1,
   );
   const messages = await consumer.consume({ max_messages: 64 });
-  hooks.signal?.addEventListener("abort", () => void messages.close());
+  closeOnAbort(messages, hooks.signal);
 
   const save = async (ended: boolean) => {
     let resume = lastStreamSeq + 1;

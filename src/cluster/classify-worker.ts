@@ -13,7 +13,7 @@
  */
 import { type Categorize, loadCategorize } from "../classify/categorize.ts";
 import type { LogRecord } from "../log/record.ts";
-import { type Bus, publish, workConsumer } from "./bus.ts";
+import { type Bus, closeOnAbort, publish, workConsumer } from "./bus.ts";
 import { readConfig } from "./config.ts";
 import { withBuildLock } from "./kb-lock.ts";
 import { classifyShardOf, partitionOf } from "./partition.ts";
@@ -52,7 +52,7 @@ export async function runClassifyWorker(bus: Bus, shard: number, hooks: WorkerHo
   // Two batches at a time: a batch's acknowledgement clock runs from its delivery, so a deep prefetch on a loaded
   // machine lets batches time out in the buffer and be redelivered (and classified again).
   const messages = await consumer.consume({ max_messages: 2 });
-  hooks.signal?.addEventListener("abort", () => void messages.close());
+  closeOnAbort(messages, hooks.signal);
   for await (const m of messages) {
     m.working(); // restart the clock now that this batch is being worked on
     const batch = decode<IngestBatch>(m.data);

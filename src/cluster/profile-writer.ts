@@ -8,7 +8,7 @@ import type { LogRecord } from "../log/record.ts";
 import { categoryAt } from "../profile/profiler.ts";
 import type { ProfileDelta, ProfileSink, SinkBatch } from "../profile/store.ts";
 import { releasedBatchId } from "../stream/stage.ts";
-import { type Bus, grouped, workConsumer } from "./bus.ts";
+import { type Bus, closeOnAbort, grouped, workConsumer } from "./bus.ts";
 import { readConfig } from "./config.ts";
 import { RELEASED_STREAM } from "./topology.ts";
 import { decode, type ReleasedBatch } from "./wire.ts";
@@ -51,7 +51,7 @@ export async function runProfileWriter(
   if (hooks.untilEnd && (await store.countApplied("end.")) === config.partitions) return;
   const consumer = await workConsumer(bus, RELEASED_STREAM, "profile", "qm.released.*", 5_000);
   const messages = await consumer.consume({ max_messages: 32 });
-  hooks.signal?.addEventListener("abort", () => void messages.close());
+  closeOnAbort(messages, hooks.signal);
   // What has arrived is applied together: one transaction for a group of released batches, each under its id.
   for await (const group of grouped(messages, 32)) {
     const batches: SinkBatch[] = [];
