@@ -6,7 +6,7 @@
  * batch seen on the bus) p50/p95/p99, and each stage alone in-process so the bottleneck is visible.
  *
  * `npm run bench -- cluster` (needs nats-server and PostgreSQL: scripts/setup.sh). Environment: QM_BENCH_CLASSIFIERS
- * (default 2), QM_BENCH_PARTITIONS (default 2), QM_BENCH_BATCH (records per ingest batch, default 2000),
+ * (default 2; one per classify shard), QM_BENCH_PARTITIONS (default 2), QM_BENCH_BATCH (records per ingest batch, default 2000),
  * QM_BENCH_QUICK=1 (end to end only), QM_BENCH_STAGES=1 (stage-alone figures only), QM_BENCH_CPUPROF=<dir> (a --cpu-prof per worker under <dir>/<kind>/).
  * Every process's CPU seconds over the run are reported, per kind and per 1,000 query events: robust to the
  * machine's load, unlike the events/s.
@@ -18,7 +18,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadCategorize } from "../src/classify/categorize.ts";
 import { openBus } from "../src/cluster/bus.ts";
-import { warmUp } from "../src/cluster/classify-worker.ts";
+import { classifyConsumer, warmUp } from "../src/cluster/classify-worker.ts";
 import { writeConfig } from "../src/cluster/config.ts";
 import { PartitionedStages } from "../src/cluster/embedded.ts";
 import { ingest } from "../src/cluster/ingest.ts";
@@ -219,8 +219,9 @@ async function runPipeline(
   await store.close();
   const b = await openBus(natsUrl(cluster), "bench");
   await writeConfig(b, {
-    version: 1,
+    version: 2,
     partitions,
+    classifyShards: classifiers,
     method: "swap",
     params: { k: 3 },
     seed: 1,
@@ -245,16 +246,24 @@ async function runPipeline(
     );
     return c;
   };
-  const cls = Array.from({ length: classifiers }, () => worker(["classify"]));
+  const cls = Array.from({ length: classifiers }, (_, s) => worker(["classify", "--shard", String(s)]));
   const anon = Array.from({ length: partitions }, (_, p) => worker(["anonymize", "--partition", String(p)]));
   const prof = worker(["profile", "--until-end"]);
   // Wait until every worker has loaded (its consumer is pulling): startup is not throughput.
-  const names = ["classify", ...Array.from({ length: partitions }, (_, p) => `anon_${p}`), "profile"];
+  const names = [
+    ...Array.from({ length: classifiers }, (_, s) => classifyConsumer(s)),
+    ...Array.from({ length: partitions }, (_, p) => `anon_${p}`),
+    "profile",
+  ];
   for (const name of names) {
-    const stream = name === "classify" ? "QM_INGEST" : name === "profile" ? "QM_RELEASED" : "QM_CLASSIFIED";
+    const stream = name.startsWith("classify")
+      ? "QM_INGEST"
+      : name === "profile"
+        ? "QM_RELEASED"
+        : "QM_CLASSIFIED";
     for (;;) {
       const info = await b.jsm.consumers.info(stream, name).catch(() => undefined);
-      if (info && (info.num_waiting ?? 0) >= (name === "classify" ? classifiers : 1)) break;
+      if (info && (info.num_waiting ?? 0) >= 1) break;
       await new Promise((r) => setTimeout(r, 100));
     }
   }

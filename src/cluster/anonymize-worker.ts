@@ -12,30 +12,44 @@
 import { hostname } from "node:os";
 import type { LogRecord } from "../log/record.ts";
 import { getMethod } from "../methods/registry.ts";
-import type { Stage } from "../stream/stage.ts";
+import { openSnapshot, releasedBatchId, type Stage, sealSnapshot } from "../stream/stage.ts";
 import { silentProgress } from "../util/progress.ts";
-import { type Bus, positionedConsumer, publish } from "./bus.ts";
+import { type Bus, closeOnAbort, positionedConsumer, publish } from "./bus.ts";
 import { type PipelineConfig, readConfig } from "./config.ts";
 import { Lease } from "./lease.ts";
 import { partitionRng } from "./partition.ts";
 import { CLASSIFIED_STREAM, classifiedSubject, releasedSubject } from "./topology.ts";
 import { decode, encode, type WireBatch } from "./wire.ts";
 
-export const SNAPSHOT_VERSION = 1;
-
-export interface AnonymizerSnapshot {
-  readonly version: typeof SNAPSHOT_VERSION;
-  readonly partition: number;
-  readonly method: string;
+/** The input position an anonymizer's snapshot covers. */
+export interface AnonymizerPosition {
   /** The next input position (ingest sequence) to process. */
   readonly nextInSeq: number;
   /** Stream sequence of QM_CLASSIFIED to read from on restore: everything before it is processed. */
   readonly resumeStreamSeq: number;
+  /** The end of stream is processed (and flushed): nothing is left to do. */
   readonly ended: boolean;
+}
+
+export interface AnonymizerSnapshot extends AnonymizerPosition {
   readonly stage: unknown;
 }
 
+const isPosition = (p: unknown): p is AnonymizerPosition => {
+  const o = p as Partial<AnonymizerPosition> | null;
+  return (
+    typeof o === "object" &&
+    o !== null &&
+    Number.isInteger(o.nextInSeq) &&
+    o.nextInSeq! >= 1 &&
+    Number.isInteger(o.resumeStreamSeq) &&
+    o.resumeStreamSeq! >= 1 &&
+    typeof o.ended === "boolean"
+  );
+};
+
 export const snapshotKey = (p: number): string => `anon_${p}`;
+const scopeOf = (method: string, partition: number) => ({ method, scope: `partition ${partition}` });
 
 export interface AnonymizeHooks {
   readonly signal?: AbortSignal;
@@ -43,16 +57,38 @@ export interface AnonymizeHooks {
   readonly snapshotEvery?: number;
 }
 
-export async function readSnapshot(bus: Bus, partition: number): Promise<AnonymizerSnapshot | undefined> {
+/**
+ * Partition p's snapshot (stage contract, src/stream/stage.ts: schema version, method, partition, input position
+ * and digest checked), or undefined when it has none yet; a wrong or damaged one throws {@link SnapshotError}.
+ */
+export async function readSnapshot(
+  bus: Bus,
+  partition: number,
+  method?: string,
+): Promise<AnonymizerSnapshot | undefined> {
   const e = await bus.state.get(snapshotKey(partition));
   if (e?.operation !== "PUT" || e.value.length === 0) return undefined;
-  const s = e.json<AnonymizerSnapshot>();
-  if (s.version !== SNAPSHOT_VERSION || s.partition !== partition || !Number.isInteger(s.nextInSeq)) {
-    throw new Error(
-      `anonymizer snapshot of partition ${partition} is not a version-${SNAPSHOT_VERSION} snapshot of it`,
-    );
+  const m = method ?? (await readConfig(bus)).method;
+  const { position, state } = openSnapshot(
+    e.string(),
+    scopeOf(m, partition),
+    isPosition,
+    `snapshot ${snapshotKey(partition)} of the state bucket`,
+  );
+  return { ...position, stage: state };
+}
+
+/** The parts of one ingest batch from several classify shards, back in input order (by index in the batch). */
+export function mergeShards(parts: readonly WireBatch[]): LogRecord[] {
+  if (parts.length === 1) return parts[0]!.records;
+  const at: { ix: number; r: LogRecord }[] = [];
+  for (const p of parts) {
+    if (p.ix === undefined || p.ix.length !== p.records.length)
+      throw new Error(`classified batch ${p.inSeq} from shard ${String(p.shard)} carries no record indexes`);
+    for (let i = 0; i < p.records.length; i++) at.push({ ix: p.ix[i]!, r: p.records[i]! });
   }
-  return s;
+  at.sort((a, b) => a.ix - b.ix);
+  return at.map((x) => x.r);
 }
 
 export async function runAnonymizeWorker(
@@ -81,10 +117,8 @@ async function drive(
 ): Promise<void> {
   const method = getMethod(config.method);
   const params = method.parse(config.params);
-  const snap = await readSnapshot(bus, partition);
+  const snap = await readSnapshot(bus, partition, config.method);
   if (snap?.ended) return;
-  if (snap && snap.method !== config.method)
-    throw new Error(`snapshot of partition ${partition} is of method ${snap.method}`);
   const ctx = { rng: partitionRng(config.seed, partition), progress: silentProgress };
   const stage: Stage = await method.createStage!(params, ctx, {
     classified: true,
@@ -94,7 +128,9 @@ async function drive(
   let lastStreamSeq = (snap?.resumeStreamSeq ?? 1) - 1;
   const every = hooks.snapshotEvery ?? 16;
   let sinceSnapshot = 0;
-  const waiting = new Map<number, { streamSeq: number; batch: WireBatch }>();
+  const shards = config.classifyShards;
+  /** Input batches not yet processed: the parts (one per classify shard) that have arrived, by shard. */
+  const waiting = new Map<number, Map<number, { streamSeq: number; batch: WireBatch }>>();
   const consumer = await positionedConsumer(
     bus,
     CLASSIFIED_STREAM,
@@ -103,22 +139,16 @@ async function drive(
     snap?.resumeStreamSeq ?? 1,
   );
   const messages = await consumer.consume({ max_messages: 64 });
-  hooks.signal?.addEventListener("abort", () => void messages.close());
+  closeOnAbort(messages, hooks.signal);
 
   const save = async (ended: boolean) => {
     let resume = lastStreamSeq + 1;
-    for (const w of waiting.values()) resume = Math.min(resume, w.streamSeq);
-    const s: AnonymizerSnapshot = {
-      version: SNAPSHOT_VERSION,
-      partition,
-      method: config.method,
-      nextInSeq,
-      resumeStreamSeq: resume,
-      ended,
-      stage: stage.snapshot(),
-    };
+    for (const parts of waiting.values())
+      for (const w of parts.values()) resume = Math.min(resume, w.streamSeq);
+    const position: AnonymizerPosition = { nextInSeq, resumeStreamSeq: resume, ended };
+    const text = sealSnapshot(scopeOf(config.method, partition), position, stage.snapshot());
     lease.check();
-    await bus.state.put(snapshotKey(partition), JSON.stringify(s));
+    await bus.state.put(snapshotKey(partition), text);
     sinceSnapshot = 0;
   };
 
@@ -126,18 +156,21 @@ async function drive(
     lastStreamSeq = m.seq;
     const batch = decode<WireBatch>(m.data);
     if (batch.inSeq < nextInSeq) continue; // processed before the snapshot we restored
-    waiting.set(batch.inSeq, { streamSeq: m.seq, batch });
+    const parts = waiting.get(batch.inSeq) ?? new Map();
+    waiting.set(batch.inSeq, parts);
+    parts.set(batch.shard ?? 0, { streamSeq: m.seq, batch });
     let ended = false;
-    for (let w = waiting.get(nextInSeq); w !== undefined; w = waiting.get(nextInSeq)) {
+    for (let w = waiting.get(nextInSeq); w !== undefined && w.size === shards; w = waiting.get(nextInSeq)) {
       waiting.delete(nextInSeq);
-      const out: LogRecord[] = stage.push(w.batch.records);
-      if (w.batch.end) {
+      const input = mergeShards([...w.values()].map((x) => x.batch));
+      const out: LogRecord[] = stage.push(input);
+      if (w.values().next().value!.batch.end) {
         for (const r of stage.flush()) out.push(r);
         ended = true;
       }
       lease.check();
       if (out.length > 0 || ended) {
-        const inSeq = w.batch.inSeq;
+        const inSeq = nextInSeq;
         await publish(
           bus,
           releasedSubject(partition),
@@ -147,7 +180,7 @@ async function drive(
             ...(ended ? { end: true } : {}),
             records: out,
           }),
-          `r.${partition}.${inSeq}`,
+          releasedBatchId(partition, inSeq),
         );
       }
       nextInSeq++;

@@ -124,6 +124,17 @@ export async function workConsumer(
 }
 
 /**
+ * Close `messages` when `signal` aborts — also when it aborted already: a worker told to stop while it was still
+ * starting (loading the classifier, restoring a snapshot) registered its listener after the event and ran on
+ * forever.
+ */
+export function closeOnAbort(messages: ConsumerMessages, signal: AbortSignal | undefined): void {
+  if (signal === undefined) return;
+  if (signal.aborted) void messages.close();
+  else signal.addEventListener("abort", () => void messages.close(), { once: true });
+}
+
+/**
  * The messages of a consumer in groups: each group is one message plus those already delivered behind it (up to
  * `max`), so a busy consumer handles many at once (one transaction, one round of acknowledgements) and an idle
  * one handles each as it comes, without waiting for a group to fill.

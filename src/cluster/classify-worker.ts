@@ -1,15 +1,22 @@
 /**
- * Classify worker: stateless, as many as you start. Takes ingest batches from the work queue, gives each record
- * without a category the classifier's category (and scrubbed text), splits the batch by partition and publishes
- * one message per partition (empty ones too, so each anonymizer sees every input position and can keep input
- * order), then acknowledges the ingest batch. A crash before the acknowledgement redelivers the batch; the
- * republished messages carry the same ids and are dropped as duplicates.
+ * Classify worker of one shard. Records are routed to classify shards by a stable hash of their query text
+ * (`classifyShardOf`), so the repeats of a query all reach one worker and its memo (`loadCategorize`'s: up to
+ * 200,000 distinct queries, then cleared) classifies each distinct query once — with workers sharing batches
+ * instead, every worker classified every query it met. Each shard has its own durable consumer on the ingest
+ * stream and reads every batch, skipping the records of other shards (decoding a batch costs far less than
+ * classifying it). It gives its records the classifier's category (and scrubbed text), splits them by partition
+ * and publishes one message per ingest batch, partition and shard (empty ones too, so each anonymizer sees every
+ * input position from every shard and can restore input order), then acknowledges the ingest batch. A crash
+ * before the acknowledgement redelivers the batch; the republished messages carry the same ids
+ * (`c.<inSeq>.<p>.<shard>`) and are dropped as duplicates. Two workers on one shard share its batches (correct,
+ * but each meets half the shard's repeats).
  */
 import { type Categorize, loadCategorize } from "../classify/categorize.ts";
 import type { LogRecord } from "../log/record.ts";
-import { type Bus, publish, workConsumer } from "./bus.ts";
+import { type Bus, closeOnAbort, publish, workConsumer } from "./bus.ts";
 import { readConfig } from "./config.ts";
-import { partitionOf } from "./partition.ts";
+import { withBuildLock } from "./kb-lock.ts";
+import { classifyShardOf, partitionOf } from "./partition.ts";
 import { classifiedSubject, INGEST_STREAM, INGEST_SUBJECT } from "./topology.ts";
 import { decode, encode, type IngestBatch } from "./wire.ts";
 
@@ -25,30 +32,54 @@ export interface WorkerHooks {
   readonly signal?: AbortSignal;
 }
 
-export async function runClassifyWorker(bus: Bus, hooks: WorkerHooks = {}): Promise<void> {
+/** The durable consumer of classify shard s on the ingest stream. */
+export const classifyConsumer = (shard: number): string => `classify_${shard}`;
+
+/**
+ * Run classify shard `shard` (0 ≤ shard < the run's classifyShards): read every ingest batch, classify the records
+ * whose query hashes to this shard, and publish them per partition with their indexes in the ingest batch.
+ */
+export async function runClassifyWorker(bus: Bus, shard: number, hooks: WorkerHooks = {}): Promise<void> {
   const config = await readConfig(bus);
+  const shards = config.classifyShards;
+  if (!Number.isInteger(shard) || shard < 0 || shard >= shards) {
+    throw new Error(`classify shard ${shard} does not exist (the run has ${shards})`);
+  }
   // Load the classifier before taking work: a batch should not wait for the knowledge base.
-  const categorize = await loadCategorize();
+  const categorize = await withBuildLock(() => loadCategorize());
   warmUp(categorize);
-  const consumer = await workConsumer(bus, INGEST_STREAM, "classify", INGEST_SUBJECT, 5_000);
+  const consumer = await workConsumer(bus, INGEST_STREAM, classifyConsumer(shard), INGEST_SUBJECT, 5_000);
   // Two batches at a time: a batch's acknowledgement clock runs from its delivery, so a deep prefetch on a loaded
-  // machine lets batches time out in the buffer and be redelivered to (and classified again by) another worker.
+  // machine lets batches time out in the buffer and be redelivered (and classified again).
   const messages = await consumer.consume({ max_messages: 2 });
-  hooks.signal?.addEventListener("abort", () => void messages.close());
+  closeOnAbort(messages, hooks.signal);
   for await (const m of messages) {
     m.working(); // restart the clock now that this batch is being worked on
     const batch = decode<IngestBatch>(m.data);
     const inSeq = m.seq;
-    for (const r of batch.records) if (r.category === undefined) categorize(r);
     const parts: LogRecord[][] = Array.from({ length: config.partitions }, () => []);
-    for (const r of batch.records) parts[partitionOf(r.category ?? "", config.partitions)]!.push(r);
+    const ixs: number[][] = Array.from({ length: config.partitions }, () => []);
+    const { records } = batch;
+    for (let i = 0; i < records.length; i++) {
+      const r = records[i]!;
+      if (shards > 1 && classifyShardOf(r.query, shards) !== shard) continue;
+      if (r.category === undefined) categorize(r);
+      const p = partitionOf(r.category ?? "", config.partitions);
+      parts[p]!.push(r);
+      ixs[p]!.push(i);
+    }
     await Promise.all(
-      parts.map((records, p) =>
+      parts.map((part, p) =>
         publish(
           bus,
           classifiedSubject(p),
-          encode({ inSeq, ...(batch.end ? { end: true } : {}), records }),
-          `c.${inSeq}.${p}`,
+          encode({
+            inSeq,
+            ...(batch.end ? { end: true } : {}),
+            ...(shards > 1 ? { shard, ix: ixs[p]! } : {}),
+            records: part,
+          }),
+          `c.${inSeq}.${p}.${shard}`,
         ),
       ),
     );

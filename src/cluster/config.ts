@@ -7,8 +7,13 @@ import { UsageError } from "../util/errors.ts";
 import type { Bus } from "./bus.ts";
 
 export interface PipelineConfig {
-  readonly version: 1;
+  readonly version: 2;
   readonly partitions: number;
+  /**
+   * Classify shards: records go to shard `classifyShardOf(query)`, each shard read by its own durable consumer, so
+   * each distinct query is classified by one worker (whose memo holds it) instead of by every worker it meets.
+   */
+  readonly classifyShards: number;
   readonly method: string;
   /** Raw parameters as given; each worker parses them with the method's own `parse`. */
   readonly params: Readonly<Record<string, unknown>>;
@@ -29,6 +34,9 @@ export async function writeConfig(bus: Bus, config: PipelineConfig): Promise<voi
   if (!Number.isInteger(config.partitions) || config.partitions < 1 || config.partitions > 64) {
     throw new UsageError("partitions must be a whole number from 1 to 64");
   }
+  if (!Number.isInteger(config.classifyShards) || config.classifyShards < 1 || config.classifyShards > 64) {
+    throw new UsageError("classify shards must be a whole number from 1 to 64");
+  }
   await bus.state.put(KEY, JSON.stringify(config));
 }
 
@@ -39,7 +47,8 @@ export async function readConfig(bus: Bus, waitMs = 30_000): Promise<PipelineCon
     const e = await bus.state.get(KEY);
     if (e && e.operation === "PUT" && e.value.length > 0) {
       const c = e.json<PipelineConfig>();
-      if (c.version !== 1) throw new Error(`pipeline config version ${String(c.version)} is not supported`);
+      if (c.version !== 2)
+        throw new Error(`pipeline config version ${String(c.version)} is not supported (this is version 2)`);
       return c;
     }
     if (Date.now() > deadline)

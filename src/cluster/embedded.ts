@@ -6,23 +6,30 @@
  */
 import type { LogRecord } from "../log/record.ts";
 import { getMethod } from "../methods/registry.ts";
-import type { Stage } from "../stream/stage.ts";
+import {
+  openSnapshot,
+  releasedRecordId,
+  SnapshotError,
+  type SnapshotScope,
+  type Stage,
+  sealSnapshot,
+} from "../stream/stage.ts";
 import { silentProgress } from "../util/progress.ts";
 import type { PipelineConfig } from "./config.ts";
 import { partitionOf, partitionRng } from "./partition.ts";
 
 export type PartitionedConfig = Pick<PipelineConfig, "partitions" | "method" | "params" | "seed">;
 
-export interface PartitionedSnapshot {
-  readonly version: 1;
-  readonly method: string;
-  readonly partitions: number;
-  /** Input records consumed so far (the input position the snapshot covers). */
-  readonly position: number;
-  readonly stages: unknown[];
+/** A released record with its deterministic id ({@link releasedRecordId}). */
+export interface Identified {
+  readonly id: string;
+  readonly record: LogRecord;
 }
 
+const isCount = (p: unknown): p is number => Number.isInteger(p) && (p as number) >= 0;
+
 export class PartitionedStages {
+  /** Input batches consumed so far: the input position a snapshot covers; batch n (from 1) is position n. */
   private position = 0;
 
   private constructor(
@@ -30,44 +37,61 @@ export class PartitionedStages {
     private readonly stages: Stage[],
   ) {}
 
-  static async create(config: PartitionedConfig, snapshot?: PartitionedSnapshot): Promise<PartitionedStages> {
+  private static scope(config: PartitionedConfig): SnapshotScope {
+    return { method: config.method, scope: `${config.partitions} partitions` };
+  }
+
+  /**
+   * The stages of `config`, fresh or resumed from `snapshot` (text from {@link PartitionedStages.snapshot}); a
+   * snapshot of another method, partition count or schema version, or a damaged one, is refused
+   * ({@link SnapshotError}) rather than resumed wrongly. `what` names it in the message (e.g. the file).
+   */
+  static async create(
+    config: PartitionedConfig,
+    snapshot?: string,
+    what = "saved state",
+  ): Promise<PartitionedStages> {
     const method = getMethod(config.method);
     if (!method.createStage) throw new Error(`${config.method} has no streaming stage`);
     const params = method.parse(config.params);
-    if (
-      snapshot &&
-      (snapshot.version !== 1 ||
-        snapshot.method !== config.method ||
-        snapshot.partitions !== config.partitions)
-    ) {
-      throw new Error(
-        `the saved state is of ${snapshot.method} with ${snapshot.partitions} partitions (version ${snapshot.version}); this run is ${config.method} with ${config.partitions}`,
-      );
-    }
+    const opened =
+      snapshot === undefined
+        ? undefined
+        : openSnapshot(snapshot, PartitionedStages.scope(config), isCount, what);
+    const states = opened?.state;
+    if (opened && (!Array.isArray(states) || states.length !== config.partitions))
+      throw new SnapshotError(`${what}: does not hold one stage state per partition; not restored`);
     const stages: Stage[] = [];
     for (let p = 0; p < config.partitions; p++) {
       const ctx = { rng: partitionRng(config.seed, p), progress: silentProgress };
       stages.push(
         await method.createStage(params, ctx, {
           classified: true,
-          ...(snapshot ? { snapshot: snapshot.stages[p] } : {}),
+          ...(opened ? { snapshot: (states as unknown[])[p] } : {}),
         }),
       );
     }
     const s = new PartitionedStages(config, stages);
-    s.position = snapshot?.position ?? 0;
+    s.position = opened?.position ?? 0;
     return s;
   }
 
   /** Push classified records; returns what they caused to be released, partition by partition. */
   push(batch: readonly LogRecord[]): LogRecord[] {
+    return this.pushIdentified(batch).map((x) => x.record);
+  }
+
+  /** {@link push}, each released record with its id: partition, this batch's input position, index. */
+  pushIdentified(batch: readonly LogRecord[]): Identified[] {
     const parts: LogRecord[][] = this.stages.map(() => []);
     for (const r of batch) parts[partitionOf(r.category ?? "", this.config.partitions)]!.push(r);
-    const out: LogRecord[] = [];
+    const position = ++this.position;
+    const out: Identified[] = [];
     parts.forEach((records, p) => {
-      for (const r of this.stages[p]!.push(records)) out.push(r);
+      this.stages[p]!.push(records).forEach((record, i) => {
+        out.push({ id: releasedRecordId(p, position, i), record });
+      });
     });
-    this.position += batch.length;
     return out;
   }
 
@@ -77,14 +101,13 @@ export class PartitionedStages {
     return out;
   }
 
-  snapshot(): PartitionedSnapshot {
-    return {
-      version: 1,
-      method: this.config.method,
-      partitions: this.config.partitions,
-      position: this.position,
-      stages: this.stages.map((s) => s.snapshot()),
-    };
+  /** The whole state with the input position it covers, sealed (stage contract, src/stream/stage.ts). */
+  snapshot(): string {
+    return sealSnapshot(
+      PartitionedStages.scope(this.config),
+      this.position,
+      this.stages.map((s) => s.snapshot()),
+    );
   }
 
   /** Each partition's counts (held events, current k, …), for metrics. */

@@ -4,6 +4,7 @@
  * time by their ids; the ids are checked again here, so the sink never passes a batch twice.
  */
 import type { LogRecord } from "../log/record.ts";
+import { releasedBatchId } from "../stream/stage.ts";
 import { type Bus, positionedConsumer } from "./bus.ts";
 import { readConfig } from "./config.ts";
 import { RELEASED_STREAM } from "./topology.ts";
@@ -18,7 +19,7 @@ export async function* releasedRecords(bus: Bus, sinkName = "export"): AsyncGene
   try {
     for await (const m of messages) {
       const b = decode<ReleasedBatch>(m.data);
-      const id = `r.${b.partition}.${b.inSeq}`;
+      const id = releasedBatchId(b.partition, b.inSeq);
       if (seen.has(id)) continue;
       seen.add(id);
       if (b.records.length > 0) yield b.records;

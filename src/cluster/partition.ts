@@ -19,6 +19,15 @@ export function partitionOf(category: string, partitions: number): number {
   return partitions <= 1 ? 0 : hashString(topLevel(category)) % partitions;
 }
 
+/**
+ * Which classify shard classifies a record: a stable hash of its query text (as ingested, before the scrub), so
+ * every repeat of a query goes to the same worker and its memo classifies each distinct query once. The seed keeps
+ * it independent of the partition hash.
+ */
+export function classifyShardOf(query: string, shards: number): number {
+  return shards <= 1 ? 0 : hashString(query, 0x5eed) % shards;
+}
+
 /** The random stream of partition p: a function of (seed, p) only, the same in the cluster and embedded. */
 export function partitionRng(seed: number, partition: number): Rng {
   return Rng.fromSeed(fmix32((seed ^ Math.imul(partition + 1, 0x9e3779b1)) >>> 0) | 0);

@@ -7,7 +7,8 @@
 import type { LogRecord } from "../log/record.ts";
 import { categoryAt } from "../profile/profiler.ts";
 import type { ProfileDelta, ProfileSink, SinkBatch } from "../profile/store.ts";
-import { type Bus, grouped, workConsumer } from "./bus.ts";
+import { releasedBatchId } from "../stream/stage.ts";
+import { type Bus, closeOnAbort, grouped, workConsumer } from "./bus.ts";
 import { readConfig } from "./config.ts";
 import { RELEASED_STREAM } from "./topology.ts";
 import { decode, type ReleasedBatch } from "./wire.ts";
@@ -45,9 +46,12 @@ export async function runProfileWriter(
   hooks: ProfileHooks = {},
 ): Promise<void> {
   const config = await readConfig(bus);
+  // A writer started (or restarted) after every partition's end is applied has nothing left to wait for: without
+  // this check it waited forever for an end of stream that had already come.
+  if (hooks.untilEnd && (await store.countApplied("end.")) === config.partitions) return;
   const consumer = await workConsumer(bus, RELEASED_STREAM, "profile", "qm.released.*", 5_000);
   const messages = await consumer.consume({ max_messages: 32 });
-  hooks.signal?.addEventListener("abort", () => void messages.close());
+  closeOnAbort(messages, hooks.signal);
   // What has arrived is applied together: one transaction for a group of released batches, each under its id.
   for await (const group of grouped(messages, 32)) {
     const batches: SinkBatch[] = [];
@@ -55,7 +59,7 @@ export async function runProfileWriter(
     for (const m of group) {
       const b = decode<ReleasedBatch>(m.data);
       batches.push({
-        id: `r.${b.partition}.${b.inSeq}`,
+        id: releasedBatchId(b.partition, b.inSeq),
         deltas: batchDeltas(b.records, config.profileDepth),
       });
       if (b.end) {

@@ -1,8 +1,10 @@
 /**
  * The JetStream layout of the pipeline, in one place:
  *
- *   qm.ingest            QM_INGEST     work queue: raw record batches, in input order (stream seq = input position)
- *   qm.classified.<p>    QM_CLASSIFIED classified records of partition p, one message per ingest batch and partition
+ *   qm.ingest            QM_INGEST     raw record batches, in input order (stream seq = input position); each classify
+ *                                      shard's durable consumer `classify_<s>` reads all of them
+ *   qm.classified.<p>    QM_CLASSIFIED classified records of partition p, one message per ingest batch, partition
+ *                                      and classify shard
  *   qm.released.<p>      QM_RELEASED   what partition p's anonymizer released, one message per ingest batch
  *   KV qm_state          anonymizer snapshots, key `anon_<p>`: stage state + the input position it covers
  *
@@ -28,7 +30,8 @@ const DUPLICATE_WINDOW_NS = 60 * 60 * 1e9;
 /** Create the streams if they do not exist (idempotent). */
 export async function ensureStreams(jsm: JetStreamManager): Promise<void> {
   const streams = [
-    { name: INGEST_STREAM, subjects: [INGEST_SUBJECT], retention: RetentionPolicy.Workqueue },
+    // Kept by limits, not a work queue: every classify shard reads every batch (each its own durable consumer).
+    { name: INGEST_STREAM, subjects: [INGEST_SUBJECT], retention: RetentionPolicy.Limits },
     { name: CLASSIFIED_STREAM, subjects: ["qm.classified.*"], retention: RetentionPolicy.Limits },
     { name: RELEASED_STREAM, subjects: ["qm.released.*"], retention: RetentionPolicy.Limits },
   ];

@@ -12,6 +12,10 @@ export interface WireBatch {
   readonly inSeq: number;
   /** Last batch of the input: the anonymizer flushes after it. */
   readonly end?: true;
+  /** The classify shard that sent this part of the ingest batch (absent with one shard). */
+  readonly shard?: number;
+  /** Each record's index in its ingest batch, so the parts of several shards merge back into input order. */
+  readonly ix?: number[];
   readonly records: LogRecord[];
 }
 
@@ -39,6 +43,8 @@ interface Columns {
   inSeq?: number;
   partition?: number;
   end?: true;
+  shard?: number;
+  ix?: number[];
   /** Users, as indexes into `users`. */
   u: number[];
   users: string[];
@@ -107,6 +113,8 @@ export function encode(batch: AnyBatch): Uint8Array {
   const cols: Columns = { u, users: users.values, q, t };
   if ("inSeq" in batch) cols.inSeq = batch.inSeq;
   if ("partition" in batch) cols.partition = batch.partition;
+  if ("shard" in batch && batch.shard !== undefined) cols.shard = batch.shard;
+  if ("ix" in batch && batch.ix !== undefined) cols.ix = batch.ix;
   if (batch.end) cols.end = true;
   if (anyCat) {
     cols.c = c;
@@ -136,9 +144,18 @@ export function decode<T extends AnyBatch>(data: Uint8Array): T {
     if (unit !== undefined && unit !== null) r.unit = unit;
     records[i] = r;
   }
-  const out: { inSeq?: number; partition?: number; end?: true; records: LogRecord[] } = { records };
+  const out: {
+    inSeq?: number;
+    partition?: number;
+    end?: true;
+    shard?: number;
+    ix?: number[];
+    records: LogRecord[];
+  } = { records };
   if (cols.inSeq !== undefined) out.inSeq = cols.inSeq;
   if (cols.partition !== undefined) out.partition = cols.partition;
   if (cols.end) out.end = true;
+  if (cols.shard !== undefined) out.shard = cols.shard;
+  if (cols.ix !== undefined) out.ix = cols.ix;
   return out as T;
 }

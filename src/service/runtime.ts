@@ -14,7 +14,7 @@ import {
 } from "node:fs";
 import { loadCategorize } from "../classify/categorize.ts";
 import { type Bus, publish } from "../cluster/bus.ts";
-import { type PartitionedConfig, type PartitionedSnapshot, PartitionedStages } from "../cluster/embedded.ts";
+import { type PartitionedConfig, PartitionedStages } from "../cluster/embedded.ts";
 import { CLASSIFIED_STREAM, INGEST_STREAM, INGEST_SUBJECT, RELEASED_STREAM } from "../cluster/topology.ts";
 import { encode } from "../cluster/wire.ts";
 import { ndjsonCodec } from "../log/formats/ndjson.ts";
@@ -26,6 +26,8 @@ import type { ServiceMetrics } from "./metrics.ts";
 export interface IngestResult {
   readonly accepted: number;
   readonly released: number;
+  /** The request repeats one already applied (same `Idempotency-Key`): nothing was applied again. */
+  readonly duplicate?: true;
 }
 
 export interface Runtime {
@@ -46,6 +48,8 @@ export interface EmbeddedOptions {
   readonly profileDepth?: number;
 }
 
+const RECENT_KEYS = 10_000;
+
 export class EmbeddedRuntime implements Runtime {
   readonly name = "embedded";
   private categorize: ((r: LogRecord) => void) | undefined;
@@ -60,22 +64,38 @@ export class EmbeddedRuntime implements Runtime {
   ) {}
 
   static async create(config: PartitionedConfig, opts: EmbeddedOptions = {}): Promise<EmbeddedRuntime> {
-    let snapshot: PartitionedSnapshot | undefined;
-    if (opts.statePath && existsSync(opts.statePath)) {
-      snapshot = JSON.parse(readFileSync(opts.statePath, "utf8")) as PartitionedSnapshot;
-    }
-    const stages = await PartitionedStages.create(config, snapshot);
+    const snapshot =
+      opts.statePath && existsSync(opts.statePath) ? readFileSync(opts.statePath, "utf8") : undefined;
+    const stages = await PartitionedStages.create(config, snapshot, opts.statePath);
     const out = opts.releasedPath ? createWriteStream(opts.releasedPath, { flags: "a" }) : undefined;
     const store = opts.db ? new SqliteProfileStore(opts.db) : undefined;
     const profiler = store ? new Profiler(store, opts.profileDepth ?? 1, 1 << 16) : undefined;
     return new EmbeddedRuntime(stages, opts, out, store, profiler);
   }
 
-  ingest(records: LogRecord[], metrics: ServiceMetrics): Promise<IngestResult> {
+  ingest(records: LogRecord[], metrics: ServiceMetrics, idempotencyKey?: string): Promise<IngestResult> {
     // One batch at a time, in arrival order: the stages are sequential by nature.
-    const run = this.chain.then(() => this.apply(records, metrics));
+    const run = this.chain.then(async () => {
+      const seen = idempotencyKey === undefined ? undefined : this.applied.get(idempotencyKey);
+      if (seen !== undefined) return { ...seen, duplicate: true as const };
+      const result = await this.apply(records, metrics);
+      if (idempotencyKey !== undefined) this.remember(idempotencyKey, result);
+      return result;
+    });
     this.chain = run.catch(() => {});
     return run;
+  }
+
+  /**
+   * The last {@link RECENT_KEYS} idempotency keys applied, with their results: a client retrying a request whose
+   * answer it lost gets the first answer, and nothing is applied (or counted) twice. As JetStream's duplicate
+   * window, it is bounded (by count here) and not kept across restarts.
+   */
+  private readonly applied = new Map<string, IngestResult>();
+
+  private remember(key: string, result: IngestResult): void {
+    this.applied.set(key, result);
+    if (this.applied.size > RECENT_KEYS) this.applied.delete(this.applied.keys().next().value!);
   }
 
   private async apply(records: LogRecord[], metrics: ServiceMetrics): Promise<IngestResult> {
@@ -117,7 +137,7 @@ export class EmbeddedRuntime implements Runtime {
     await this.chain;
     if (this.opts.statePath) {
       const tmp = `${this.opts.statePath}.${process.pid}.tmp`;
-      writeFileSync(tmp, JSON.stringify(this.stages.snapshot()));
+      writeFileSync(tmp, this.stages.snapshot());
       renameSync(tmp, this.opts.statePath);
     }
     this.profiler?.flush();
@@ -139,8 +159,10 @@ export class ClusterRuntime implements Runtime {
   ): Promise<IngestResult> {
     const t = metrics.stageSeconds.startTimer({ stage: "publish" });
     const id = idempotencyKey === undefined ? undefined : `http.${idempotencyKey}`;
-    await publish(this.bus, INGEST_SUBJECT, encode({ records }), id);
+    const ack = await publish(this.bus, INGEST_SUBJECT, encode({ records }), id);
     t();
+    // A retried request JetStream dropped as a duplicate was counted when it first arrived.
+    if (ack.duplicate) return { accepted: records.length, released: 0, duplicate: true };
     metrics.recordsIn.inc(records.length);
     return { accepted: records.length, released: 0 };
   }

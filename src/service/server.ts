@@ -2,8 +2,9 @@
  * `querymask serve`: an HTTP front door to the pipeline. POST /ingest takes one batch (NDJSON, or AOL TSV with
  * `Content-Type: text/tab-separated-values`); a bad line gets 400 naming its line and reason and nothing of the
  * request is applied; a body over the limit gets 413. GET /healthz (alive), /readyz (accepting), /metrics
- * (Prometheus text). Binds loopback unless told otherwise; on SIGTERM/SIGINT it stops accepting, finishes what
- * is in flight and closes the runtime (which saves its state).
+ * (Prometheus text). Binds loopback unless told otherwise; on SIGTERM/SIGINT /readyz turns 503 at once, requests
+ * are still taken for a grace period (`--grace`), then it stops accepting, finishes what is in flight and closes
+ * the runtime (which saves its state).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -16,13 +17,18 @@ export interface ServeOptions {
   readonly port?: number;
   /** Largest accepted body in bytes (default 4 MiB). */
   readonly maxBody?: number;
+  /**
+   * On shutdown, how long /readyz answers 503 while requests are still taken (default 0), so a load balancer that
+   * polls it stops sending before connections are refused.
+   */
+  readonly graceMs?: number;
 }
 
 export interface Service {
   readonly server: Server;
   readonly metrics: ServiceMetrics;
   readonly url: string;
-  /** Stop accepting, wait for requests in flight, close the runtime. */
+  /** Not ready (/readyz 503), the grace period, stop accepting, wait for requests in flight, close the runtime. */
   shutdown(): Promise<void>;
 }
 
@@ -61,6 +67,7 @@ function send(res: ServerResponse, status: number, body: unknown, type = "applic
 export async function startService(runtime: Runtime, opts: ServeOptions = {}): Promise<Service> {
   const metrics = createMetrics();
   const limit = opts.maxBody ?? 4 * 1024 * 1024;
+  let ready = true;
   let accepting = true;
   let inflight = 0;
   let idle: (() => void) | undefined;
@@ -69,8 +76,8 @@ export async function startService(runtime: Runtime, opts: ServeOptions = {}): P
     const path = (req.url ?? "/").split("?")[0];
     if (req.method === "GET" && path === "/healthz") return send(res, 200, { status: "ok" });
     if (req.method === "GET" && path === "/readyz") {
-      return send(res, accepting ? 200 : 503, {
-        status: accepting ? "ready" : "shutting down",
+      return send(res, ready ? 200 : 503, {
+        status: ready ? "ready" : "shutting down",
         runtime: runtime.name,
       });
     }
@@ -127,6 +134,8 @@ export async function startService(runtime: Runtime, opts: ServeOptions = {}): P
     metrics,
     url: `http://${a.address}:${a.port}`,
     async shutdown() {
+      ready = false;
+      if ((opts.graceMs ?? 0) > 0) await new Promise((r) => setTimeout(r, opts.graceMs));
       accepting = false;
       const closed = new Promise<void>((r) => server.close(() => r()));
       server.closeIdleConnections();

@@ -212,7 +212,7 @@ async function assertEmbeddedRelease(out: string, partitions: number, seed: numb
 
 function worker(args: string[]): ChildProcess {
   return spawn(process.execPath, ["--import", "tsx", CLI, "cluster", "worker", ...args, ...serverArgs()], {
-    stdio: ["ignore", "ignore", "pipe"],
+    stdio: ["ignore", "ignore", "inherit"],
   });
 }
 
@@ -245,8 +245,9 @@ test("kill -9 of a classify worker, an anonymizer and the profile writer mid-str
   await pgStore.clear();
   try {
     await writeConfig(b2, {
-      version: 1,
+      version: 2,
       partitions,
+      classifyShards: 2,
       method: "swap",
       params: { k: 3 },
       seed: 9,
@@ -258,7 +259,9 @@ test("kill -9 of a classify worker, an anonymizer and the profile writer mid-str
     // Everything is enqueued first, in small batches, so each worker has a long way to go when it is killed.
     await ingest(b2, input(), { batchSize: 100 });
 
-    let classify = worker(["classify"]);
+    // Two classify shards: partition 0's anonymizer merges the parts of every ingest batch back into input order.
+    let classify = worker(["classify", "--shard", "0"]);
+    const classify1 = worker(["classify", "--shard", "1"]);
     let anon0 = worker(["anonymize", "--partition", "0"]);
     const anon1 = worker(["anonymize", "--partition", "1"]);
     let profile = worker(["profile", "--until-end"]);
@@ -274,7 +277,7 @@ test("kill -9 of a classify worker, an anonymizer and the profile writer mid-str
     await Promise.all([exited(anon0), exited(classify)]);
     const snap = await readSnapshot(b2, 0);
     assert.ok(snap && !snap.ended, "partition 0 was killed before its end");
-    classify = worker(["classify"]);
+    classify = worker(["classify", "--shard", "0"]);
     anon0 = worker(["anonymize", "--partition", "0"]);
     await until(
       async () => (await pgStore.countApplied("r.")) > 10,
@@ -289,7 +292,8 @@ test("kill -9 of a classify worker, an anonymizer and the profile writer mid-str
     assert.equal(await exited(anon1), 0);
     assert.equal(await exited(profile), 0);
     classify.kill("SIGTERM");
-    await exited(classify);
+    classify1.kill("SIGTERM");
+    await Promise.all([exited(classify), exited(classify1)]);
 
     const { releasedRecords } = await import("../../src/cluster/export.ts");
     const released: LogRecord[] = [];

@@ -6,6 +6,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
+import { mergeShards } from "../../src/cluster/anonymize-worker.ts";
+import { classifyShardOf } from "../../src/cluster/partition.ts";
 import { decode, encode, type ReleasedBatch, type WireBatch } from "../../src/cluster/wire.ts";
 import type { LogRecord } from "../../src/log/record.ts";
 
@@ -53,4 +55,41 @@ test("the columnar form is smaller than one JSON object per record", () => {
   }));
   const bytes = encode({ inSeq: 1, records }).length;
   assert.ok(bytes < JSON.stringify({ inSeq: 1, records }).length * 0.7, `${bytes} bytes`);
+});
+
+test("classify shards: a query always goes to the same shard, and the parts of a batch merge back into input order", () => {
+  fc.assert(
+    fc.property(fc.array(record, { maxLength: 60 }), fc.integer({ min: 1, max: 6 }), (records, shards) => {
+      const want = records.map(({ source: _, ...r }) => r);
+      // What the classify workers of `shards` shards publish for one ingest batch and one partition.
+      const parts: WireBatch[] = [];
+      for (let s = 0; s < shards; s++) {
+        const mine: LogRecord[] = [];
+        const ix: number[] = [];
+        records.forEach((r, i) => {
+          const shard = classifyShardOf(r.query, shards);
+          assert.ok(shard >= 0 && shard < shards && shard === classifyShardOf(r.query, shards));
+          if (shard === s) {
+            mine.push(r);
+            ix.push(i);
+          }
+        });
+        parts.push(decode<WireBatch>(encode({ inSeq: 7, shard: s, ix, records: mine })));
+      }
+      // Arrival order between shards is arbitrary.
+      assert.deepEqual(mergeShards(parts.reverse()), want);
+    }),
+  );
+});
+
+test("a classified part without record indexes cannot be merged with another shard's", () => {
+  const r: LogRecord = { user: "u", query: "q", time: 1 };
+  assert.throws(
+    () =>
+      mergeShards([
+        { inSeq: 3, shard: 0, records: [r] },
+        { inSeq: 3, shard: 1, ix: [1], records: [r] },
+      ]),
+    /batch 3 from shard 0 carries no record indexes/,
+  );
 });

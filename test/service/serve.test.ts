@@ -204,3 +204,49 @@ test("shutdown drains: a request in flight completes, new connections are refuse
   await stopping;
   assert.ok(Date.now() - t0 < 3000, "shutdown does not wait for kept-alive idle connections to time out");
 });
+
+test("shutdown grace: /readyz answers 503 at once while requests are still taken, then connections are refused", async () => {
+  const svc = await startService(await EmbeddedRuntime.create(config), { port: 0, graceMs: 600 });
+  const stopping = svc.shutdown();
+  const ready = await fetch(`${svc.url}/readyz`);
+  assert.equal(ready.status, 503);
+  assert.equal(((await ready.json()) as { status: string }).status, "shutting down");
+  const r = await post(svc.url, ndjson(stream(50, 8)));
+  assert.equal(r.status, 200, "a request inside the grace period is still taken");
+  assert.equal(r.body.accepted, 50);
+  await stopping;
+  await assert.rejects(fetch(`${svc.url}/healthz`), "after the grace period and the drain, nothing is taken");
+});
+
+test("a retried request (same Idempotency-Key) is applied and counted once, and answered as a duplicate", async () => {
+  const dir = tempDir("querymask-serve-");
+  const released = join(dir, "released.ndjson");
+  const svc = await startService(await EmbeddedRuntime.create(config, { releasedPath: released }), {
+    port: 0,
+  });
+  try {
+    const body = ndjson(stream(400, 12));
+    const send = (key: string) =>
+      fetch(`${svc.url}/ingest`, {
+        method: "POST",
+        body,
+        headers: { "content-type": "application/x-ndjson", "idempotency-key": key },
+      }).then(async (res) => ({ status: res.status, body: (await res.json()) as Record<string, unknown> }));
+    const first = await send("b-1");
+    const retry = await send("b-1");
+    assert.equal(first.status, 200);
+    assert.equal(first.body.duplicate, undefined);
+    assert.equal(retry.status, 200);
+    assert.deepEqual(retry.body, { ...first.body, duplicate: true });
+    const other = await send("b-2"); // another key is another batch
+    assert.equal(other.body.duplicate, undefined);
+    const metrics = await (await fetch(`${svc.url}/metrics`)).text();
+    assert.match(metrics, /^querymask_records_in_total 800$/m);
+  } finally {
+    await svc.shutdown();
+  }
+  const out = readReleased(released).length;
+  const once = await PartitionedStages.create(config);
+  const want = once.push(stream(400, 12)).length + once.push(stream(400, 12)).length;
+  assert.equal(out, want, "the release holds the retried batch once");
+});

@@ -127,18 +127,22 @@ export function register(program: Command): void {
 
   const worker = cluster.command("worker").description("run one pipeline worker against the cluster");
   serverOptions(
-    worker.command("classify").description("classify ingest batches (stateless; start as many as you like)"),
-  ).action(async (f: ServerFlags) => {
-    const bus = await openBus(natsUrl(configOf(f)), "classify");
-    const stop = new AbortController();
-    process.once("SIGTERM", () => stop.abort());
-    process.once("SIGINT", () => stop.abort());
-    try {
-      await runClassifyWorker(bus, { signal: stop.signal });
-    } finally {
-      await bus.close(); // also when the worker failed: an open connection would keep a dead worker's process alive
-    }
-  });
+    worker
+      .command("classify")
+      .description("classify one shard of the ingest batches (the records whose query hashes to it)"),
+  )
+    .option("--shard <s>", "classify shard, 0 … the run's shards − 1", intArg(0), 0)
+    .action(async (f: ServerFlags & { shard: number }) => {
+      const bus = await openBus(natsUrl(configOf(f)), `classify-${f.shard}`);
+      const stop = new AbortController();
+      process.once("SIGTERM", () => stop.abort());
+      process.once("SIGINT", () => stop.abort());
+      try {
+        await runClassifyWorker(bus, f.shard, { signal: stop.signal });
+      } finally {
+        await bus.close(); // also when the worker failed: an open connection would keep a dead worker's process alive
+      }
+    });
   serverOptions(worker.command("anonymize").description("anonymize one partition (one worker per partition)"))
     .requiredOption("--partition <p>", "partition number", intArg(0))
     .action(async (f: ServerFlags & { partition: number }) => {
@@ -180,7 +184,7 @@ export function register(program: Command): void {
     .option("--params <json>", "method parameters as JSON, e.g. '{\"k\":3}'", "{}")
     .option("--seed <n>", "random seed", parseSeed, DEFAULT_SEED)
     .option("--partitions <n>", "anonymizer partitions (one worker each)", intArg(1), 2)
-    .option("--classifiers <n>", "classify workers", intArg(1), 1)
+    .option("--classifiers <n>", "classify workers (one per shard of the query texts)", intArg(1), 1)
     .option("--batch-size <n>", "records per ingest batch", intArg(1), 1000)
     .option("--profile-depth <n>", "ODP depth of the PostgreSQL profiles", intArg(1), 1)
     .option("--json", "print the summary as JSON")
@@ -223,8 +227,9 @@ export function register(program: Command): void {
       await store.clear();
       await store.close();
       await writeConfig(fresh, {
-        version: 1,
+        version: 2,
         partitions: f.partitions,
+        classifyShards: f.classifiers,
         method: f.method,
         params,
         seed: f.seed,
@@ -236,7 +241,8 @@ export function register(program: Command): void {
         spawn: (a) => spawnWorker([...a, ...args]),
         log: (l) => process.stderr.write(`cluster: ${l}\n`),
       });
-      for (let i = 0; i < f.classifiers; i++) void sup.start(`classify-${i}`, ["classify"]);
+      for (let i = 0; i < f.classifiers; i++)
+        void sup.start(`classify-${i}`, ["classify", "--shard", String(i)]);
       const finishing = [
         ...Array.from({ length: f.partitions }, (_, p) =>
           sup.start(`anonymize-${p}`, ["anonymize", "--partition", String(p)]),

@@ -16,6 +16,7 @@ interface ServeFlags {
   host: string;
   port: number;
   maxBody: number;
+  grace: number;
   method: string;
   params: string;
   seed: number;
@@ -25,6 +26,7 @@ interface ServeFlags {
   state?: string;
   profileDepth: number;
   cluster?: boolean;
+  classifyShards: number;
   dir: string;
   natsPort: number;
 }
@@ -36,6 +38,12 @@ export function register(program: Command): void {
     .option("--host <addr>", "address to bind (loopback unless you say otherwise)", "127.0.0.1")
     .option("--port <n>", "port", intArg(0), 8080)
     .option("--max-body <bytes>", "largest accepted request body", intArg(1), 4 * 1024 * 1024)
+    .option(
+      "--grace <ms>",
+      "on shutdown, /readyz answers 503 this long while requests are still taken",
+      intArg(0),
+      2000,
+    )
     .option("-m, --method <name>", "streaming method", "swap")
     .option("--params <json>", "method parameters as JSON, e.g. '{\"k\":3}'", "{}")
     .option("--seed <n>", "random seed", parseSeed, DEFAULT_SEED)
@@ -45,6 +53,12 @@ export function register(program: Command): void {
     .option("--state <file>", "save the stream's state here on shutdown and resume from it on start")
     .option("--profile-depth <n>", "ODP depth of the profiles", intArg(1), 1)
     .option("--cluster", "publish to the cluster's ingest stream instead of running the pipeline here")
+    .option(
+      "--classify-shards <n>",
+      "classify shards of a cluster run it starts (with --cluster)",
+      intArg(1),
+      1,
+    )
     .option("--dir <dir>", "cluster data directory (with --cluster)", ".cache/cluster")
     .option("--nats-port <n>", "cluster NATS port (with --cluster)", intArg(1), 14222)
     .addHelpText(
@@ -63,7 +77,12 @@ export function register(program: Command): void {
       if (f.cluster) {
         const bus = await openBus(natsUrl(clusterConfig(f.dir, { natsPort: f.natsPort })), "serve");
         if ((await bus.state.get("config")) === null) {
-          await writeConfig(bus, { version: 1, ...config, profileDepth: f.profileDepth });
+          await writeConfig(bus, {
+            version: 2,
+            ...config,
+            classifyShards: f.classifyShards,
+            profileDepth: f.profileDepth,
+          });
         }
         runtime = new ClusterRuntime(bus);
       } else {
@@ -74,7 +93,12 @@ export function register(program: Command): void {
           ...(f.state ? { statePath: f.state } : {}),
         });
       }
-      const service = await startService(runtime, { host: f.host, port: f.port, maxBody: f.maxBody });
+      const service = await startService(runtime, {
+        host: f.host,
+        port: f.port,
+        maxBody: f.maxBody,
+        graceMs: f.grace,
+      });
       process.stderr.write(`serve: ${runtime.name} runtime listening on ${service.url}\n`);
       await new Promise<void>((resolve) => {
         const stop = () => {

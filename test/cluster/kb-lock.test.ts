@@ -1,0 +1,52 @@
+/**
+ * The knowledge-base build lock: processes started at once run their loads one after another (never two at a
+ * time), and a lock left by a process that died is taken over. Real processes, a stand-in load; no servers.
+ */
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import { withBuildLock } from "../../src/cluster/kb-lock.ts";
+import { tempDir } from "../helpers/tmp.ts";
+
+const LOCK = join(import.meta.dirname, "../../src/cluster/kb-lock.ts");
+
+test("loads under the build lock never overlap across processes", async () => {
+  const dir = tempDir("querymask-kb-lock-");
+  const snapshot = join(dir, "kb", "knowledge-base.json");
+  const trace = join(dir, "trace");
+  writeFileSync(trace, "");
+  // Each process writes "<pid> in", waits, then "<pid> out" under the lock.
+  const script = `
+    import { appendFileSync } from "node:fs";
+    const { withBuildLock } = await import(${JSON.stringify(LOCK)});
+    await withBuildLock(async () => {
+      appendFileSync(${JSON.stringify(trace)}, process.pid + " in\\n");
+      await new Promise((r) => setTimeout(r, 600));
+      appendFileSync(${JSON.stringify(trace)}, process.pid + " out\\n");
+    }, ${JSON.stringify(snapshot)}, 20);
+  `;
+  const runs = Array.from({ length: 3 }, () =>
+    spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { stdio: "inherit" }),
+  );
+  const codes = await Promise.all(runs.map((c) => new Promise((res) => c.once("exit", res))));
+  assert.deepEqual(codes, [0, 0, 0]);
+  const lines = readFileSync(trace, "utf8").trim().split("\n");
+  assert.equal(lines.length, 6);
+  for (let i = 0; i < lines.length; i += 2) {
+    const [pid, what] = lines[i]!.split(" ");
+    assert.equal(what, "in");
+    assert.equal(lines[i + 1], `${pid} out`, `a load started inside another: ${lines.join(" | ")}`);
+  }
+});
+
+test("a lock whose holder died is taken over; the lock is gone after the load", async () => {
+  const dir = tempDir("querymask-kb-lock-");
+  const snapshot = join(dir, "knowledge-base.json");
+  const dead = spawn(process.execPath, ["-e", "0"]);
+  await new Promise((res) => dead.once("exit", res));
+  writeFileSync(`${snapshot}.lock`, String(dead.pid));
+  assert.equal(await withBuildLock(async () => 42, snapshot, 10), 42);
+  assert.throws(() => readFileSync(`${snapshot}.lock`), /ENOENT/);
+});
