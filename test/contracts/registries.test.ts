@@ -120,7 +120,16 @@ describe("method contract", () => {
       const params = m.parse(m.name === "mdav" ? { ...parsed, workers: 0 } : parsed);
       const release = await m.anonymize(input, params, { rng: Rng.fromSeed(1), progress: silentProgress });
       assert.ok(release.log || release.table, `${m.name} released nothing`);
-      assert.deepEqual(guaranteeNumbers(release.guarantee), guaranteeNumbers(CLAIMS[m.name]!(params as P)));
+      const got = guaranteeNumbers(release.guarantee);
+      const want = guaranteeNumbers(CLAIMS[m.name]!(params as P));
+      // dp's zCDP plan spends δ up to its bisection (ρ rounded down): within 1e-12 of what was asked, never above
+      assert.deepEqual(Object.keys(got).sort(), Object.keys(want).sort());
+      for (const [key, value] of Object.entries(want)) {
+        assert.ok(
+          got[key]! <= value && got[key]! >= value * (1 - 1e-12),
+          `${m.name} ${key}: ${got[key]} vs ${value}`,
+        );
+      }
       if (!release.log) return;
       assert.ok(release.origin, `${m.name}: a released log without origins`);
       assert.equal(release.origin.length, release.log.records.length, `${m.name}: origin length`);
