@@ -8,6 +8,7 @@
  */
 import { groupEvents } from "../../log/events.ts";
 import type { LogRecord } from "../../log/record.ts";
+import { createScrubber } from "../../scrub/scrubber.ts";
 import type { Progress } from "../../util/progress.ts";
 import type { Rng } from "../../util/random.ts";
 import type { Method, Release } from "../method.ts";
@@ -16,9 +17,10 @@ import { greedySuppress } from "./greedy.ts";
 import { indexLog } from "./histories.ts";
 import type { Retained } from "./measures.ts";
 import { KM_PARAMS, type KmParams, parseKmParams } from "./params.ts";
-import { rewriteLog } from "./release.ts";
+import { rewriteLog, suppressFlagged } from "./release.ts";
 import { historyTotals, retainedBetween } from "./retained.ts";
 import { targetFunction } from "./targets.ts";
+import { queryTerms } from "./terms.ts";
 
 export { type BidTable, readBids } from "./bids.ts";
 export { adValueRetained, type Retained } from "./measures.ts";
@@ -50,6 +52,20 @@ export function kmRecords(
   const before = historyTotals(h, index.stats, bid);
   const choose = targetFunction(params.target, index.stats, bid);
   const g = greedySuppress(h, params.k, params.m, choose, rng, progress);
+  const scrubber = createScrubber();
+  const flag = (text: string): string[] =>
+    scrubber.scrub(text).spans.flatMap((span) => queryTerms(span.value));
+  let flagged = 0;
+  for (
+    let more = suppressFlagged(events, index, flag);
+    more > 0;
+    more = suppressFlagged(events, index, flag)
+  ) {
+    flagged += more;
+    const again = greedySuppress(h, params.k, params.m, choose, rng, progress);
+    g.suppressed += again.suppressed;
+    g.scans += again.scans;
+  }
   const out = rewriteLog(input, events, index);
   let usersKept = 0;
   let pairsKept = 0;
@@ -71,7 +87,8 @@ export function kmRecords(
       "users kept": usersKept,
       "distinct terms": index.vocab.length,
       "user-term pairs": pairsBefore,
-      "terms suppressed": g.suppressed,
+      "terms suppressed": g.suppressed + flagged,
+      "terms suppressed as identifying once shortened": flagged,
       "user-term pairs kept": pairsKept,
       "occurrences removed": out.occurrencesRemoved,
       scans: g.scans,

@@ -89,3 +89,31 @@ function withText(r: LogRecord, query: string, columns: Map<string, Columns>): L
   if (r.unit !== undefined) out.unit = own?.unit ?? "";
   return out;
 }
+
+/**
+ * Suppression puts words next to each other that were apart, and the identifier scrubber reads context: a
+ * shortened query can look like an identifier its whole text did not (two first names side by side, a number
+ * before a street word). `flag` gives the words of such a text that make it one; each is suppressed from that
+ * user's history, as a term of a violating combination would be. Returns the (user, term) pairs suppressed —
+ * after any, the greedy runs again (it only suppresses more, so (k,m) holds again) and the log is rewritten.
+ * Texts the method did not shorten are left to the scrubbing its input went through (docs/audit.md).
+ */
+export function suppressFlagged(
+  events: readonly QueryEvent[],
+  index: KmIndex,
+  flag: (text: string) => readonly string[],
+): number {
+  const h = index.histories;
+  let suppressed = 0;
+  for (let e = 0; e < events.length; e++) {
+    const u = index.eventUser[e]!;
+    const terms = queryTerms(events[e]!.query);
+    const kept = terms.filter((term) => h.indexOf(u, index.termId.get(term)!) >= 0);
+    if (kept.length === 0 || kept.length === terms.length) continue;
+    for (const word of flag(kept.join(" "))) {
+      const t = index.termId.get(word);
+      if (t !== undefined && h.remove(u, t)) suppressed++;
+    }
+  }
+  return suppressed;
+}
