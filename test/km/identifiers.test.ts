@@ -29,8 +29,5 @@ test("a query shortened into a name loses the name's words, and (k,m) still hold
   for (const t of texts) assert.deepEqual(scrubber.scrub(t).spans, [], t);
   assert.equal(r.counts["terms suppressed as identifying once shortened"], 2);
   assert.deepEqual(bruteViolations(r.records, 2, 1), []);
-  assert.ok(
-    texts.includes("virgin mary") && texts.includes("smith college"),
-    "other users keep their words",
-  );
+  assert.ok(texts.includes("virgin mary") && texts.includes("smith college"), "other users keep their words");
 });
