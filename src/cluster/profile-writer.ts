@@ -46,10 +46,19 @@ export async function runProfileWriter(
   hooks: ProfileHooks = {},
 ): Promise<void> {
   const config = await readConfig(bus);
-  // A writer started (or restarted) after every partition's end is applied has nothing left to wait for: without
-  // this check it waited forever for an end of stream that had already come.
-  if (hooks.untilEnd && (await store.countApplied("end.")) === config.partitions) return;
   const consumer = await workConsumer(bus, RELEASED_STREAM, "profile", "qm.released.*", 5_000);
+  // Done when every partition's end is applied AND the consumer holds nothing undelivered or unacknowledged: a
+  // writer killed mid-group leaves batches that come back only after the ack wait, possibly after the ends (a
+  // writer that stopped at the ends alone lost them). A writer (re)started when all is done returns at once,
+  // instead of waiting forever for an end that already came.
+  const allApplied = async (): Promise<boolean> => {
+    if ((await store.countApplied("end.")) !== config.partitions) return false;
+    const info = await consumer.info();
+    return info.num_pending === 0 && info.num_ack_pending === 0;
+  };
+  if (hooks.untilEnd && (await allApplied())) return;
+  // Some end already applied (by this writer or one before a crash): from here on each group checks for done.
+  let endsSeen = (await store.countApplied("end.")) > 0;
   const messages = await consumer.consume({ max_messages: 32 });
   closeOnAbort(messages, hooks.signal);
   // What has arrived is applied together: one transaction for a group of released batches, each under its id.
@@ -69,7 +78,13 @@ export async function runProfileWriter(
     }
     await store.applyBatches(batches);
     // After the commit; an acknowledgement lost on the way redelivers batches the sink then skips.
-    for (const m of group) m.ack();
-    if (hooks.untilEnd && ends > 0 && (await store.countApplied("end.")) === config.partitions) break;
+    endsSeen ||= ends > 0;
+    if (!(hooks.untilEnd && endsSeen)) {
+      for (const m of group) m.ack();
+      continue;
+    }
+    // Near the end, wait for the server to take the acknowledgements, so the consumer's counts are current.
+    await Promise.all(group.map((m) => m.ackAck()));
+    if (await allApplied()) break;
   }
 }
