@@ -53,8 +53,16 @@ export function kmRecords(
   const choose = targetFunction(params.target, index.stats, bid);
   const g = greedySuppress(h, params.k, params.m, choose, rng, progress);
   const scrubber = createScrubber();
-  const flag = (text: string): string[] =>
-    scrubber.scrub(text).spans.flatMap((span) => queryTerms(span.value));
+  // Each round rescans every shortened text, and texts repeat across users: scrub each distinct one once.
+  const flaggedWords = new Map<string, string[]>();
+  const flag = (text: string): string[] => {
+    let words = flaggedWords.get(text);
+    if (words === undefined) {
+      words = scrubber.scrub(text).spans.flatMap((span) => queryTerms(span.value));
+      flaggedWords.set(text, words);
+    }
+    return words;
+  };
   let flagged = 0;
   for (
     let more = suppressFlagged(events, index, flag);

@@ -27,6 +27,12 @@ export interface Rewritten {
   readonly occurrencesRemoved: number;
 }
 
+/** The terms of a query that user `u`'s history still holds, in the query's order. */
+function keptTerms(terms: readonly string[], u: number, index: KmIndex): string[] {
+  const h = index.histories;
+  return terms.filter((term) => h.indexOf(u, index.termId.get(term)!) >= 0);
+}
+
 /** Rewrite `records` after suppression; `index.histories` holds what each user keeps. */
 export function rewriteLog(
   records: readonly LogRecord[],
@@ -38,13 +44,12 @@ export function rewriteLog(
   let eventsDropped = 0;
   let eventsShortened = 0;
   let occurrencesRemoved = 0;
-  const h = index.histories;
   const columns = columnsByText(records);
   for (let e = 0; e < events.length; e++) {
     const ev = events[e]!;
     const u = index.eventUser[e]!;
     const terms = queryTerms(ev.query);
-    const kept = terms.filter((term) => h.indexOf(u, index.termId.get(term)!) >= 0);
+    const kept = keptTerms(terms, u, index);
     occurrencesRemoved += terms.length - kept.length;
     if (terms.length > 0 && kept.length === 0) {
       eventsDropped++;
@@ -108,7 +113,7 @@ export function suppressFlagged(
   for (let e = 0; e < events.length; e++) {
     const u = index.eventUser[e]!;
     const terms = queryTerms(events[e]!.query);
-    const kept = terms.filter((term) => h.indexOf(u, index.termId.get(term)!) >= 0);
+    const kept = keptTerms(terms, u, index);
     if (kept.length === 0 || kept.length === terms.length) continue;
     for (const word of flag(kept.join(" "))) {
       const t = index.termId.get(word);
