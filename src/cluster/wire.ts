@@ -1,11 +1,17 @@
 /**
  * What travels on the streams: a batch of records with the ingest position it comes from, in a compact columnar
  * JSON (one array per field instead of one object per record; users and categories as indexes into the batch's own
- * dictionaries; clicks as a sparse list). Against one JSON object per record it halves the bytes through NATS and
- * the time to encode and decode (bench/cluster.bench.ts). Records lose their source position (a file line would
- * re-link a released record to its input row).
+ * dictionaries; clicks as a sparse list): 41% fewer bytes through NATS than one JSON object per record
+ * (bench/cluster.bench.ts). Records lose their source position (a file line would re-link a released record to
+ * its input row).
+ *
+ * An ingest batch is split by classify shard where it enters ({@link encodeSharded}): one message, one segment per
+ * shard, each segment a columnar batch of that shard's records with their indexes in the ingest batch. Every shard
+ * reads every ingest message (one stream position per batch, whoever published it) but decodes only its own
+ * segment ({@link decodeShard}).
  */
 import type { LogRecord } from "../log/record.ts";
+import { classifyShardOf } from "./partition.ts";
 
 export interface WireBatch {
   /** The ingest stream sequence of the batch these records come from (1, 2, 3, … in input order). */
@@ -158,4 +164,67 @@ export function decode<T extends AnyBatch>(data: Uint8Array): T {
   if (cols.shard !== undefined) out.shard = cols.shard;
   if (cols.ix !== undefined) out.ix = cols.ix;
   return out as T;
+}
+
+/** The first byte of a sharded ingest message; a columnar batch starts with `{`. */
+const SHARDED = 0x01;
+/** Header: marker byte, shard count (uint16), then each segment's byte length (uint32), big-endian. */
+const headerBytes = (shards: number): number => 3 + 4 * shards;
+
+/**
+ * An ingest batch split by classify shard (`classifyShardOf(query, shards)`): one segment per shard, empty ones
+ * too, each carrying its records' indexes in the batch (so the anonymizers can restore input order) and the end
+ * mark.
+ */
+export function encodeSharded(batch: IngestBatch, shards: number): Uint8Array {
+  if (!Number.isInteger(shards) || shards < 1 || shards > 0xffff)
+    throw new Error(`bad shard count ${shards}`);
+  const records: LogRecord[][] = Array.from({ length: shards }, () => []);
+  const ixs: number[][] = Array.from({ length: shards }, () => []);
+  batch.records.forEach((r, i) => {
+    const s = classifyShardOf(r.query, shards);
+    records[s]!.push(r);
+    ixs[s]!.push(i);
+  });
+  const end = batch.end ? { end: true as const } : {};
+  // With one shard the indexes are 0, 1, 2, …: not sent.
+  const segments = records.map((part, s) =>
+    encode({ ...end, ...(shards > 1 ? { ix: ixs[s]! } : {}), records: part }),
+  );
+  const out = new Uint8Array(headerBytes(shards) + segments.reduce((a, g) => a + g.length, 0));
+  const view = new DataView(out.buffer);
+  out[0] = SHARDED;
+  view.setUint16(1, shards);
+  let at = headerBytes(shards);
+  segments.forEach((g, s) => {
+    view.setUint32(3 + 4 * s, g.length);
+    out.set(g, at);
+    at += g.length;
+  });
+  return out;
+}
+
+/** One shard's part of an ingest batch: its records, their indexes in the batch (absent: one shard), the end mark. */
+export interface ShardPart {
+  readonly end?: true;
+  readonly ix?: number[];
+  readonly records: LogRecord[];
+}
+
+/** Shard `shard`'s segment of a message from {@link encodeSharded}; the other segments are not decoded. */
+export function decodeShard(data: Uint8Array, shard: number, shards: number): ShardPart {
+  const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
+  if (data.length < 3 || data[0] !== SHARDED)
+    throw new Error("ingest message is not split by classify shard (published by an older ingest?)");
+  const n = view.getUint16(1);
+  if (n !== shards)
+    throw new Error(`ingest message is split into ${n} classify shards, the run has ${shards}`);
+  let at = headerBytes(n);
+  for (let s = 0; s < shard; s++) at += view.getUint32(3 + 4 * s);
+  const part = decode<WireBatch>(data.subarray(at, at + view.getUint32(3 + 4 * shard)));
+  return {
+    ...(part.end ? { end: true as const } : {}),
+    ...(part.ix ? { ix: part.ix } : {}),
+    records: part.records,
+  };
 }
