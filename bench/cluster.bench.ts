@@ -35,8 +35,9 @@ import {
   pgUrl,
   serverArgs,
 } from "../src/cluster/servers.ts";
+import { classifyShardOf } from "../src/cluster/partition.ts";
 import { resetStreams } from "../src/cluster/topology.ts";
-import { decode, encode } from "../src/cluster/wire.ts";
+import { decode, decodeShard, encode, encodeSharded } from "../src/cluster/wire.ts";
 import { groupEvents } from "../src/log/events.ts";
 import { openLog } from "../src/log/read.ts";
 import type { LogRecord } from "../src/log/record.ts";
@@ -178,19 +179,47 @@ if (!quick) {
   for (const r of stages.flush()) released.push(r);
   stageAlone["anonymize rows per CPU-s (swap k=3)"] = copy.length / (cpuNow() - c);
   const sample = copy.slice(0, 100_000);
+  const utf8 = { enc: new TextEncoder(), dec: new TextDecoder() };
   const codecs = {
-    "wire encode+decode rows per CPU-s (columnar batches)": (b: LogRecord[]) =>
-      decode(encode({ inSeq: 1, records: b })),
-    "JSON encode+decode rows per CPU-s (one object per record, the old wire)": (b: LogRecord[]) =>
-      JSON.parse(JSON.stringify({ inSeq: 1, records: b })),
+    columnar: (b: LogRecord[]) => decode(encode({ inSeq: 1, records: b })),
+    "one JSON object per record": (b: LogRecord[]) =>
+      JSON.parse(utf8.dec.decode(utf8.enc.encode(JSON.stringify({ inSeq: 1, records: b })))),
   };
-  // Twice each, the second pass measured: the first one warms the JIT up for both alike.
+  // By rows per message: a message whose JSON text passes ~128 KiB (V8's largest string in the young generation)
+  // costs several times as much per row (allocated in large-object space). Twice each, the second pass measured:
+  // the first one warms the JIT up for all alike.
   for (const pass of [1, 2])
-    for (const [name, codec] of Object.entries(codecs)) {
-      c = cpuNow();
-      for (let i = 0; i < sample.length; i += batchSize) codec(sample.slice(i, i + batchSize));
-      if (pass === 2) stageAlone[name] = sample.length / (cpuNow() - c);
-    }
+    for (const rows of [500, 1000, 1500, 2000, 4000])
+      for (const [name, codec] of Object.entries(codecs)) {
+        c = cpuNow();
+        for (let i = 0; i < sample.length; i += rows) codec(sample.slice(i, i + rows));
+        if (pass === 2)
+          stageAlone[`wire encode+decode rows per CPU-s, ${name}, ${rows} rows per message`] =
+            sample.length / (cpuNow() - c);
+      }
+  // What a classify shard's worker reads per ingest batch, with `classifiers` shards: its own segment of a batch
+  // split at ingest, against the whole batch decoded and the other shards' records skipped (before the split).
+  const shardBatches: Uint8Array[] = [];
+  const wholeBatches: Uint8Array[] = [];
+  for (let i = 0; i < sample.length; i += batchSize) {
+    shardBatches.push(encodeSharded({ records: sample.slice(i, i + batchSize) }, classifiers));
+    wholeBatches.push(encode({ records: sample.slice(i, i + batchSize) }));
+  }
+  for (const pass of [1, 2]) {
+    c = cpuNow();
+    for (const m of shardBatches) for (let s = 0; s < classifiers; s++) decodeShard(m, s, classifiers);
+    if (pass === 2)
+      stageAlone["classify shards' read, split at ingest: rows per CPU-s"] = sample.length / (cpuNow() - c);
+    c = cpuNow();
+    for (const m of wholeBatches)
+      for (let s = 0; s < classifiers; s++)
+        decode<{ records: LogRecord[] }>(m).records.filter(
+          (r) => classifyShardOf(r.query, classifiers) === s,
+        );
+    if (pass === 2)
+      stageAlone["classify shards' read, whole batch each (before): rows per CPU-s"] =
+        sample.length / (cpuNow() - c);
+  }
   stageAlone["wire bytes per row (columnar)"] = encode({ inSeq: 1, records: sample }).length / sample.length;
   stageAlone["JSON bytes per row (old wire)"] = JSON.stringify({ records: sample }).length / sample.length;
   (globalThis as { __keep?: unknown }).__keep = released.length;
