@@ -24,6 +24,7 @@ import { classifyConsumer, warmUp } from "../src/cluster/classify-worker.ts";
 import { writeConfig } from "../src/cluster/config.ts";
 import { PartitionedStages } from "../src/cluster/embedded.ts";
 import { ingest } from "../src/cluster/ingest.ts";
+import { classifyShardOf } from "../src/cluster/partition.ts";
 import { batchDeltas } from "../src/cluster/profile-writer.ts";
 import {
   clusterConfig,
@@ -35,7 +36,6 @@ import {
   pgUrl,
   serverArgs,
 } from "../src/cluster/servers.ts";
-import { classifyShardOf } from "../src/cluster/partition.ts";
 import { resetStreams } from "../src/cluster/topology.ts";
 import { decode, decodeShard, encode, encodeSharded } from "../src/cluster/wire.ts";
 import { groupEvents } from "../src/log/events.ts";

@@ -1,9 +1,11 @@
 /**
  * What travels on the streams: a batch of records with the ingest position it comes from, in a compact columnar
  * JSON (one array per field instead of one object per record; users and categories as indexes into the batch's own
- * dictionaries; clicks as a sparse list): 41% fewer bytes through NATS than one JSON object per record
- * (bench/cluster.bench.ts). Records lose their source position (a file line would re-link a released record to
- * its input row).
+ * dictionaries; clicks as a sparse list): 41% fewer bytes through NATS than one JSON object per record, and
+ * cheaper to encode and decode at every batch size (bench/wire.bench.ts). A batch is a sequence of such JSON
+ * texts of at most ~48k characters of field text each, so no string crosses the ~128 KiB past which V8 allocates
+ * it in its large-object space and each row costs 3–4× as much to encode and decode. Records lose their source
+ * position (a file line would re-link a released record to its input row).
  *
  * An ingest batch is split by classify shard where it enters ({@link encodeSharded}): one message, one segment per
  * shard, each segment a columnar batch of that shard's records with their indexes in the ingest batch. Every shard
@@ -85,8 +87,9 @@ function indexer(): { ix(s: string): number; values: string[] } {
   };
 }
 
-export function encode(batch: AnyBatch): Uint8Array {
-  const { records } = batch;
+/** The columnar JSON text of the batch's rows `from` to `to` (exclusive), with the batch's fields. */
+function encodeChunk(batch: AnyBatch, from: number, to: number): string {
+  const records = batch.records.slice(from, to);
   const users = indexer();
   const cats = indexer();
   const n = records.length;
@@ -120,7 +123,7 @@ export function encode(batch: AnyBatch): Uint8Array {
   if ("inSeq" in batch) cols.inSeq = batch.inSeq;
   if ("partition" in batch) cols.partition = batch.partition;
   if ("shard" in batch && batch.shard !== undefined) cols.shard = batch.shard;
-  if ("ix" in batch && batch.ix !== undefined) cols.ix = batch.ix;
+  if ("ix" in batch && batch.ix !== undefined) cols.ix = batch.ix.slice(from, to);
   if (batch.end) cols.end = true;
   if (anyCat) {
     cols.c = c;
@@ -128,11 +131,11 @@ export function encode(batch: AnyBatch): Uint8Array {
   }
   if (anyUnit) cols.un = un;
   if (k.length > 0) cols.k = k;
-  return enc.encode(JSON.stringify(cols));
+  return JSON.stringify(cols);
 }
 
-export function decode<T extends AnyBatch>(data: Uint8Array): T {
-  const cols = JSON.parse(dec.decode(data)) as Columns;
+function decodeChunk(text: string): Columns & { records: LogRecord[] } {
+  const cols = JSON.parse(text) as Columns;
   const { u, users, q, t, c, cats, un, k } = cols;
   const records = new Array<LogRecord>(u.length);
   const clicks = k ?? [];
@@ -150,6 +153,66 @@ export function decode<T extends AnyBatch>(data: Uint8Array): T {
     if (unit !== undefined && unit !== null) r.unit = unit;
     records[i] = r;
   }
+  return Object.assign(cols, { records });
+}
+
+/**
+ * Rows of text per chunk, about: a JSON text over ~128 KiB is a string V8 allocates in its large-object space, and
+ * encoding or decoding one costs 3–4× as much per row as two smaller ones (bench/wire.bench.ts), so a batch is
+ * encoded as a sequence of chunks of at most this many characters of field text each.
+ */
+const CHUNK_CHARS = 48 * 1024;
+/** The first byte of a batch: chunked columnar. */
+const CHUNKED = 0x02;
+
+/** A batch as chunks of columnar JSON: marker byte, chunk count (uint32), each chunk's byte length (uint32), the chunks. */
+export function encode(batch: AnyBatch): Uint8Array {
+  const { records } = batch;
+  const texts: Uint8Array[] = [];
+  let from = 0;
+  let chars = 0;
+  for (let i = 0; i < records.length; i++) {
+    const r = records[i]!;
+    chars += r.user.length + r.query.length + (r.clickUrl?.length ?? 0) + (r.unit?.length ?? 0) + 24;
+    if (chars >= CHUNK_CHARS) {
+      texts.push(enc.encode(encodeChunk(batch, from, i + 1)));
+      from = i + 1;
+      chars = 0;
+    }
+  }
+  if (from < records.length || texts.length === 0)
+    texts.push(enc.encode(encodeChunk(batch, from, records.length)));
+  const head = 5 + 4 * texts.length;
+  const out = new Uint8Array(head + texts.reduce((a, t) => a + t.length, 0));
+  const view = new DataView(out.buffer);
+  out[0] = CHUNKED;
+  view.setUint32(1, texts.length);
+  let at = head;
+  texts.forEach((t, c) => {
+    view.setUint32(5 + 4 * c, t.length);
+    out.set(t, at);
+    at += t.length;
+  });
+  return out;
+}
+
+export function decode<T extends AnyBatch>(data: Uint8Array): T {
+  const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
+  if (data.length < 5 || data[0] !== CHUNKED) throw new Error("not a batch of the cluster's wire format");
+  const n = view.getUint32(1);
+  let at = 5 + 4 * n;
+  let first: (Columns & { records: LogRecord[] }) | undefined;
+  const records: LogRecord[] = [];
+  let ix: number[] | undefined;
+  for (let c = 0; c < n; c++) {
+    const len = view.getUint32(5 + 4 * c);
+    const chunk = decodeChunk(dec.decode(data.subarray(at, at + len)));
+    at += len;
+    first ??= chunk;
+    for (const r of chunk.records) records.push(r);
+    if (chunk.ix !== undefined) ix = ix === undefined ? chunk.ix : ix.concat(chunk.ix);
+  }
+  const cols = first!;
   const out: {
     inSeq?: number;
     partition?: number;
@@ -162,7 +225,7 @@ export function decode<T extends AnyBatch>(data: Uint8Array): T {
   if (cols.partition !== undefined) out.partition = cols.partition;
   if (cols.end) out.end = true;
   if (cols.shard !== undefined) out.shard = cols.shard;
-  if (cols.ix !== undefined) out.ix = cols.ix;
+  if (ix !== undefined) out.ix = ix;
   return out as T;
 }
 

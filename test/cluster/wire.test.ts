@@ -52,6 +52,28 @@ test("a batch decodes to the records that were encoded, without their source, wi
   );
 });
 
+test("a batch larger than one chunk of text decodes whole: records, their indexes, the batch's fields", () => {
+  fc.assert(
+    fc.property(
+      fc.array(record, { minLength: 1, maxLength: 30 }),
+      fc.integer({ min: 1, max: 9 }),
+      (seed, times) => {
+        // ~3,000–27,000 rows with long texts: several chunks, the chunk boundaries anywhere.
+        const records = Array.from({ length: 3_000 * times }, (_, i) => {
+          const r = seed[i % seed.length]!;
+          return { ...r, query: `${r.query} ${"x".repeat(i % 40)}` };
+        });
+        const ix = records.map((_, i) => 3 * i + 1);
+        const message = encode({ inSeq: 5, end: true, shard: 1, ix, records });
+        assert.ok(new DataView(message.buffer).getUint32(1) > 1, "encoded in several chunks");
+        const want = records.map(({ source: _, ...r }) => r);
+        assert.deepEqual(decode<WireBatch>(message), { inSeq: 5, end: true, shard: 1, ix, records: want });
+      },
+    ),
+    { numRuns: 5 },
+  );
+});
+
 test("the columnar form is smaller than one JSON object per record", () => {
   const records: LogRecord[] = Array.from({ length: 500 }, (_, i) => ({
     user: `u${i % 37}`,
