@@ -179,24 +179,8 @@ if (!quick) {
   for (const r of stages.flush()) released.push(r);
   stageAlone["anonymize rows per CPU-s (swap k=3)"] = copy.length / (cpuNow() - c);
   const sample = copy.slice(0, 100_000);
-  const utf8 = { enc: new TextEncoder(), dec: new TextDecoder() };
-  const codecs = {
-    columnar: (b: LogRecord[]) => decode(encode({ inSeq: 1, records: b })),
-    "one JSON object per record": (b: LogRecord[]) =>
-      JSON.parse(utf8.dec.decode(utf8.enc.encode(JSON.stringify({ inSeq: 1, records: b })))),
-  };
-  // By rows per message: a message whose JSON text passes ~128 KiB (V8's largest string in the young generation)
-  // costs several times as much per row (allocated in large-object space). Twice each, the second pass measured:
-  // the first one warms the JIT up for all alike.
-  for (const pass of [1, 2])
-    for (const rows of [500, 1000, 1500, 2000, 4000])
-      for (const [name, codec] of Object.entries(codecs)) {
-        c = cpuNow();
-        for (let i = 0; i < sample.length; i += rows) codec(sample.slice(i, i + rows));
-        if (pass === 2)
-          stageAlone[`wire encode+decode rows per CPU-s, ${name}, ${rows} rows per message`] =
-            sample.length / (cpuNow() - c);
-      }
+  // The codec alone, by message size, is bench/wire.bench.ts: in this process, which holds the whole log and the
+  // classifier, every allocation costs several times what it costs in a worker.
   // What a classify shard's worker reads per ingest batch, with `classifiers` shards: its own segment of a batch
   // split at ingest, against the whole batch decoded and the other shards' records skipped (before the split).
   const shardBatches: Uint8Array[] = [];
@@ -220,8 +204,6 @@ if (!quick) {
       stageAlone["classify shards' read, whole batch each (before): rows per CPU-s"] =
         sample.length / (cpuNow() - c);
   }
-  stageAlone["wire bytes per row (columnar)"] = encode({ inSeq: 1, records: sample }).length / sample.length;
-  stageAlone["JSON bytes per row (old wire)"] = JSON.stringify({ records: sample }).length / sample.length;
   (globalThis as { __keep?: unknown }).__keep = released.length;
 }
 
