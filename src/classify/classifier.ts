@@ -309,7 +309,8 @@ export class Classifier {
 
   /**
    * The model's scores of the analysed query: `model.scores(queryFeatures(…))`, with each word's part (its
-   * named features, the projection of its vector) remembered per word. Undefined when neither Algorithm 1 nor
+   * named features, the projection of its vector) remembered with the word's facts (one per scorer: the part
+   * depends on the model and the word vectors, and the facts are shared by the knowledge base's classifiers). Undefined when neither Algorithm 1 nor
    * the word vectors know anything of the query.
    */
   private scoreQuery(a: Analysis): Float64Array | undefined {
@@ -329,12 +330,13 @@ export class Classifier {
     const proj = this.projScratch.fill(0);
     let found = 0;
     for (let i = 0; i < ev.words.length; i++) {
-      const w = ev.words[i]!;
-      let part = this.wordParts.get(w);
-      if (part === undefined) {
+      const f = a.facts[i]!;
+      let part = f.part;
+      if (part === undefined || f.partOf !== this.queryScorer) {
+        const w = ev.words[i]!;
         const names: string[] = [];
         const values: number[] = [];
-        wordFeatures(w, ev.wordIds[i], tax, names, values);
+        wordFeatures(w, f.ids, tax, names, values);
         // Named features' scores, then the projection of the word's vector, in one array.
         const scores = new Float64Array(2 * k);
         model.addWeights(names, values, scores);
@@ -346,8 +348,8 @@ export class Classifier {
           model.projectDense(x, dense);
         }
         part = { scores, vec };
-        if (this.wordParts.size >= 200_000) this.wordParts.clear();
-        this.wordParts.set(w, part);
+        f.part = part;
+        f.partOf = this.queryScorer;
       }
       const ps = part.scores;
       for (let c = 0; c < k; c++) s[c]! += ps[c]!;
@@ -370,8 +372,6 @@ export class Classifier {
     return s;
   }
 
-  /** Each word's part of the model's scores (see `scoreQuery`). */
-  private readonly wordParts = new Map<string, { scores: Float64Array; vec: number }>();
   private readonly scoreScratch: Float64Array;
   private readonly queryScorer: QueryLevelScorer | undefined;
   private denseScratch: Float64Array | undefined;

@@ -38,7 +38,12 @@ export class QueryLevelScorer implements FeatureSink {
     for (let c = 0; c < w.length; c++) out[c]! += value * w[c]!;
   }
 
-  private weights(kind: string, key: string | number, name: () => string): Float64Array | null {
+  /**
+   * The weights of feature `kind:key`, remembered per (kind, key); the name is built only on the first look-up
+   * (`top` ≥ 0: a branch feature, named by the branch's label). No closure per call: this runs for every
+   * query-level feature of every query.
+   */
+  private weights(kind: string, key: string | number, top: number): Float64Array | null {
     let byKey = this.memo.get(kind);
     if (byKey === undefined) {
       byKey = new Map();
@@ -46,24 +51,18 @@ export class QueryLevelScorer implements FeatureSink {
     }
     let w = byKey.get(key);
     if (w === undefined) {
-      w = this.model.weightOf(name()) ?? null;
+      w = this.model.weightOf(top >= 0 ? `${kind}:${this.tax.label(top)}` : `${kind}:${key}`) ?? null;
       byKey.set(key, w);
     }
     return w;
   }
 
   branch(kind: string, top: number, value: number): void {
-    this.addVector(
-      this.weights(kind, top, () => `${kind}:${this.tax.label(top)}`),
-      value,
-    );
+    this.addVector(this.weights(kind, top, top), value);
   }
 
   keyed(kind: string, key: string | number, value: number): void {
-    this.addVector(
-      this.weights(kind, key, () => `${kind}:${key}`),
-      value,
-    );
+    this.addVector(this.weights(kind, key, -1), value);
   }
 
   pair(first: string, second: string): void {

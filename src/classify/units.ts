@@ -47,6 +47,21 @@ export interface WordFacts {
   ruleFlags: number;
   /** wink-nlp's lexeme index of the word, -1 = not known yet (kept for `analyzeWords`, see nlp.ts). */
   lexeme: number;
+  /**
+   * The learned layer's part of the scores for this word (see `Classifier.scoreQuery`), filled on first use, and
+   * the scorer it belongs to (a word's part depends on the model and the word vectors): kept here so that a word
+   * costs one look-up.
+   */
+  part: WordPart | undefined;
+  partOf: object | undefined;
+}
+
+/** A word's part of the learned layer's scores: its named features' scores, then its vector's projection. */
+export interface WordPart {
+  /** `2 × classes` values: the named features' scores, then the projection of the word's vector. */
+  readonly scores: Float64Array;
+  /** The word's number in the word vectors, -1 = none. */
+  readonly vec: number;
 }
 
 const FACTS_LIMIT = 200_000;
@@ -84,6 +99,8 @@ export function wordFacts(kb: KnowledgeBase, word: string): WordFacts {
       recommendation: undefined,
       ruleFlags: -1,
       lexeme: -1,
+      part: undefined,
+      partOf: undefined,
     };
     if (memo.size >= FACTS_LIMIT) memo.clear();
     memo.set(word, f);

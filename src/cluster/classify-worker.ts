@@ -2,9 +2,9 @@
  * Classify worker of one shard. Records are routed to classify shards by a stable hash of their query text
  * (`classifyShardOf`), so the repeats of a query all reach one worker and its memo (`loadCategorize`'s: up to
  * 200,000 distinct queries, then cleared) classifies each distinct query once — with workers sharing batches
- * instead, every worker classified every query it met. Each shard has its own durable consumer on the ingest
- * stream and reads every batch, skipping the records of other shards (decoding a batch costs far less than
- * classifying it). It gives its records the classifier's category (and scrubbed text), splits them by partition
+ * instead, every worker classified every query it met. Ingest splits each batch by shard (`encodeSharded`); each
+ * shard has its own durable consumer on the ingest stream, reads every batch and decodes only its own segment.
+ * It gives its records the classifier's category (and scrubbed text), splits them by partition
  * and publishes one message per ingest batch, partition and shard (empty ones too, so each anonymizer sees every
  * input position from every shard and can restore input order), then acknowledges the ingest batch. A crash
  * before the acknowledgement redelivers the batch; the republished messages carry the same ids
@@ -16,9 +16,9 @@ import type { LogRecord } from "../log/record.ts";
 import { type Bus, closeOnAbort, publish, workConsumer } from "./bus.ts";
 import { readConfig } from "./config.ts";
 import { withBuildLock } from "./kb-lock.ts";
-import { classifyShardOf, partitionOf } from "./partition.ts";
+import { partitionOf } from "./partition.ts";
 import { classifiedSubject, INGEST_STREAM, INGEST_SUBJECT } from "./topology.ts";
-import { decode, encode, type IngestBatch } from "./wire.ts";
+import { decodeShard, encode } from "./wire.ts";
 
 /** Queries that take the classifier down its lazily loaded paths (place names, spelling, the language model). */
 const WARM_UP = ["weather in new york", "john smith", "britney spears lyrics", "cheap flihgts to paris"];
@@ -36,8 +36,9 @@ export interface WorkerHooks {
 export const classifyConsumer = (shard: number): string => `classify_${shard}`;
 
 /**
- * Run classify shard `shard` (0 ≤ shard < the run's classifyShards): read every ingest batch, classify the records
- * whose query hashes to this shard, and publish them per partition with their indexes in the ingest batch.
+ * Run classify shard `shard` (0 ≤ shard < the run's classifyShards): read every ingest batch, classify its segment
+ * (the records whose query hashes to this shard), and publish them per partition with their indexes in the ingest
+ * batch.
  */
 export async function runClassifyWorker(bus: Bus, shard: number, hooks: WorkerHooks = {}): Promise<void> {
   const config = await readConfig(bus);
@@ -55,18 +56,17 @@ export async function runClassifyWorker(bus: Bus, shard: number, hooks: WorkerHo
   closeOnAbort(messages, hooks.signal);
   for await (const m of messages) {
     m.working(); // restart the clock now that this batch is being worked on
-    const batch = decode<IngestBatch>(m.data);
+    const batch = decodeShard(m.data, shard, shards);
     const inSeq = m.seq;
     const parts: LogRecord[][] = Array.from({ length: config.partitions }, () => []);
     const ixs: number[][] = Array.from({ length: config.partitions }, () => []);
-    const { records } = batch;
+    const { records, ix } = batch;
     for (let i = 0; i < records.length; i++) {
       const r = records[i]!;
-      if (shards > 1 && classifyShardOf(r.query, shards) !== shard) continue;
       if (r.category === undefined) categorize(r);
       const p = partitionOf(r.category ?? "", config.partitions);
       parts[p]!.push(r);
-      ixs[p]!.push(i);
+      ixs[p]!.push(ix === undefined ? i : ix[i]!);
     }
     await Promise.all(
       parts.map((part, p) =>

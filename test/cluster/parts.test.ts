@@ -6,8 +6,10 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { openBus, workConsumer } from "../../src/cluster/bus.ts";
+import { writeConfig } from "../../src/cluster/config.ts";
 import { natsUrl, pgUrl } from "../../src/cluster/servers.ts";
 import { INGEST_STREAM, INGEST_SUBJECT, resetStreams } from "../../src/cluster/topology.ts";
+import { decodeShard } from "../../src/cluster/wire.ts";
 import { PgProfileStore } from "../../src/profile/pg-store.ts";
 import { SqliteProfileStore } from "../../src/profile/sqlite-store.ts";
 import { skip, testServers } from "./servers.ts";
@@ -73,6 +75,15 @@ test("serve --cluster: an accepted batch lands on the ingest stream once, even w
   await resetStreams(bus.jsm);
   await bus.close();
   const b = await openBus(natsUrl(servers()), "serve-test");
+  await writeConfig(b, {
+    version: 2,
+    partitions: 1,
+    classifyShards: 2,
+    method: "swap",
+    params: { k: 3 },
+    seed: 1,
+    profileDepth: 1,
+  });
   // The classify workers' consumer, with no worker pulling: what is published waits there as lag.
   await workConsumer(b, INGEST_STREAM, "classify", INGEST_SUBJECT);
   const svc = await startService(new ClusterRuntime(b), { port: 0 });
@@ -99,6 +110,18 @@ test("serve --cluster: an accepted batch lands on the ingest stream once, even w
       info.state.messages,
       1,
       "one message: the retry was a duplicate, the bad request applied nothing",
+    );
+    // Split where it entered: each classify shard decodes its own records, and together they are the request's.
+    const m = await b.jsm.streams.getMessage("QM_INGEST", { seq: info.state.first_seq });
+    assert.ok(m, "the batch is on the ingest stream");
+    const parts = [0, 1].map((s) => decodeShard(m.data, s, 2));
+    assert.ok(parts.every((p) => p.records.length > 0));
+    assert.deepEqual(
+      parts
+        .flatMap((p) => p.records.map((r, i) => ({ i: p.ix![i]!, q: r.query })))
+        .sort((x, y) => x.i - y.i)
+        .map((x) => x.q),
+      Array.from({ length: 20 }, (_, i) => `q${i}`),
     );
     const metrics = await (await fetch(`${svc.url}/metrics`)).text();
     assert.match(metrics, /^querymask_consumer_lag\{consumer="classify"\} 1$/m);

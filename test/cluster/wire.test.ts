@@ -8,7 +8,14 @@ import { test } from "node:test";
 import fc from "fast-check";
 import { mergeShards } from "../../src/cluster/anonymize-worker.ts";
 import { classifyShardOf } from "../../src/cluster/partition.ts";
-import { decode, encode, type ReleasedBatch, type WireBatch } from "../../src/cluster/wire.ts";
+import {
+  decode,
+  decodeShard,
+  encode,
+  encodeSharded,
+  type ReleasedBatch,
+  type WireBatch,
+} from "../../src/cluster/wire.ts";
 import type { LogRecord } from "../../src/log/record.ts";
 
 const text = fc.string({ maxLength: 12 });
@@ -45,6 +52,28 @@ test("a batch decodes to the records that were encoded, without their source, wi
   );
 });
 
+test("a batch larger than one chunk of text decodes whole: records, their indexes, the batch's fields", () => {
+  fc.assert(
+    fc.property(
+      fc.array(record, { minLength: 1, maxLength: 30 }),
+      fc.integer({ min: 1, max: 9 }),
+      (seed, times) => {
+        // ~3,000–27,000 rows with long texts: several chunks, the chunk boundaries anywhere.
+        const records = Array.from({ length: 3_000 * times }, (_, i) => {
+          const r = seed[i % seed.length]!;
+          return { ...r, query: `${r.query} ${"x".repeat(i % 40)}` };
+        });
+        const ix = records.map((_, i) => 3 * i + 1);
+        const message = encode({ inSeq: 5, end: true, shard: 1, ix, records });
+        assert.ok(new DataView(message.buffer).getUint32(1) > 1, "encoded in several chunks");
+        const want = records.map(({ source: _, ...r }) => r);
+        assert.deepEqual(decode<WireBatch>(message), { inSeq: 5, end: true, shard: 1, ix, records: want });
+      },
+    ),
+    { numRuns: 5 },
+  );
+});
+
 test("the columnar form is smaller than one JSON object per record", () => {
   const records: LogRecord[] = Array.from({ length: 500 }, (_, i) => ({
     user: `u${i % 37}`,
@@ -57,29 +86,38 @@ test("the columnar form is smaller than one JSON object per record", () => {
   assert.ok(bytes < JSON.stringify({ inSeq: 1, records }).length * 0.7, `${bytes} bytes`);
 });
 
-test("classify shards: a query always goes to the same shard, and the parts of a batch merge back into input order", () => {
+test("classify shards: ingest splits a batch by query hash; the shards' parts merge back into input order", () => {
   fc.assert(
-    fc.property(fc.array(record, { maxLength: 60 }), fc.integer({ min: 1, max: 6 }), (records, shards) => {
-      const want = records.map(({ source: _, ...r }) => r);
-      // What the classify workers of `shards` shards publish for one ingest batch and one partition.
-      const parts: WireBatch[] = [];
-      for (let s = 0; s < shards; s++) {
-        const mine: LogRecord[] = [];
-        const ix: number[] = [];
-        records.forEach((r, i) => {
-          const shard = classifyShardOf(r.query, shards);
-          assert.ok(shard >= 0 && shard < shards && shard === classifyShardOf(r.query, shards));
-          if (shard === s) {
-            mine.push(r);
-            ix.push(i);
-          }
-        });
-        parts.push(decode<WireBatch>(encode({ inSeq: 7, shard: s, ix, records: mine })));
-      }
-      // Arrival order between shards is arbitrary.
-      assert.deepEqual(mergeShards(parts.reverse()), want);
-    }),
+    fc.property(
+      fc.array(record, { maxLength: 60 }),
+      fc.integer({ min: 1, max: 6 }),
+      fc.boolean(),
+      (records, shards, end) => {
+        const want = records.map(({ source: _, ...r }) => r);
+        const message = encodeSharded({ ...(end ? { end: true } : {}), records }, shards);
+        // What the classify workers of `shards` shards publish for this ingest batch and one partition.
+        const parts: WireBatch[] = [];
+        for (let s = 0; s < shards; s++) {
+          const part = decodeShard(message, s, shards);
+          assert.equal(part.end, end ? true : undefined, "every segment carries the end mark");
+          for (const r of part.records) assert.equal(classifyShardOf(r.query, shards), s);
+          if (shards === 1) assert.equal(part.ix, undefined, "one shard: indexes implied");
+          parts.push(decode<WireBatch>(encode({ inSeq: 7, shard: s, ...part })));
+        }
+        // Arrival order between shards is arbitrary.
+        assert.deepEqual(mergeShards(parts.reverse()), want);
+      },
+    ),
   );
+});
+
+test("a shard refuses an ingest message split for another shard count, or not split at all", () => {
+  const records: LogRecord[] = [{ user: "u", query: "q", time: 1 }];
+  assert.throws(
+    () => decodeShard(encodeSharded({ records }, 3), 0, 2),
+    /split into 3 classify shards, the run has 2/,
+  );
+  assert.throws(() => decodeShard(encode({ records }), 0, 1), /not split by classify shard/);
 });
 
 test("a classified part without record indexes cannot be merged with another shard's", () => {

@@ -3,7 +3,8 @@ import { test } from "node:test";
 import { decodeTrieV3, packageInfo, parseWordList } from "../../src/knowledge/cspell.ts";
 import { loadKnowledgeBase } from "../../src/knowledge/knowledge-base.ts";
 import { DOMAIN_LEXICONS, FOREIGN_LEXICONS, NAME_LISTS } from "../../src/knowledge/lexicons.ts";
-import { bundledNames } from "../../src/knowledge/name-packages.ts";
+import { bundledNames, famousPeople } from "../../src/knowledge/name-packages.ts";
+import { createScrubber } from "../../src/scrub/scrubber.ts";
 
 test("TrieXv3: end of word, steps back, digit steps and references", () => {
   // c-a-t-s, `$` ends "cats" and steps back to "cat", `$` ends "cat" and steps back to "ca", `3` steps back two
@@ -68,6 +69,21 @@ test("name lists place famous people by occupation, comic characters, companies 
   assert.equal(top("lex luthor"), "Arts");
   assert.equal(top("sinopec group"), "Business");
   assert.equal(top("chevrolet silverado"), "Recreation");
+});
+
+test("the scrubber's curated public figures are placed by field: the scrubber keeps them, the classifier files them", () => {
+  // (in neither Pantheon nor faker's lists)
+  for (const [name, field] of [
+    ["dale earnhardt", "Sports"],
+    ["dave matthews", "Arts"],
+  ] as const) {
+    assert.equal(top(name), field, name);
+    assert.deepEqual(createScrubber().scrub(name).spans, [], name);
+  }
+  // sections by heading; a mixed section is not read for a field
+  const athletes = famousPeople(["athletes and sports figures", "more athletes and sports figures"]);
+  assert.ok(athletes.includes("allen iverson") && athletes.includes("tiger woods"));
+  assert.ok(!athletes.includes("norah jones") && !athletes.includes("paris hilton"));
 });
 
 test("domain lexicons leave names, common words and misspellings alone", () => {
