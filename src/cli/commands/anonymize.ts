@@ -13,6 +13,7 @@ import { writeCountTable } from "../../log/count-table.ts";
 import { describeGuarantee } from "../../log/guarantee.ts";
 import { loadLog, type OpenedLog, openLog } from "../../log/read.ts";
 import { writeBatches, writeLog } from "../../log/write.ts";
+import { catalog, loadMethod } from "../../methods/catalog.ts";
 import {
   type Guarantee,
   type MethodContext,
@@ -20,9 +21,8 @@ import {
   NO_GUARANTEE,
   withParamRange,
 } from "../../methods/method.ts";
-import { getMethod, methods } from "../../methods/registry.ts";
 import { ClickUsers } from "../../scrub/click-url.ts";
-import { type ScrubCounts, scrubLog, scrubsInput } from "../../scrub/scrub-log.ts";
+import type { ScrubCounts } from "../../scrub/scrub-log.ts";
 import { runStage } from "../../stream/stage.ts";
 import { checkTimeOrder, NotInTimeOrder, sortByTime } from "../../stream/time-order.ts";
 import { addParamFlags, givenParams } from "../param-flags.ts";
@@ -77,7 +77,7 @@ export function register(program: Command): void {
   const cmd = program
     .command("anonymize")
     .argument("<log...>", "input log files or glob patterns")
-    .requiredOption("-m, --method <name>", `method: ${methods.map((m) => m.name).join(", ")}`)
+    .requiredOption("-m, --method <name>", `method: ${catalog.map((m) => m.name).join(", ")}`)
     .requiredOption(
       "-o, --out <file>",
       "released log (same format as the input; .gz compresses) or count table (dp)",
@@ -91,14 +91,14 @@ export function register(program: Command): void {
       16_384,
     )
     .option("--json", "print the summary as JSON");
-  addParamFlags(cmd, methods, "method", "method", RESERVED);
+  addParamFlags(cmd, catalog, "method", "method", RESERVED);
   cmd.addHelpText(
     "after",
-    `\nMethods:\n${methods.map((m) => `  ${m.name.padEnd(12)} ${m.summary} (${m.paper})`).join("\n")}\n\nExamples:\n  querymask anonymize --method swap --k 3 --delta 1.2 --depth 1 --seed 7 data/excite/excite-small.log -o released.log\n  querymask anonymize --method dp --epsilon 1 --delta 1e-5 --d 20 log.tsv.gz -o counts.tsv`,
+    `\nMethods:\n${catalog.map((m) => `  ${m.name.padEnd(12)} ${m.summary} (${m.paper})`).join("\n")}\n\nExamples:\n  querymask anonymize --method swap --k 3 --delta 1.2 --depth 1 --seed 7 data/excite/excite-small.log -o released.log\n  querymask anonymize --method dp --epsilon 1 --delta 1e-5 --d 20 log.tsv.gz -o counts.tsv`,
   );
   addInputOptions(cmd).action(async (inputs: string[], flags: AnonymizeFlags) => {
-    const method = getMethod(flags.method);
-    const params = method.parse(givenParams(method, methods, flags, "method"));
+    const method = await loadMethod(flags.method);
+    const params = method.parse(givenParams(method, catalog, flags, "method"));
     const opts = readOptions(flags, flags.out);
     await checkOutputs(inputs, fileOutputs(flags.out, opts.rejectsPath));
     const ctx: MethodContext = {
@@ -172,6 +172,8 @@ export function register(program: Command): void {
       const read = await loadLog(inputs, opts);
       opts.progress.stop();
       let input = read;
+      // Loaded here only: the scrubber's dictionaries are not needed by a streaming method.
+      const { scrubLog, scrubsInput } = await import("../../scrub/scrub-log.ts");
       if (scrubsInput(method.name, read)) {
         opts.progress.start("scrubbing identifiers");
         const scrubbed = await scrubLog(read);
