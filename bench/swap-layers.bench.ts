@@ -5,7 +5,8 @@
  * writer. The child measures CPU (user + system, `process.cpuUsage`) from after its imports to the end, and also
  * its import CPU, its peak RSS and its garbage collections (count of scavenges and mark-compacts, from a `gc`
  * performance observer: the scavenges count the bytes a layer allocates, a figure the machine's load does not
- * move). Like the CLI's streaming path, each child caps the young generation at 4 MiB semi-spaces. `heap` prints the live heap (after `gc()`) every 100k rows of a `SwapStage` run.
+ * move). Like the CLI's streaming path, each child caps the young generation at 4 MiB semi-spaces and the old
+ * generation's growth at 50% (src/cli/heap.ts). `heap` prints the live heap (after `gc()`) every 100k rows of a `SwapStage` run.
  * That is the state the stream holds, as opposed to the heap V8 commits. Skips when the cached input or dist/ is
  * absent.
  *
@@ -31,9 +32,10 @@ async function child(layer: string, depth: number): Promise<void> {
   const { methodRng } = await import(join(DIST, "methods/method.js"));
   const { runStage } = await import(join(DIST, "stream/stage.js"));
   const { checkTimeOrder } = await import(join(DIST, "stream/time-order.js"));
-  const { capYoungGeneration } = await import(join(DIST, "cli/young-generation.js"));
+  const { capYoungGeneration, slowOldGenerationGrowth } = await import(join(DIST, "cli/heap.js"));
   const imports = process.cpuUsage(c0);
   capYoungGeneration(4);
+  slowOldGenerationGrowth(50);
   const gcs = { minor: 0, major: 0 };
   new PerformanceObserver((list) => {
     for (const e of list.getEntries()) {
