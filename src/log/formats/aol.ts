@@ -86,13 +86,10 @@ export const aolCodec: LineCodec = {
       checkTsvField("category", rec.category ?? "");
       checkTsvField("unit", rec.unit ?? "");
     }
-    // One join into a flat string: a template literal builds a cons string per field (~12 × 32 bytes a row),
-    // which the writer then flattens again.
-    const rank = rec.itemRank === undefined ? "" : String(rec.itemRank);
-    const time = formatAolTime(rec.time);
-    return classified
-      ? [rec.user, rec.query, time, rank, rec.clickUrl ?? "", rec.category ?? "", rec.unit ?? ""].join("\t")
-      : [rec.user, rec.query, time, rank, rec.clickUrl ?? ""].join("\t");
+    // A template literal (a cons string per field, flattened once by the writer's join): an Array.join per line
+    // allocates less but measured ~4% slower warm (issue 17, session 11).
+    const line = `${rec.user}\t${rec.query}\t${formatAolTime(rec.time)}\t${rec.itemRank ?? ""}\t${rec.clickUrl ?? ""}`;
+    return classified ? `${line}\t${rec.category ?? ""}\t${rec.unit ?? ""}` : line;
   },
 
   header(classified) {
