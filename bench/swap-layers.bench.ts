@@ -3,7 +3,10 @@
  * in the CLI, on the compiled dist/ (`npm run build` first). The layers are cumulative: `read` reads the classified,
  * time-ordered AOL subset (the swap-cli bench's cached input); `stage` adds `SwapStage` (k = 3) and `write` adds the
  * writer. The child measures CPU (user + system, `process.cpuUsage`) from after its imports to the end, and also
- * its import CPU and its peak RSS. `heap` prints the live heap (after `gc()`) every 100k rows of a `SwapStage` run.
+ * its import CPU, its peak RSS and its garbage collections (count of scavenges and mark-compacts, from a `gc`
+ * performance observer: the scavenges count the bytes a layer allocates, a figure the machine's load does not
+ * move). Like the CLI's streaming path, each child caps the young generation at 4 MiB semi-spaces and the old
+ * generation's growth at 50% (src/cli/heap.ts). `heap` prints the live heap (after `gc()`) every 100k rows of a `SwapStage` run.
  * That is the state the stream holds, as opposed to the heap V8 commits. Skips when the cached input or dist/ is
  * absent.
  *
@@ -13,6 +16,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
+import { constants, PerformanceObserver } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
@@ -28,7 +32,18 @@ async function child(layer: string, depth: number): Promise<void> {
   const { methodRng } = await import(join(DIST, "methods/method.js"));
   const { runStage } = await import(join(DIST, "stream/stage.js"));
   const { checkTimeOrder } = await import(join(DIST, "stream/time-order.js"));
+  const { capYoungGeneration, slowOldGenerationGrowth } = await import(join(DIST, "cli/heap.js"));
   const imports = process.cpuUsage(c0);
+  capYoungGeneration(4);
+  slowOldGenerationGrowth(50);
+  const gcs = { minor: 0, major: 0 };
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      const kind = (e as { detail?: { kind?: number } }).detail?.kind;
+      if (kind === constants.NODE_PERFORMANCE_GC_MINOR) gcs.minor++;
+      else if (kind === constants.NODE_PERFORMANCE_GC_MAJOR) gcs.major++;
+    }
+  }).observe({ entryTypes: ["gc"] });
   const log = await openLog([INPUT], {});
   const stage =
     layer === "read"
@@ -61,8 +76,10 @@ async function child(layer: string, depth: number): Promise<void> {
   const t = process.cpuUsage(t0);
   const cpu = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1e6;
   const rss = process.resourceUsage().maxRSS / 1024;
+  // Let the observer deliver the last entries before they are read.
+  await new Promise((resolve) => setImmediate(resolve));
   if (layer !== "heap")
-    console.log(JSON.stringify({ rows, cpu: cpu(t), imports: cpu(imports), rssMiB: rss }));
+    console.log(JSON.stringify({ rows, cpu: cpu(t), imports: cpu(imports), rssMiB: rss, ...gcs }));
 }
 
 const args = process.argv.slice(2);
@@ -88,10 +105,17 @@ if (args[0] === "--child") {
     process.stdout.write(run("heap", ["--expose-gc"]).stdout);
   } else {
     const cpu: Record<string, number[]> = {};
+    const gcs: Record<string, string[]> = {};
     for (let r = 0; r < runs; r++) {
       for (const layer of LAYERS) {
-        const m = JSON.parse(run(layer).stdout.trim().split("\n").at(-1)!) as { cpu: number };
+        const m = JSON.parse(run(layer).stdout.trim().split("\n").at(-1)!) as {
+          cpu: number;
+          minor: number;
+          major: number;
+          rssMiB: number;
+        };
         cpu[layer] = [...(cpu[layer] ?? []), m.cpu];
+        gcs[layer] = [...(gcs[layer] ?? []), `${m.minor}/${m.major}, ${m.rssMiB.toFixed(0)} MiB`];
       }
     }
     console.log(
@@ -100,7 +124,7 @@ if (args[0] === "--child") {
     for (const layer of LAYERS) {
       const xs = cpu[layer]!;
       console.log(
-        `  ${layer.padEnd(6)} min ${Math.min(...xs).toFixed(2)}  runs ${xs.map((x) => x.toFixed(2)).join(" ")}`,
+        `  ${layer.padEnd(6)} min ${Math.min(...xs).toFixed(2)}  runs ${xs.map((x) => x.toFixed(2)).join(" ")}  scavenges/mark-compacts, peak RSS: ${gcs[layer]!.join("; ")}`,
       );
     }
   }

@@ -2,7 +2,7 @@
 // The `querymask` command. It runs the compiled JavaScript in dist/ (`npm run build`) when that is there and no
 // source file under src/ is newer than it, and otherwise the TypeScript sources through tsx — so a checkout
 // works straight after `npm ci`, a built one starts fast, and a stale build is never run.
-import { readdirSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
@@ -32,12 +32,19 @@ function builtAndFresh() {
   }
 }
 
-let main;
-if (builtAndFresh()) {
-  ({ main } = await import("../dist/cli/main.js"));
+const args = process.argv.slice(2);
+if (args.length === 1 && (args[0] === "--version" || args[0] === "-V")) {
+  // Answered here: loading the CLI (commander, the command table) would double the start-up of the answer.
+  const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
+  process.stdout.write(`${pkg.version}\n`);
 } else {
-  const { register } = await import("tsx/esm/api");
-  register();
-  ({ main } = await import("../src/cli/main.ts"));
+  let main;
+  if (builtAndFresh()) {
+    ({ main } = await import("../dist/cli/main.js"));
+  } else {
+    const { register } = await import("tsx/esm/api");
+    register();
+    ({ main } = await import("../src/cli/main.ts"));
+  }
+  process.exitCode = await main(process.argv);
 }
-process.exitCode = await main(process.argv);

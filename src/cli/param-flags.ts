@@ -11,11 +11,14 @@ import { type Command, Option } from "commander";
 import { UsageError } from "../util/errors.ts";
 import type { ParamSpec } from "../util/params.ts";
 
-/** A method or an attack, as far as its flags are concerned. */
+/**
+ * A method or an attack, as far as its flags are concerned. A method's catalog entry has no parser (it is in the
+ * implementation, not loaded for the help): its stated defaults are its parser's (test/contracts).
+ */
 export interface ParamOwner {
   readonly name: string;
   readonly params: readonly ParamSpec[];
-  parse(raw: Readonly<Record<string, unknown>>): unknown;
+  parse?(raw: Readonly<Record<string, unknown>>): unknown;
 }
 
 /** `maxDelay` → `max-delay`; a name without a lower-to-upper boundary stays as it is (`k`, graph's `K`). */
@@ -25,6 +28,7 @@ export function flagName(param: string): string {
 
 /** The value `owner` runs with when the parameter is not given: its parser's, else the spec's stated default. */
 export function defaultOf(owner: ParamOwner, spec: ParamSpec): unknown {
+  if (owner.parse === undefined) return spec.default;
   try {
     const parsed = owner.parse({}) as Record<string, unknown>;
     if (parsed[spec.name] !== undefined) return parsed[spec.name];

@@ -37,17 +37,31 @@ function compose(y: number, mo: number, d: number, h: number, mi: number, s: num
 
 /** `YYYY-MM-DD HH:MM:SS` (AOL) → seconds, or NaN. A `T` separator is accepted too. */
 export function parseAolTime(s: string): number {
-  if (s.length !== 19) return Number.NaN;
-  const sep = s.charCodeAt(10);
-  if (s[4] !== "-" || s[7] !== "-" || (sep !== 32 && sep !== 84) || s[13] !== ":" || s[16] !== ":")
+  return parseAolTimeIn(s, 0, s.length);
+}
+
+/**
+ * {@link parseAolTime} of `s[from, to)`, without cutting it out: the AOL reader parses the time where it stands in
+ * its line (one string less per row).
+ */
+export function parseAolTimeIn(s: string, from: number, to: number): number {
+  if (to - from !== 19) return Number.NaN;
+  const sep = s.charCodeAt(from + 10);
+  if (
+    s.charCodeAt(from + 4) !== 45 || // -
+    s.charCodeAt(from + 7) !== 45 ||
+    (sep !== 32 && sep !== 84) || // space or T
+    s.charCodeAt(from + 13) !== 58 || // :
+    s.charCodeAt(from + 16) !== 58
+  )
     return Number.NaN;
   return compose(
-    digits(s, 0, 4),
-    digits(s, 5, 2),
-    digits(s, 8, 2),
-    digits(s, 11, 2),
-    digits(s, 14, 2),
-    digits(s, 17, 2),
+    digits(s, from, 4),
+    digits(s, from + 5, 2),
+    digits(s, from + 8, 2),
+    digits(s, from + 11, 2),
+    digits(s, from + 14, 2),
+    digits(s, from + 17, 2),
   );
 }
 

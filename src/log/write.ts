@@ -43,10 +43,15 @@ export function createLogWriter(path: string, format: LogFormat, opts: WriterOpt
   const header = codec.header(classified);
   if (header !== undefined) file.write(`${header}\n`);
   let count = 0;
-  let piece = "";
+  // The lines of the piece being made, joined once when it is sent: `piece += line` would make a cons string per
+  // line, flattened again before encoding.
+  let lines: string[] = [];
+  let chars = 0;
   const send = (): undefined | Promise<void> => {
-    const text = piece;
-    piece = "";
+    lines.push("");
+    const text = lines.join("\n");
+    lines = [];
+    chars = 0;
     return file.write(text);
   };
   return {
@@ -64,15 +69,17 @@ export function createLogWriter(path: string, format: LogFormat, opts: WriterOpt
         throw e;
       }
       count++;
-      piece += `${line}\n`;
-      return piece.length < PIECE_CHARS ? undefined : send();
+      lines.push(line);
+      chars += line.length + 1;
+      return chars < PIECE_CHARS ? undefined : send();
     },
     async close() {
-      if (piece !== "") await send();
+      if (lines.length > 0) await send();
       await file.commit();
     },
     abort: () => {
-      piece = "";
+      lines = [];
+      chars = 0;
       return file.abort();
     },
     get count() {

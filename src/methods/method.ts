@@ -76,14 +76,23 @@ export interface StageOptions {
   readonly clickUsers?: ClickUsers;
 }
 
-export interface Method<P = unknown> {
+/**
+ * What is known of a method without loading its implementation: each method folder's `meta.ts` exports it, and
+ * the catalog (./catalog.ts) lists it beside a loader, so the CLI can offer every method's flags and help while
+ * loading only the method that runs.
+ */
+export interface MethodInfo {
   /** The name used on the command line and in configs: "swap", "mdav", "graph", "km", "dp", "threshold", … */
   readonly name: string;
   /** One line for `--help` and the report. */
   readonly summary: string;
   /** The paper it implements, e.g. "000", "004", "Korolova et al. 2009". */
   readonly paper: string;
+  /** Its parameters; each stated default is its parser's (test/contracts/registries.test.ts). */
   readonly params: readonly ParamSpec[];
+}
+
+export interface Method<P = unknown> extends MethodInfo {
   /** Validate raw parameters (from CLI flags or a config); throws {@link ParamError}. */
   parse(raw: Readonly<Record<string, unknown>>): P;
   anonymize(input: QueryLog, params: P, ctx: MethodContext): Promise<Release>;

@@ -1,37 +1,14 @@
 /**
- * Every anonymization method querymask offers, by name. Adding a method = one folder under src/methods/ that
- * exports a {@link Method}, plus one line here. The CLI and the experiment runner look methods up only here.
+ * Every anonymization method, loaded: for code that needs them all at once (experiments, the report, the library
+ * API, the audit, the cluster). The list and each method's one line are in ./catalog.ts, which the CLI's
+ * `anonymize` uses to load only the method it runs.
  */
 import { UsageError } from "../util/errors.ts";
-import { clientside } from "./clientside/index.ts";
-import { dp } from "./dp/index.ts";
-import { erola } from "./erola/index.ts";
-import { graph } from "./graph/index.ts";
-import { identity } from "./identity/index.ts";
-import { km } from "./km/index.ts";
-import { mdav } from "./mdav/index.ts";
-import { mdavStrings } from "./mdav-strings/index.ts";
+import { catalog } from "./catalog.ts";
 import type { Method } from "./method.ts";
-import { navarro } from "./navarro/index.ts";
-import { dropAll } from "./suppress-all/index.ts";
-import { swap } from "./swap/index.ts";
-import { threshold } from "./threshold/index.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: each method has its own parameter type, checked by its parse().
-export const methods: Method<any>[] = [
-  swap,
-  graph,
-  dp,
-  threshold,
-  km,
-  identity,
-  dropAll,
-  mdav,
-  mdavStrings,
-  erola,
-  navarro,
-  clientside,
-];
+export const methods: Method<any>[] = await Promise.all(catalog.map((entry) => entry.load()));
 
 // biome-ignore lint/suspicious/noExplicitAny: see above.
 export function getMethod(name: string): Method<any> {

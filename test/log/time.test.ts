@@ -1,7 +1,13 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
-import { formatAolTime, formatExciteTime, parseAolTime, parseExciteTime } from "../../src/log/time.ts";
+import {
+  formatAolTime,
+  formatExciteTime,
+  parseAolTime,
+  parseAolTimeIn,
+  parseExciteTime,
+} from "../../src/log/time.ts";
 
 test("AOL times parse to UTC seconds", () => {
   assert.equal(parseAolTime("1970-01-01 00:00:00"), 0);
@@ -47,6 +53,20 @@ test("formatting agrees with Date", () => {
   fc.assert(
     fc.property(fc.integer({ min: 0, max: 4102444800 }), (t) => {
       assert.equal(formatAolTime(t), new Date(t * 1000).toISOString().slice(0, 19).replace("T", " "));
+    }),
+  );
+});
+
+test("a time parsed where it stands in a line is the time parsed alone (property)", () => {
+  const text = fc.oneof(
+    fc.integer({ min: 0, max: 253402300799 }).map(formatAolTime),
+    fc.string({ minLength: 17, maxLength: 21 }),
+    fc.constantFrom("2006-02-30 00:00:00", "2006-03-01T07:33:28", "2006-03-01 07:33:2x"),
+  );
+  fc.assert(
+    fc.property(fc.string(), text, fc.string(), (before, t, after) => {
+      const got = parseAolTimeIn(`${before}${t}${after}`, before.length, before.length + t.length);
+      assert.ok(Object.is(got, parseAolTime(t)), JSON.stringify(t));
     }),
   );
 });

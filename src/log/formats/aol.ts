@@ -4,7 +4,7 @@
  * log appends `Category TAB Unit` and says so in its header.
  */
 import type { LogRecord } from "../record.ts";
-import { formatAolTime, parseAolTime } from "../time.ts";
+import { formatAolTime, parseAolTimeIn } from "../time.ts";
 import { checkTsvField, type LineCodec, UnwritableRecord } from "./codec.ts";
 
 const HEADER = "AnonID\tQuery\tQueryTime\tItemRank\tClickURL";
@@ -44,10 +44,12 @@ export const aolCodec: LineCodec = {
     }
     const user = line.slice(0, t1);
     if (user === "") return "empty AnonID";
-    const timeText = line.slice(t2 + 1, t3 < 0 ? line.length : t3);
-    const time = parseAolTime(timeText);
-    if (Number.isNaN(time))
+    const timeEnd = t3 < 0 ? line.length : t3;
+    const time = parseAolTimeIn(line, t2 + 1, timeEnd);
+    if (Number.isNaN(time)) {
+      const timeText = line.slice(t2 + 1, timeEnd);
       return `unparsable QueryTime ${JSON.stringify(timeText)}: expected YYYY-MM-DD HH:MM:SS`;
+    }
     const rec: LogRecord = { user, query: line.slice(t1 + 1, t2), time };
     if (t3 >= 0) {
       if (t4 > t3 + 1) {
@@ -84,6 +86,8 @@ export const aolCodec: LineCodec = {
       checkTsvField("category", rec.category ?? "");
       checkTsvField("unit", rec.unit ?? "");
     }
+    // A template literal (a cons string per field, flattened once by the writer's join): an Array.join per line
+    // allocates less but measured ~4% slower warm (issue 17, session 11).
     const line = `${rec.user}\t${rec.query}\t${formatAolTime(rec.time)}\t${rec.itemRank ?? ""}\t${rec.clickUrl ?? ""}`;
     return classified ? `${line}\t${rec.category ?? ""}\t${rec.unit ?? ""}` : line;
   },

@@ -17,6 +17,7 @@ import { boundPairs, boundQueries, histories } from "./contributions.ts";
 import { type CountNoise, gaussianCountNoise, laplaceCountNoise, noisyCounts } from "./counts.ts";
 import { discreteLaplace } from "./discrete.ts";
 import { limitAndCount, noisyRelease } from "./korolova.ts";
+import { dpInfo } from "./meta.ts";
 import { type NoiseSource, randomness } from "./random.ts";
 import { SELECTION_NAMES, selections } from "./selection/index.ts";
 import { type Calibration, type Selection, userCounts } from "./selection/selection.ts";
@@ -162,52 +163,7 @@ export function plan(params: DpParams, sel: Selection<Calibration>): Plan {
 }
 
 export const dp: Method<DpParams> = {
-  name: "dp",
-  summary:
-    "Differentially private query and click counts: user-level partition selection (default Weighted Gaussian set union), discrete noise.",
-  paper: "Korolova et al. 2009; Gopi et al. 2020; Desfontaines et al. 2022",
-  params: [
-    {
-      name: "selection",
-      type: "string",
-      description: `how queries are selected: ${SELECTION_NAMES.join(", ")}`,
-      default: DEFAULT_SELECTION,
-    },
-    {
-      name: "epsilon",
-      type: "number",
-      description: "privacy loss ε of the whole release (0.001–1000)",
-      default: 1,
-    },
-    { name: "delta", type: "number", description: "failure probability δ (1e-100 ≤ δ < 1)", default: 1e-5 },
-    {
-      name: "d",
-      type: "int",
-      description: `contribution bound: distinct queries per user (korolova: query events); default per strategy: ${[
-        `korolova ${KOROLOVA_D}`,
-        ...selections.map((s) => `${s.name} ${s.defaultD}`),
-      ].join(", ")}`,
-    },
-    {
-      name: "alpha",
-      type: "number",
-      description: "policy strategies: cutoff Γ = ρ + α·noise scale (0–100)",
-      default: DEFAULT_ALPHA,
-    },
-    {
-      name: "noise",
-      type: "string",
-      description:
-        "noise source: crypto (OS CSPRNG, private) or seeded (reproducible from --seed; NOT private, experiments only)",
-      default: "crypto",
-    },
-    {
-      name: "clicks",
-      type: "boolean",
-      description: "also release noisy click counts (costs part of ε and δ)",
-      default: true,
-    },
-  ],
+  ...dpInfo,
   parse(raw) {
     const selection = String(raw.selection ?? DEFAULT_SELECTION);
     if (!(SELECTION_NAMES as readonly string[]).includes(selection)) {

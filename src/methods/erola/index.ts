@@ -14,6 +14,7 @@ import { contextMapper, parseK } from "../mdav/index.ts";
 import { cached, meanEvents, microaggregate } from "../mdav/microaggregate.ts";
 import { booleanDistanceMatrix } from "../mdav/multiset-distance.ts";
 import type { Method } from "../method.ts";
+import { erolaInfo } from "./meta.ts";
 
 interface Prepared {
   readonly logs: UserLogs;
@@ -36,11 +37,7 @@ export function wordCategories(query: string, mapper: ConceptMapper): number[] {
 }
 
 export const erola: Method<ErolaParams> = {
-  name: "erola",
-  summary:
-    "Erola et al. 2010: users clustered by identical ODP categories of their words, random prototypes.",
-  paper: "Erola et al. 2010 (baseline of 004)",
-  params: [{ name: "k", type: "int", description: "users per cluster (k-anonymity), ≥ 2", default: 3 }],
+  ...erolaInfo,
   parse: (raw) => ({ k: parseK("erola", raw) }),
   async anonymize(input, params, ctx) {
     const mapper = await contextMapper(ctx);

@@ -9,6 +9,7 @@ import { intParam, type Method, numberParam, ParamError, type Release } from "..
 import { dropQueries } from "../threshold/drop-queries.ts";
 import { disconnect, type Variant } from "./disconnect.ts";
 import { kAnonymityFilter, Reason } from "./k-anonymity.ts";
+import { graphInfo } from "./meta.ts";
 import { QueryGraphBuilder } from "./query-graph.ts";
 
 export interface GraphParams {
@@ -33,42 +34,7 @@ function boolParam(raw: Readonly<Record<string, unknown>>, name: string, def: bo
 }
 
 export const graph: Method<GraphParams> = {
-  name: "graph",
-  summary:
-    "Query-click graph disconnection (Methods 1–3) with optional k-anonymity extension (k results, K sites).",
-  paper: "001",
-  params: [
-    {
-      name: "variant",
-      type: "int",
-      description: "paper's Method: 1 = degree, 2 = degree/frequency, 3 = degree/clicks",
-      default: 1,
-    },
-    {
-      name: "density",
-      type: "number",
-      description: "stop at this graph density (0 = disconnect fully)",
-      default: 0,
-    },
-    {
-      name: "vulnerable",
-      type: "boolean",
-      description: "remove vulnerable queries (the query names a site clicked for it)",
-      default: false,
-    },
-    {
-      name: "k",
-      type: "int",
-      description: "remove queries with fewer than k distinct clicked URLs (0 = off)",
-      default: 0,
-    },
-    {
-      name: "K",
-      type: "int",
-      description: "remove queries with clicks on fewer than K sites (0 = off; K ≤ k)",
-      default: 0,
-    },
-  ],
+  ...graphInfo,
   parse(raw) {
     const variant = intParam("graph", raw, "variant", 1, 1, 3) as Variant;
     const density = numberParam("graph", raw, "density", 0, (x) =>

@@ -4,12 +4,10 @@
  * yardstick no loss at all.
  */
 import { type Method, NO_GUARANTEE, type Release } from "../method.ts";
+import { identityInfo } from "./meta.ts";
 
 export const identity: Method<Record<string, never>> = {
-  name: "identity",
-  summary: "Release the log unchanged (a yardstick sanity check, not an anonymization).",
-  paper: "none (baseline)",
-  params: [],
+  ...identityInfo,
   parse: () => ({}),
   async anonymize(input): Promise<Release> {
     const records = input.records.map((r) => ({ ...r }));

@@ -16,7 +16,8 @@ import { type BidTable, bidVector, readBids } from "./bids.ts";
 import { greedySuppress } from "./greedy.ts";
 import { indexLog } from "./histories.ts";
 import type { Retained } from "./measures.ts";
-import { KM_PARAMS, type KmParams, parseKmParams } from "./params.ts";
+import { kmInfo } from "./meta.ts";
+import { type KmParams, parseKmParams } from "./params.ts";
 import { rewriteLog, suppressFlagged } from "./release.ts";
 import { historyTotals, retainedBetween } from "./retained.ts";
 import { targetFunction } from "./targets.ts";
@@ -105,10 +106,7 @@ export function kmRecords(
 }
 
 export const km: Method<KmParams> = {
-  name: "km",
-  summary: "(k,m)-anonymity by term suppression: every ≤ m terms of a history are held by ≥ k users.",
-  paper: "003",
-  params: KM_PARAMS,
+  ...kmInfo,
   parse: parseKmParams,
 
   async anonymize(input, params, ctx): Promise<Release> {

@@ -1,7 +1,7 @@
 /**
  * Parameters of the (k,m)-anonymity method (paper 003), validated once where they enter.
  */
-import { intParam, ParamError, type ParamSpec } from "../method.ts";
+import { intParam, ParamError } from "../method.ts";
 import { BID_TARGETS, TARGETS, type Target } from "./targets.ts";
 
 export interface KmParams {
@@ -16,27 +16,6 @@ export interface KmParams {
 }
 
 const M = "km";
-
-export const KM_PARAMS: readonly ParamSpec[] = [
-  {
-    name: "k",
-    type: "int",
-    description: "each combination of ≤ m terms is held by ≥ k users (≥ 2)",
-    default: 5,
-  },
-  { name: "m", type: "int", description: "size of the combinations an adversary knows (≥ 1)", default: 2 },
-  {
-    name: "target",
-    type: "string",
-    description: `which term to suppress: ${TARGETS.join(" | ")}`,
-    default: "users",
-  },
-  {
-    name: "bid",
-    type: "string",
-    description: "term<TAB>value bid table (TSV); required for --target bid and revenue",
-  },
-];
 
 /** Validate raw parameters; throws {@link ParamError}. */
 export function parseKmParams(raw: Readonly<Record<string, unknown>>): KmParams {

@@ -13,6 +13,7 @@ import { cached, microaggregate } from "../mdav/microaggregate.ts";
 import { booleanDistanceMatrix } from "../mdav/multiset-distance.ts";
 import { quotas } from "../mdav/representative.ts";
 import type { Method } from "../method.ts";
+import { mdavStringsInfo } from "./meta.ts";
 
 export interface StringsParams {
   readonly k: number;
@@ -33,10 +34,7 @@ function distributionPrototype(logs: UserLogs, members: Int32Array, rng: Rng): n
 }
 
 export const mdavStrings: Method<StringsParams> = {
-  name: "mdav-strings",
-  summary: "Non-semantic user microaggregation: queries compared as strings, representative by distribution.",
-  paper: "004 (§5.2 non-semantic baseline)",
-  params: [{ name: "k", type: "int", description: "users per cluster (k-anonymity), ≥ 2", default: 3 }],
+  ...mdavStringsInfo,
   parse: (raw) => ({ k: parseK("mdav-strings", raw) }),
   async anonymize(input, params, ctx) {
     const { logs, distances } = cached(input, "mdav-strings", () => {

@@ -18,6 +18,7 @@ import { userLogs } from "../../semantic/user-logs.ts";
 import { type Progress, silentProgress } from "../../util/progress.ts";
 import type { Rng } from "../../util/random.ts";
 import { intParam, type Method, type MethodContext, ParamError, type Release } from "../method.ts";
+import { mdavInfo } from "./meta.ts";
 import { semanticPartition, type Variant } from "./partition.ts";
 import { buildRelease } from "./release.ts";
 import { pickQueries, representativeCategories } from "./representative.ts";
@@ -157,20 +158,7 @@ export function parseK(method: string, raw: Readonly<Record<string, unknown>>): 
 }
 
 export const mdav: Method<MdavParams> = {
-  name: "mdav",
-  summary: "Semantic microaggregation of users with ODP categories (MDAV, k-anonymous synthetic logs).",
-  paper: "004",
-  params: [
-    { name: "k", type: "int", description: "users per cluster (k-anonymity), ≥ 2", default: 3 },
-    { name: "variant", type: "string", description: "exact (O(n²)) or blocked (scalable)", default: "exact" },
-    { name: "block", type: "int", description: "users per block in the blocked variant", default: 1000 },
-    {
-      name: "workers",
-      type: "int",
-      description: "worker threads for the blocked variant (0 = none)",
-      default: 2,
-    },
-  ],
+  ...mdavInfo,
   parse(raw) {
     const k = parseK("mdav", raw);
     const variant = String(raw.variant ?? "exact");

@@ -16,6 +16,7 @@ import type { Rng } from "../../util/random.ts";
 import { parseK } from "../mdav/index.ts";
 import { cached, meanEvents, microaggregate } from "../mdav/microaggregate.ts";
 import { intParam, type Method } from "../method.ts";
+import { navarroInfo } from "./meta.ts";
 import { domainLabels, queryDistance, type SyntacticQuery } from "./query-distance.ts";
 
 export interface NavarroParams {
@@ -126,18 +127,7 @@ function frequencyPrototype(logs: UserLogs, members: Int32Array, rng: Rng): numb
 }
 
 export const navarro: Method<NavarroParams> = {
-  name: "navarro",
-  summary: "Navarro-Arribas et al. 2012: users clustered by syntactic query distances, frequency prototypes.",
-  paper: "Navarro-Arribas et al. 2012 (baseline of 004)",
-  params: [
-    { name: "k", type: "int", description: "users per cluster (k-anonymity), ≥ 2", default: 3 },
-    {
-      name: "sample",
-      type: "int",
-      description: "most frequent distinct queries per user in the distance",
-      default: 10,
-    },
-  ],
+  ...navarroInfo,
   parse: (raw) => ({ k: parseK("navarro", raw), sample: intParam("navarro", raw, "sample", 10, 1) }),
   async anonymize(input, params, ctx) {
     const { logs, distances } = cached(input, `navarro:${params.sample}`, () => {

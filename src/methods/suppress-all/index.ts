@@ -3,12 +3,10 @@
  * and no utility (0% of events, users, queries retained).
  */
 import { type Method, NO_GUARANTEE, type Release } from "../method.ts";
+import { dropAllInfo } from "./meta.ts";
 
 export const dropAll: Method<Record<string, never>> = {
-  name: "drop-all",
-  summary: "Release an empty log (a yardstick sanity check, not an anonymization).",
-  paper: "none (baseline)",
-  params: [],
+  ...dropAllInfo,
   parse: () => ({}),
   async anonymize(input): Promise<Release> {
     return {

@@ -11,7 +11,8 @@ import { ClickUsers } from "../../scrub/click-url.ts";
 import type { Rng } from "../../util/random.ts";
 import { type Guarantee, type Method, NO_GUARANTEE, type Release } from "../method.ts";
 import { SwapCore } from "./core.ts";
-import { parseSwapParams, SWAP_PARAMS, type SwapParams } from "./params.ts";
+import { swapInfo } from "./meta.ts";
+import { parseSwapParams, type SwapParams } from "./params.ts";
 import { releasedRow, SwapStage, type SwapStageSnapshot, sameEvent, swapCounts } from "./stage.ts";
 
 /** The depth rule, for the attacks that replay it (attacks/deanonymizer.ts): swap's public surface. */
@@ -78,11 +79,7 @@ function claims(params: SwapParams): Guarantee {
 }
 
 export const swap: Method<SwapParams> = {
-  name: "swap",
-  summary:
-    "Swap queries between users within a category bucket of k events (never a query under its author).",
-  paper: "000",
-  params: SWAP_PARAMS,
+  ...swapInfo,
   parse: parseSwapParams,
 
   async anonymize(input, params, ctx): Promise<Release> {

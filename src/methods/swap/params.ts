@@ -1,7 +1,7 @@
 /**
  * Parameters of the swap anonymizer (paper 000, Algorithm 2), validated once where they enter.
  */
-import { intParam, numberParam, ParamError, type ParamSpec } from "../method.ts";
+import { intParam, numberParam, ParamError } from "../method.ts";
 
 /** What happens at end of stream to the entries still held in buckets (see docs/swap.md). */
 export type EndPolicy = "release" | "suppress";
@@ -30,46 +30,6 @@ export interface SwapParams {
 }
 
 const M = "swap";
-
-export const SWAP_PARAMS: readonly ParamSpec[] = [
-  { name: "k", type: "int", description: "bucket size that triggers a release (≥ 2)", default: 3 },
-  {
-    name: "delta",
-    type: "number",
-    description: "growth factor of a bucket's k when it holds a single user (> 1)",
-    default: 1.2,
-  },
-  {
-    name: "depth",
-    type: "int",
-    description: "ODP depth of the buckets (1 = top level; deeper falls back to ancestors)",
-    default: 1,
-  },
-  {
-    name: "end",
-    type: "string",
-    description: "end of stream: release (pair what is left, suppress the rest) | suppress",
-    default: "release",
-  },
-  {
-    name: "time",
-    type: "string",
-    description: "time of a released record: release (stream time of release) | original (re-links!)",
-    default: "release",
-  },
-  {
-    name: "maxDelay",
-    type: "number",
-    description: "max seconds (stream time) an event waits in a bucket; 0 = unbounded",
-    default: 0,
-  },
-  {
-    name: "ownAuthor",
-    type: "boolean",
-    description: "paper's A(NR) ablation: allow a query under its own author (unsafe)",
-    default: false,
-  },
-];
 
 function choice<T extends string>(raw: Readonly<Record<string, unknown>>, name: string, def: T, ok: T[]): T {
   const v = raw[name] ?? def;

@@ -6,6 +6,7 @@
 import { groupEvents } from "../../log/events.ts";
 import { intParam, type Method, type Release } from "../method.ts";
 import { dropQueries } from "./drop-queries.ts";
+import { thresholdInfo } from "./meta.ts";
 
 export interface ThresholdParams {
   /** Minimum number of distinct users who issued a query for it to be released (≥ 2). */
@@ -29,12 +30,7 @@ export function rareQueries(users: Iterable<{ user: string; query: string }>, k:
 }
 
 export const threshold: Method<ThresholdParams> = {
-  name: "threshold",
-  summary: "Release only the queries issued by at least k distinct users (frequency-threshold baseline).",
-  paper: "none (baseline)",
-  params: [
-    { name: "k", type: "int", description: "minimum distinct users per released query (≥ 2)", default: 5 },
-  ],
+  ...thresholdInfo,
   parse: (raw) => ({ k: intParam("threshold", raw, "k", 5, 2) }),
   async anonymize(input, params, ctx): Promise<Release> {
     ctx.progress.start("threshold: counting users per query");
