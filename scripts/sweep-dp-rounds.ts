@@ -33,7 +33,7 @@ const d = Number(values.d);
 const input = await loadLog([values.log], { progress: silentProgress });
 const ranked = boundQueries(histories(groupEvents(input.records)), 1_000_000); // each user's queries, most typed first
 const items = ranked.keys.length;
-const plan = gaussianPlan(1, 1e-5, true);
+const plan = gaussianPlan(1, 1e-5, true, d);
 const rho = plan.querySelection.rho;
 const thr = plan.querySelection.thresholdDelta;
 

@@ -32,7 +32,7 @@ test("dp on a log too small to release anything says so, with the largest count 
   assert.equal(r.status, 0, r.stderr);
   assert.match(
     r.stderr,
-    /dp released no query: the most common query has 12 distinct users \(weight [\d.]+: a user with k queries gives each 1\/√k\), but weighted-gaussian at ε = 1, δ = 0\.00001, d = 20 needs a weight of about [\d.]+ to release one\. ε ≈ \d+ would release/,
+    /dp released no query: the most common query has 12 distinct users \(weight [\d.]+: each user spreads a weight of ℓ2 norm 1 over their queries\), but length-weighted at ε = 1, δ = 0\.00001, d = 10 needs a weight of about [\d.]+ to release one\. ε ≈ \d+ would release/,
   );
   assert.ok(existsSync(out), "the (empty) table is still written");
   const k = run(["anonymize", "--method", "dp", "--selection", "korolova", log, "-o", out, "-q"]);

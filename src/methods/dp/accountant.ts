@@ -24,6 +24,15 @@ export type Charge =
   | { readonly what: string; readonly kind: "dp"; readonly epsilon: number; readonly delta: number }
   /** A ρ-zCDP mechanism on the items both neighbours hold. */
   | { readonly what: string; readonly kind: "zcdp"; readonly rho: number }
+  /** A Gaussian mechanism N(0, σ²) of ℓ2 sensitivity Δ on the items both neighbours hold: μ² = (Δ/σ)². */
+  | { readonly what: string; readonly kind: "gaussian"; readonly mu2: number }
+  /** Discrete Gaussian N_ℤ(0, σ²) on counts a user adds 1 to, on at most `coordinates` of them. */
+  | {
+      readonly what: string;
+      readonly kind: "discrete-gaussian";
+      readonly sigma: number;
+      readonly coordinates: number;
+    }
   /** A thresholding's chance of releasing an item only the added user holds. */
   | { readonly what: string; readonly kind: "threshold"; readonly delta: number };
 
@@ -47,6 +56,19 @@ export class Accountant {
     this.list.push({ what, kind: "zcdp", rho });
   }
 
+  /** A Gaussian mechanism of μ = Δ/σ (μ-GDP, and μ²/2-zCDP). */
+  spendGaussian(what: string, mu2: number): void {
+    if (!(mu2 >= 0)) throw new RangeError(`bad charge for ${what}: μ² ${mu2}`);
+    this.list.push({ what, kind: "gaussian", mu2 });
+  }
+
+  /** Discrete Gaussian counts: a user adds 1 to at most `coordinates` of them (n/(2σ²)-zCDP). */
+  spendDiscreteGaussian(what: string, sigma: number, coordinates: number): void {
+    if (!(sigma > 0 && coordinates >= 1))
+      throw new RangeError(`bad charge for ${what}: σ ${sigma}, n ${coordinates}`);
+    this.list.push({ what, kind: "discrete-gaussian", sigma, coordinates });
+  }
+
   spendThreshold(what: string, delta: number): void {
     if (!(delta >= 0 && delta < 1)) throw new RangeError(`bad charge for ${what}: δ ${delta}`);
     this.list.push({ what, kind: "threshold", delta });
@@ -56,24 +78,84 @@ export class Accountant {
     return this.list;
   }
 
-  /** The release's (ε, δ). */
+  /**
+   * The release's (ε, δ). The Gaussian part is converted at the constructor's ε both ways — in zCDP (ρ summed,
+   * {@link composedDelta}) and, when it holds only Gaussian and discrete Gaussian steps of one count σ, by its
+   * exact privacy loss distribution ({@link composedPldDelta}) — and the smaller δ is taken: each is a valid bound.
+   */
   total(): { epsilon: number; delta: number } {
     let epsilon = 0;
     let delta = 0;
     let rho = 0;
+    let mu2 = 0;
+    let zcdpOnly = false;
+    const counts: { sigma: number; coordinates: number }[] = [];
     const thresholds: number[] = [];
     for (const c of this.list) {
       if (c.kind === "dp") {
         epsilon += c.epsilon;
         delta += c.delta;
-      } else if (c.kind === "zcdp") rho += c.rho;
-      else thresholds.push(c.delta);
+      } else if (c.kind === "zcdp") {
+        rho += c.rho;
+        zcdpOnly = true;
+      } else if (c.kind === "gaussian") {
+        rho += c.mu2 / 2;
+        mu2 += c.mu2;
+      } else if (c.kind === "discrete-gaussian") {
+        rho += c.coordinates / (2 * c.sigma * c.sigma);
+        counts.push(c);
+      } else thresholds.push(c.delta);
     }
     if (this.list.every((c) => c.kind === "dp")) return { epsilon, delta };
     const e = this.zcdpEpsilon;
     if (e === undefined || !(e > 0)) throw new RangeError("zCDP charges need the ε to convert them at");
-    return { epsilon: epsilon + e, delta: delta + composedDelta(rho, e, thresholds) };
+    let gaussianDelta = composedDelta(rho, e, thresholds);
+    if (!zcdpOnly) {
+      const law = countLaw(counts);
+      if (law !== null) gaussianDelta = Math.min(gaussianDelta, composedPldDelta(mu2, law, e, thresholds));
+    }
+    return { epsilon: epsilon + e, delta: delta + gaussianDelta };
   }
+}
+
+/**
+ * The law of the counts' summed noise when every count table has the same σ (undefined: no counts); null when
+ * the exact PLD is not available (unequal σ, or a support too large) and zCDP alone must do.
+ */
+function countLaw(counts: readonly { sigma: number; coordinates: number }[]): SumLaw | undefined | null {
+  if (counts.length === 0) return undefined;
+  const sigma = counts[0]!.sigma;
+  if (!counts.every((c) => c.sigma === sigma)) return null;
+  return (
+    sumLaw(
+      sigma,
+      counts.reduce((n, c) => n + c.coordinates, 0),
+    ) ?? null
+  );
+}
+
+/**
+ * As {@link composedDelta}, with the exact privacy loss distribution of the Gaussian steps (Σμᵢ² = mu2) and the
+ * discrete Gaussian counts (`counts`) in place of zCDP's conversion: max(δ(ε) + Σδ_thr,i, δ(ε − η)), δ from
+ * {@link pldDelta}.
+ */
+export function composedPldDelta(
+  mu2: number,
+  counts: SumLaw | undefined,
+  epsilon: number,
+  thresholds: readonly number[],
+): number {
+  let sum = 0;
+  let eta = 0;
+  for (const t of thresholds) {
+    sum += t;
+    eta -= Math.log1p(-t);
+  }
+  if (eta === 0) return pldDelta(mu2, epsilon, counts);
+  return Math.max(
+    pldDelta(mu2, epsilon, counts) + sum,
+    epsilon > eta ? pldDelta(mu2, epsilon - eta, counts) : 1,
+  );
 }
 
 /**
@@ -142,6 +224,8 @@ export function zcdpBudget(epsilon: number, delta: number, thresholds: readonly 
   return lo;
 }
 
+import { pldDelta, type SumLaw, sumLaw } from "./pld.ts";
+
 export interface Share {
   readonly epsilon: number;
   readonly delta: number;
@@ -186,44 +270,86 @@ export interface GaussianShare {
 export interface GaussianPlan {
   /** The ε at which the composed ρ is converted (the ε asked for). */
   readonly epsilon: number;
-  /** The whole ρ: the largest with composedDelta(ρ, ε, the thresholds' δ) ≤ δ. */
+  /** The whole ρ of the zCDP split: the largest with composedDelta(ρ, ε, the thresholds' δ) ≤ δ. */
   readonly rho: number;
+  /**
+   * The factor the selections' ρ was raised by once the exact PLD showed room left (≥ 1; 1 when the PLD is not
+   * available): the counts keep their zCDP-split noise and the selections take the rest.
+   */
+  readonly boost: number;
   readonly querySelection: GaussianShare;
   readonly queryCounts: GaussianShare;
   readonly pairSelection?: GaussianShare;
   readonly pairCounts?: GaussianShare;
 }
 
+const plans = new Map<string, GaussianPlan>();
+
 /**
  * The split of the Gaussian strategies' budget (docs/dp.md, "Accounting"). Half of δ pays for the thresholds
- * (queries ¾, click pairs ¼ with clicks), the rest for converting the composed ρ to (ε, δ): ρ is the largest
- * with {@link composedDelta} ≤ δ. Of ρ, query selection takes {@link QUERY_SELECTION_RHO} (0.8 with clicks, 0.9
- * without), click-pair selection half the rest, each count table a quarter of it (all the rest without clicks).
+ * (queries ¾, click pairs ¼ with clicks), the rest for converting the composition to (ε, δ).
+ *
+ * 1. zCDP split: ρ is the largest with {@link composedDelta} ≤ δ. Of ρ, query selection takes
+ *    {@link QUERY_SELECTION_RHO} (0.9 with clicks, 0.95 without), click-pair selection half the rest, each count
+ *    table a quarter of it (all the rest without clicks). This fixes the counts' discrete Gaussian σ = √(d/(2ρ_c)).
+ * 2. Exact PLD: with the counts' σ fixed, the selections' ρ is raised by the largest factor κ at which
+ *    {@link composedPldDelta} still gives ≤ δ (the zCDP conversion is loose for Gaussians: at ε = 1, δ = 1e-5,
+ *    d = 10, κ ≈ 1.18, query selection σ 4.42 → 4.08). The accountant's `total()` recomputes the same δ.
+ *
+ * A selection's share is in ρ units: its noise is σ = Δ/√(2ρ) for ℓ2 sensitivity Δ. Memoised per arguments.
  */
-export function gaussianPlan(epsilon: number, delta: number, clicks: boolean): GaussianPlan {
+export function gaussianPlan(epsilon: number, delta: number, clicks: boolean, d: number): GaussianPlan {
+  const key = `${epsilon} ${delta} ${clicks} ${d}`;
+  const known = plans.get(key);
+  if (known) return known;
   const thresholds = delta / 2;
   const qThr = clicks ? 0.75 * thresholds : thresholds;
   const pThr = clicks ? 0.25 * thresholds : 0;
-  const rho = zcdpBudget(epsilon, delta, clicks ? [qThr, pThr] : [qThr]);
+  const thrs = clicks ? [qThr, pThr] : [qThr];
+  const rho = zcdpBudget(epsilon, delta, thrs);
   const share = clicks ? QUERY_SELECTION_RHO.clicks : QUERY_SELECTION_RHO.noClicks;
-  if (!clicks) {
-    return {
-      epsilon,
-      rho,
-      querySelection: { rho: share * rho, thresholdDelta: qThr },
-      queryCounts: { rho: (1 - share) * rho, thresholdDelta: 0 },
-    };
+  const rest = clicks ? (1 - share) / 4 : 1 - share;
+  const selectionRho = clicks ? share * rho + 2 * rest * rho : share * rho;
+  const countSigma = Math.sqrt(d / (2 * rest * rho));
+  const law = sumLaw(countSigma, clicks ? 2 * d : d);
+  let boost = 1;
+  if (law) {
+    const fits = (k: number) => composedPldDelta(2 * k * selectionRho, law, epsilon, thrs) <= delta;
+    if (fits(1)) {
+      let lo = 1;
+      let hi = 2;
+      while (fits(hi) && hi < 1e6) {
+        lo = hi;
+        hi *= 2;
+      }
+      while (hi - lo > 1e-6 * lo) {
+        const mid = (lo + hi) / 2;
+        if (fits(mid)) lo = mid;
+        else hi = mid;
+      }
+      boost = lo;
+    }
   }
-  const rest = (1 - share) / 4;
-  return {
-    epsilon,
-    rho,
-    querySelection: { rho: share * rho, thresholdDelta: qThr },
-    queryCounts: { rho: rest * rho, thresholdDelta: 0 },
-    pairSelection: { rho: 2 * rest * rho, thresholdDelta: pThr },
-    pairCounts: { rho: rest * rho, thresholdDelta: 0 },
-  };
+  const plan: GaussianPlan = clicks
+    ? {
+        epsilon,
+        rho,
+        boost,
+        querySelection: { rho: boost * share * rho, thresholdDelta: qThr },
+        queryCounts: { rho: rest * rho, thresholdDelta: 0 },
+        pairSelection: { rho: boost * 2 * rest * rho, thresholdDelta: pThr },
+        pairCounts: { rho: rest * rho, thresholdDelta: 0 },
+      }
+    : {
+        epsilon,
+        rho,
+        boost,
+        querySelection: { rho: boost * share * rho, thresholdDelta: qThr },
+        queryCounts: { rho: rest * rho, thresholdDelta: 0 },
+      };
+  plans.set(key, plan);
+  return plan;
 }
 
 /** Query selection's share of ρ in {@link gaussianPlan}; the rest: click pairs' selection 2/4, each count table 1/4. */
-export const QUERY_SELECTION_RHO = { clicks: 0.8, noClicks: 0.9 } as const;
+export const QUERY_SELECTION_RHO = { clicks: 0.9, noClicks: 0.95 } as const;

@@ -71,29 +71,45 @@ class Bounder {
   }
 }
 
-/** Each user's d most frequent queries. */
-export function boundQueries(users: readonly QueryEvent[][], d: number): Bounded {
+/**
+ * A public score per item from its key alone (`Selection.prior`): when given, a user's items of highest prior
+ * come first, and frequency only breaks ties.
+ */
+export type Prior = (key: string) => number;
+
+/** Each user's d most frequent queries (of highest prior first, when there is one). */
+export function boundQueries(users: readonly QueryEvent[][], d: number, prior?: Prior): Bounded {
   const b = new Bounder(d);
-  for (const list of users) b.add(byFrequency(list.map((e) => e.query)));
+  for (const list of users)
+    b.add(
+      ranked(
+        list.map((e) => e.query),
+        prior,
+      ),
+    );
   return b;
 }
 
-/** A user's distinct keys, most frequent first (ties: first seen first). */
-function byFrequency(keys: readonly string[]): string[] {
+/** A user's distinct keys: highest prior first if any, then most frequent first, then first seen first. */
+function ranked(keys: readonly string[], prior?: Prior): string[] {
   const n = new Map<string, number>();
   for (const k of keys) n.set(k, (n.get(k) ?? 0) + 1);
-  return [...n.keys()].sort((a, b) => n.get(b)! - n.get(a)!);
+  const out = [...n.keys()];
+  if (!prior) return out.sort((a, b) => n.get(b)! - n.get(a)!);
+  const p = new Map(out.map((k) => [k, prior(k)]));
+  return out.sort((a, b) => p.get(b)! - p.get(a)! || n.get(b)! - n.get(a)!);
 }
 
 /** The key of a query-click pair. */
 const pairKey = (query: string, url: string): string => `${query}\t${url}`;
 
-/** Each user's d most frequent (query, URL) clicks whose query is in `released`. */
+/** Each user's d most frequent (query, URL) clicks whose query is in `released` (highest prior first, if any). */
 export function boundPairs(
   records: readonly LogRecord[],
   users: readonly QueryEvent[][],
   released: ReadonlySet<string>,
   d: number,
+  prior?: Prior,
 ): Bounded {
   const b = new Bounder(d);
   for (const list of users) {
@@ -105,7 +121,7 @@ export function boundPairs(
         if (url) keys.push(pairKey(e.query, url));
       }
     }
-    b.add(byFrequency(keys));
+    b.add(ranked(keys, prior));
   }
   return b;
 }

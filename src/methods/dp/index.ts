@@ -42,9 +42,9 @@ export interface DpParams {
 }
 
 /** Defaults, chosen by a sweep of strategy × d on generated 100k-user logs (docs/dp.md, docs/results/dp.md). */
-export const DEFAULT_SELECTION: SelectionName = "weighted-gaussian";
+export const DEFAULT_SELECTION: SelectionName = "length-weighted";
 /** The default strategy's d; each strategy has its own (`Selection.defaultD`). */
-export const DEFAULT_D = 20;
+export const DEFAULT_D = 10;
 export const KOROLOVA_D = 20;
 export const DEFAULT_ALPHA = 5;
 
@@ -111,7 +111,7 @@ export function plan(params: DpParams, sel: Selection<Calibration>): Plan {
   if (g) {
     let p: ReturnType<typeof gaussianPlan>;
     try {
-      p = gaussianPlan(epsilon, delta, clicks);
+      p = gaussianPlan(epsilon, delta, clicks, d);
     } catch (e) {
       if (e instanceof RangeError) throw new ParamError("dp", "epsilon", e.message);
       throw e;
@@ -124,12 +124,12 @@ export function plan(params: DpParams, sel: Selection<Calibration>): Plan {
         cal,
         noise,
         charge(account) {
-          account.spendZcdp(`${label} selection (${sel.name})`, s.rho);
+          account.spendGaussian(`${label} selection (${sel.name})`, 2 * s.rho);
           account.spendThreshold(
             `${label} selection: an item only the added user holds passes`,
             s.thresholdDelta,
           );
-          account.spendZcdp(`${label} counts (${noise.kind})`, c.rho);
+          account.spendDiscreteGaussian(`${label} counts (${noise.kind})`, noise.scale, d);
         },
       };
     };
@@ -224,10 +224,11 @@ export const dp: Method<DpParams> = {
     if (!sel) return korolovaRelease(input.records, events, params, random);
 
     const { account, queries: qPlan, pairs: pPlan } = plan(params, sel);
-    const queries = boundQueries(users, params.d);
+    const queries = boundQueries(users, params.d, sel.prior);
     const qCal = qPlan.cal;
     ctx.progress.start(`dp: ${sel.name} selection over ${queries.keys.length.toLocaleString("en")} queries`);
-    const chosen = sel.select(queries.users, queries.keys.length, qCal, random);
+    const qPrior = priors(sel, queries.keys);
+    const chosen = sel.select(queries.users, queries.keys.length, qCal, random, qPrior);
     ctx.progress.stop();
     const qNoise = qPlan.noise;
     const qCounts = noisyCounts(queries.users, queries.keys.length, chosen, qNoise, random);
@@ -252,8 +253,8 @@ export const dp: Method<DpParams> = {
     };
     if (pPlan) {
       const released = new Set(table.queries.map((q) => q.query));
-      const pairs = boundPairs(input.records, users, released, params.d);
-      const pChosen = sel.select(pairs.users, pairs.keys.length, pPlan.cal, random);
+      const pairs = boundPairs(input.records, users, released, params.d, sel.prior);
+      const pChosen = sel.select(pairs.users, pairs.keys.length, pPlan.cal, random, priors(sel, pairs.keys));
       const pCounts = noisyCounts(pairs.users, pairs.keys.length, pChosen, pPlan.noise, random);
       pPlan.charge(account);
       table.clicks = Array.from(pChosen, (id, i) => {
@@ -269,6 +270,8 @@ export const dp: Method<DpParams> = {
     for (const c of account.charges) {
       if (c.kind === "dp") counts[`ε ${c.what}`] = c.epsilon;
       else if (c.kind === "zcdp") counts[`ρ (zCDP) ${c.what}`] = c.rho;
+      else if (c.kind === "gaussian") counts[`μ (GDP) ${c.what}`] = Math.sqrt(c.mu2);
+      else if (c.kind === "discrete-gaussian") counts[`σ ${c.what}, ${c.coordinates} per user`] = c.sigma;
       else counts[`δ ${c.what}`] = c.delta;
     }
     counts["cryptographic noise"] = random.private ? 1 : 0;
@@ -276,12 +279,18 @@ export const dp: Method<DpParams> = {
     if (chosen.length === 0) {
       const n = userCounts(queries.users, queries.keys.length);
       const most = n.reduce((a, b) => Math.max(a, b), 0);
-      const top = sel.score?.(queries.users, queries.keys.length).reduce((a, b) => Math.max(a, b), 0);
+      const top = sel.score?.(queries.users, queries.keys.length, qPrior).reduce((a, b) => Math.max(a, b), 0);
       notes.push(nothingReleased(params, most, qCal.usersNeeded, sel, top));
     }
     return { table, guarantee: userLevelDp(total), counts, notes };
   },
 };
+
+/** The items' public priors, when the strategy weighs by one. */
+function priors(sel: Selection<Calibration>, keys: readonly string[]): Float64Array | undefined {
+  const prior = sel.prior;
+  return prior ? Float64Array.from(keys, (k) => prior(k)) : undefined;
+}
 
 /** Distinct non-empty queries in the log, before any contribution bound: the same denominator for every strategy. */
 function distinctQueries(events: readonly { query: string }[]): number {
@@ -329,7 +338,7 @@ function nothingReleased(
     `dp released no query: the most common query has ${most} distinct user${most === 1 ? "" : "s"}` +
     (top === undefined
       ? `, but ${sel.name} at ${at} needs about ${round(needed)} to release one. `
-      : ` (weight ${round(top)}: a user with k queries gives each 1/√k), but ${sel.name} at ${at} needs a ` +
+      : ` (weight ${round(top)}: each user spreads a weight of ℓ2 norm 1 over their queries), but ${sel.name} at ${at} needs a ` +
         `weight of about ${round(needed)} to release one. `) +
     (e === undefined
       ? "No ε up to 1000 would release anything from this log: it has too few users for a private release."

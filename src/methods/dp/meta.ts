@@ -14,6 +14,7 @@ export const STRATEGY_DEFAULT_D: readonly (readonly [string, number])[] = [
   ["policy-laplace", 1],
   ["policy-gaussian", 20],
   ["weighted-gaussian", 20],
+  ["length-weighted", 10],
 ];
 /** korolova's default d (index.ts's KOROLOVA_D). */
 export const KOROLOVA_DEFAULT_D = 20;
@@ -21,14 +22,14 @@ export const KOROLOVA_DEFAULT_D = 20;
 export const dpInfo: MethodInfo = {
   name: "dp",
   summary:
-    "Differentially private query and click counts: user-level partition selection (default Weighted Gaussian set union), discrete noise.",
+    "Differentially private query and click counts: user-level partition selection (default: Weighted Gaussian set union weighted toward short queries), discrete noise, exact privacy accounting.",
   paper: "Korolova et al. 2009; Gopi et al. 2020; Desfontaines et al. 2022",
   params: [
     {
       name: "selection",
       type: "string",
       description: `how queries are selected: ${["korolova", ...STRATEGY_DEFAULT_D.map(([s]) => s)].join(", ")}`,
-      default: "weighted-gaussian",
+      default: "length-weighted",
     },
     {
       name: "epsilon",

@@ -5,6 +5,7 @@
  */
 import { gaussianSelection } from "./gaussian.ts";
 import { laplaceSelection } from "./laplace.ts";
+import { lengthWeightedSelection } from "./length-weighted.ts";
 import { optimalSelection } from "./optimal.ts";
 import { policyGaussianSelection } from "./policy-gaussian.ts";
 import { policyLaplaceSelection } from "./policy-laplace.ts";
@@ -19,6 +20,7 @@ export const selections: readonly Selection<any>[] = [
   policyLaplaceSelection,
   policyGaussianSelection,
   weightedGaussianSelection,
+  lengthWeightedSelection,
 ];
 
 export const SELECTION_NAMES = ["korolova", ...selections.map((s) => s.name)] as const;

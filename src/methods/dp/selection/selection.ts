@@ -34,7 +34,14 @@ export interface Selection<C extends Calibration = Calibration> {
    * What the threshold is compared with before noise, per item, when that is not the distinct-user count (the
    * weighted histogram): the "nothing released" advice compares its largest value with `usersNeeded`.
    */
-  readonly score?: (users: UserItems, items: number) => Float64Array;
+  readonly score?: (users: UserItems, items: number, prior?: Float64Array) => Float64Array;
+  /**
+   * Strategies that weigh items by a public prior: a positive number per item from its key alone (its text, never
+   * who holds it). The contribution bound then keeps each user's d items of highest prior (ties: most often
+   * first), and the caller hands the items' priors to `score` and `select`. A function of public constants, so it
+   * changes no one else's set or weights.
+   */
+  readonly prior?: (key: string) => number;
   /**
    * Strategies that add Gaussian noise: the ℓ2 sensitivity of their histogram on the items both neighbours hold,
    * and the calibration for a given noise σ and a given chance `thresholdDelta` that any item only the added user
@@ -45,7 +52,7 @@ export interface Selection<C extends Calibration = Calibration> {
     calibrateNoise(sigma: number, thresholdDelta: number, d: number, alpha: number): C;
   };
   /** The ids of the selected items, ascending. */
-  select(users: UserItems, items: number, cal: C, random: Randomness): Int32Array;
+  select(users: UserItems, items: number, cal: C, random: Randomness, prior?: Float64Array): Int32Array;
 }
 
 /** How many distinct users hold each item. */
