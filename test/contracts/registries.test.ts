@@ -107,7 +107,8 @@ describe("method contract", () => {
         const want = CLAIMS[name]!(params as P);
         assert.ok(want.model === "differential-privacy");
         assert.ok(Math.abs(claim.epsilon - want.epsilon) <= 1e-12 * want.epsilon, "ε");
-        assert.ok(Math.abs(claim.delta - want.delta) <= 1e-12 * want.delta, "δ");
+        // the Gaussian plan spends δ up to its bisections (ρ and the PLD boost rounded down): never above
+        assert.ok(claim.delta <= want.delta * (1 + 1e-12) && claim.delta >= want.delta * (1 - 1e-4), "δ");
       } else assert.deepEqual(claim, CLAIMS[name]!(params as P));
       if (m.stageGuarantee) assert.deepEqual(m.stageGuarantee(params), claim, "stage and batch claim alike");
     });
@@ -122,11 +123,12 @@ describe("method contract", () => {
       assert.ok(release.log || release.table, `${m.name} released nothing`);
       const got = guaranteeNumbers(release.guarantee);
       const want = guaranteeNumbers(CLAIMS[m.name]!(params as P));
-      // dp's zCDP plan spends δ up to its bisection (ρ rounded down): within 1e-12 of what was asked, never above
+      // dp's Gaussian plan spends δ up to its bisections (ρ and the PLD boost rounded down): within 1e-4 of what
+      // was asked, never above
       assert.deepEqual(Object.keys(got).sort(), Object.keys(want).sort());
       for (const [key, value] of Object.entries(want)) {
         assert.ok(
-          got[key]! <= value && got[key]! >= value * (1 - 1e-12),
+          got[key]! <= value * (1 + 1e-12) && got[key]! >= value * (1 - 1e-4),
           `${m.name} ${key}: ${got[key]} vs ${value}`,
         );
       }
