@@ -39,7 +39,8 @@ export interface Bounded {
   readonly dropped: number;
 }
 
-class Bounder {
+/** Builds the bounded sets one user at a time (ids shared across users): `boundQueries`, `boundPairs`, and callers that stream users. */
+export class Bounder {
   readonly keys: string[] = [];
   private readonly ids = new Map<string, number>();
   readonly users: Int32Array[] = [];
@@ -91,7 +92,7 @@ export function boundQueries(users: readonly QueryEvent[][], d: number, prior?: 
 }
 
 /** A user's distinct keys: highest prior first if any, then most frequent first, then first seen first. */
-function ranked(keys: readonly string[], prior?: Prior): string[] {
+export function ranked(keys: readonly string[], prior?: Prior): string[] {
   const n = new Map<string, number>();
   for (const k of keys) n.set(k, (n.get(k) ?? 0) + 1);
   const out = [...n.keys()];
@@ -112,16 +113,23 @@ export function boundPairs(
   prior?: Prior,
 ): Bounded {
   const b = new Bounder(d);
-  for (const list of users) {
-    const keys: string[] = [];
-    for (const e of list) {
-      if (e.clicks === 0 || !released.has(e.query)) continue;
-      for (let r = e.first; r < e.first + e.rows; r++) {
-        const url = records[r]!.clickUrl;
-        if (url) keys.push(pairKey(e.query, url));
-      }
-    }
-    b.add(ranked(keys, prior));
-  }
+  for (const list of users) b.add(ranked(pairKeys(records, list, released), prior));
   return b;
+}
+
+/** One user's (query, URL) click keys, once per click, of the queries in `released`. */
+export function pairKeys(
+  records: readonly LogRecord[],
+  list: readonly QueryEvent[],
+  released: ReadonlySet<string>,
+): string[] {
+  const keys: string[] = [];
+  for (const e of list) {
+    if (e.clicks === 0 || !released.has(e.query)) continue;
+    for (let r = e.first; r < e.first + e.rows; r++) {
+      const url = records[r]!.clickUrl;
+      if (url) keys.push(pairKey(e.query, url));
+    }
+  }
+  return keys;
 }
