@@ -145,17 +145,7 @@ export function composedPldDelta(
   epsilon: number,
   thresholds: readonly number[],
 ): number {
-  let sum = 0;
-  let eta = 0;
-  for (const t of thresholds) {
-    sum += t;
-    eta -= Math.log1p(-t);
-  }
-  if (eta === 0) return pldDelta(mu2, epsilon, counts);
-  return Math.max(
-    pldDelta(mu2, epsilon, counts) + sum,
-    epsilon > eta ? pldDelta(mu2, epsilon - eta, counts) : 1,
-  );
+  return withThresholds((e) => pldDelta(mu2, e, counts), epsilon, thresholds);
 }
 
 /**
@@ -163,14 +153,26 @@ export function composedPldDelta(
  * at most δ_thr,i: max(δ_ρ(ε) + Σδ_thr,i, δ_ρ(ε − η)), η = −Σ ln(1 − δ_thr,i) (docs/dp.md, "Accounting").
  */
 export function composedDelta(rho: number, epsilon: number, thresholds: readonly number[]): number {
+  return withThresholds((e) => zcdpDelta(rho, e), epsilon, thresholds);
+}
+
+/**
+ * The release's δ at ε from the δ(·) of its Gaussian part and its thresholds' δ_thr,i (docs/dp.md, "Both
+ * directions"): max(δ(ε) + Σδ_thr,i, δ(ε − η)), η = −Σ ln(1 − δ_thr,i); δ(ε) alone without thresholds.
+ */
+function withThresholds(
+  delta: (epsilon: number) => number,
+  epsilon: number,
+  thresholds: readonly number[],
+): number {
   let sum = 0;
   let eta = 0;
   for (const t of thresholds) {
     sum += t;
     eta -= Math.log1p(-t);
   }
-  if (eta === 0) return zcdpDelta(rho, epsilon);
-  return Math.max(zcdpDelta(rho, epsilon) + sum, epsilon > eta ? zcdpDelta(rho, epsilon - eta) : 1);
+  if (eta === 0) return delta(epsilon);
+  return Math.max(delta(epsilon) + sum, epsilon > eta ? delta(epsilon - eta) : 1);
 }
 
 /**
