@@ -4,102 +4,15 @@
  * plain-language guidance, and what is needed to reproduce the run.
  */
 import { writeFileAtomic } from "../log/atomic.ts";
-import { describeGuarantee } from "../log/guarantee.ts";
-import { methods, paramsChanged, paramsLabel } from "../methods/registry.ts";
+import { methods } from "../methods/registry.ts";
 import { getYardstick } from "../metrics/registry.ts";
-import type { Column, Value } from "../metrics/yardstick.ts";
+import { type Aggregate, aggregate } from "./aggregate.ts";
 import { barSpec, frontierSpec, markFrontier, methodColour, renderSvg } from "./charts.ts";
+import { columnOf, esc, fmt, num } from "./format.ts";
 import { FRONTIER, INTRO, NA, SEEDS } from "./guidance.ts";
 import { pelSection } from "./pel.ts";
 import type { ResultRow, RunMeta } from "./results.ts";
 import { type Choice, choose, disagreements, type RiskMeasure, risk, riskMeasures } from "./summary.ts";
-
-/** Rows of the same method and parameters, averaged over seeds. */
-export interface Aggregate {
-  readonly method: string;
-  /** The parameters given in the config ("k=3"), short, for chart labels; "" when none were given. */
-  readonly label: string;
-  /** Every parameter the method ran with, defaults included ("k=3 delta=1.2 depth=1 …"). */
-  readonly full: string;
-  readonly params: Readonly<Record<string, unknown>>;
-  readonly seeds: number[];
-  readonly errors: string[];
-  /** The audit's verdicts over the seeds: "pass", or the failed checks (src/audit). */
-  readonly audit: string;
-  /** The guarantees the seeds' releases claim, one readable line each when they differ ("" without rows). */
-  readonly guarantee: string;
-  readonly values: Record<string, Value>;
-}
-
-export function esc(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-
-export function aggregate(rows: readonly ResultRow[]): Aggregate[] {
-  const groups = new Map<string, ResultRow[]>();
-  for (const r of rows) {
-    const key = `${r.method}\u0000${JSON.stringify(r.params)}`;
-    groups.set(key, [...(groups.get(key) ?? []), r]);
-  }
-  return [...groups.values()].map((g) => {
-    const ok = g.filter((r) => r.status === "ok");
-    const values: Record<string, Value> = {};
-    for (const r of ok) for (const k of Object.keys(r.values)) values[k] = null;
-    for (const k of Object.keys(values)) {
-      const xs = ok.map((r) => r.values[k]).filter((v): v is number => typeof v === "number");
-      values[k] = xs.length === 0 ? null : xs.reduce((a, b) => a + b, 0) / xs.length;
-    }
-    const first = g[0]!;
-    return {
-      method: first.method,
-      label: paramsLabel(paramsChanged(first.method, first.params)),
-      full: paramsLabel(first.params) || "no parameters",
-      params: first.params,
-      seeds: ok.map((r) => r.seed),
-      errors: g.filter((r) => r.status === "error").map((r) => `seed ${r.seed}: ${r.error}`),
-      audit: auditVerdict(ok),
-      guarantee: [...new Set(ok.map((r) => describeGuarantee(r.guarantee)))].join("; "),
-      values,
-    };
-  });
-}
-
-/** "pass" when every seed's release passed its audit, else the failed checks of any seed; "" without rows. */
-function auditVerdict(rows: readonly ResultRow[]): string {
-  const failed = new Set<string>();
-  let audited = 0;
-  for (const r of rows) {
-    if (r.audit === undefined) continue;
-    audited++;
-    if (r.audit.startsWith("FAIL: ")) for (const name of r.audit.slice(6).split(", ")) failed.add(name);
-  }
-  if (audited === 0) return "";
-  return failed.size === 0 ? "pass" : `FAIL: ${[...failed].join(", ")}`;
-}
-
-/** Label of a result column such as `background.m2.reidentified`. */
-export function columnOf(id: string, meta: RunMeta): Column | undefined {
-  const dot = id.indexOf(".");
-  try {
-    const y = getYardstick(id.slice(0, dot));
-    return y.columns(meta.options).find((c) => c.key === id.slice(dot + 1));
-  } catch {
-    return undefined;
-  }
-}
-
-/** A number as the report writes it: thousands separators, 1–3 decimals by size, tiny values in e-notation. */
-export function num(v: number, unit = ""): string {
-  if (v === 0) return `0${unit}`;
-  if (Math.abs(v) < 0.001) return `${v.toExponential(1)}${unit}`;
-  const digits = Math.abs(v) >= 100 ? 1 : Math.abs(v) >= 1 ? 2 : 3;
-  return `${v.toLocaleString("en", { minimumFractionDigits: digits, maximumFractionDigits: digits })}${unit}`;
-}
-
-function fmt(v: Value | undefined, unit = ""): string {
-  if (v === null || v === undefined) return '<span class="na">n/a</span>';
-  return esc(num(v, unit));
-}
 
 /** The frontier of every configuration on one risk measure against the utility column. */
 async function frontierFigure(
