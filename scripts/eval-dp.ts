@@ -18,7 +18,7 @@ import { parseArgs } from "node:util";
 import { groupEvents } from "../src/log/events.ts";
 import { guaranteeNumbers } from "../src/log/guarantee.ts";
 import { loadLog } from "../src/log/read.ts";
-import { dp } from "../src/methods/dp/index.ts";
+import { dp, plannedGuarantee } from "../src/methods/dp/index.ts";
 import { SELECTION_NAMES } from "../src/methods/dp/selection/index.ts";
 import { silentProgress } from "../src/util/progress.ts";
 import { Rng } from "../src/util/random.ts";
@@ -135,8 +135,8 @@ for (const spec of values.log) {
               ((100 * top.filter((q) => got.has(q)).length) / top.length).toFixed(1),
               Number.isNaN(median) ? "" : median.toFixed(3),
               String(r.table!.clicks.length),
-              String(guaranteeNumbers(r.guarantee).epsilon),
-              String(guaranteeNumbers(r.guarantee).delta),
+              String(guaranteeNumbers(plannedGuarantee(params)).epsilon),
+              String(guaranteeNumbers(plannedGuarantee(params)).delta),
               ((cpu.user + cpu.system) / 1e6).toFixed(1),
               loadavg()[0]!.toFixed(1),
             ];

@@ -9,7 +9,7 @@ import { describe, it } from "node:test";
 import fc from "fast-check";
 import { type AuditReport, audit } from "../../src/audit/audit.ts";
 import { parseCountTable, writeCountTable } from "../../src/log/count-table.ts";
-import { type Guarantee, parseGuarantee } from "../../src/log/guarantee.ts";
+import { type Guarantee, parseGuarantee, userLevelDp } from "../../src/log/guarantee.ts";
 import { loadLog } from "../../src/log/read.ts";
 import type { LogRecord, QueryLog } from "../../src/log/record.ts";
 import { writeLog } from "../../src/log/write.ts";
@@ -205,8 +205,12 @@ describe("every method's written release passes the audit (property)", () => {
       k: 3,
     }));
     assert.equal(claimed(delayed)?.ok, false, "swap claiming k with a bounded delay");
-    const raw = { epsilon: 1, noise: "seeded" };
+    const raw = { epsilon: 1 };
     assert.equal(claimed(await auditWritten("dp", log, raw, 1))?.ok, true, "dp's own claim");
+    const seeded = await auditWritten("dp", log, { ...raw, noise: "seeded" }, 1, () =>
+      userLevelDp({ epsilon: 1, delta: 1e-5 }),
+    );
+    assert.equal(claimed(seeded)?.ok, false, "dp claiming DP with seeded noise");
     const dp = await auditWritten("dp", log, raw, 1, (g) =>
       g.model === "differential-privacy" ? { ...g, epsilon: 0.5 } : g,
     );

@@ -74,7 +74,10 @@ const CLAIMS: Record<string, (p: P) => Guarantee> = {
   erola: (p) => ({ model: "k-anonymity", k: p.k as number }),
   navarro: (p) => ({ model: "k-anonymity", k: p.k as number }),
   km: (p) => ({ model: "km-anonymity", k: p.k as number, m: p.m as number }),
-  dp: (p) => userLevelDp({ epsilon: p.epsilon as number, delta: p.delta as number }),
+  dp: (p) =>
+    p.noise === "seeded"
+      ? NO_GUARANTEE
+      : userLevelDp({ epsilon: p.epsilon as number, delta: p.delta as number }),
   graph: () => NO_GUARANTEE,
   threshold: () => NO_GUARANTEE,
   identity: () => NO_GUARANTEE,
@@ -96,6 +99,7 @@ describe("method contract", () => {
     ["erola", { k: 4 }],
     ["km", { k: 2, m: 3 }],
     ["dp", { epsilon: 0.5, delta: 1e-6, noise: "seeded" }],
+    ["dp", { epsilon: 0.5, delta: 1e-6 }],
     ["threshold", { k: 2 }],
   ] as const) {
     it(`${name} ${JSON.stringify(raw)}: claims only what its parameters give`, async () => {

@@ -83,7 +83,11 @@ test("seeded determinism: same seed, same table; another seed, other noise", asy
   const c = await dp.anonymize(input, params, ctx(8));
   assert.deepEqual(a.table, b.table);
   assert.notDeepEqual(a.table, c.table);
-  assert.deepEqual(a.guarantee, {
+  // seeded noise can be subtracted by anyone who knows the seed: no claim, and a note says what crypto noise gives
+  assert.deepEqual(a.guarantee, { model: "none" });
+  assert.ok(a.notes?.some((n) => n.includes("(ε=4, δ=0.001)-DP")));
+  const real = await dp.anonymize(input, dp.parse({ ...params, noise: "crypto" }), ctx(7));
+  assert.deepEqual(real.guarantee, {
     model: "differential-privacy",
     epsilon: 4,
     delta: 0.001,

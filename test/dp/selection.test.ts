@@ -6,7 +6,7 @@ import type { LogRecord, QueryLog } from "../../src/log/record.ts";
 import { composedDelta, gaussianPlan, splitBudget } from "../../src/methods/dp/accountant.ts";
 import { budget } from "../../src/methods/dp/budget.ts";
 import { boundPairs, boundQueries, histories } from "../../src/methods/dp/contributions.ts";
-import { dp, plan } from "../../src/methods/dp/index.ts";
+import { dp, plan, plannedGuarantee } from "../../src/methods/dp/index.ts";
 import { seededRandomness } from "../../src/methods/dp/random.ts";
 import { SELECTION_NAMES, selections } from "../../src/methods/dp/selection/index.ts";
 import { fillL2 } from "../../src/methods/dp/selection/policy-gaussian.ts";
@@ -120,11 +120,15 @@ test("the budget splits add up to the (ε, δ) asked for, and the release report
   for (const selection of SELECTION_NAMES) {
     const r = await dp.anonymize(
       { records: recs, format: "aol" },
-      dp.parse({ selection, epsilon: 0.7, delta: 1e-6, noise: "seeded" }),
+      dp.parse({ selection, epsilon: 0.7, delta: 1e-6 }),
       { rng: Rng.fromSeed(1), progress: silentProgress },
     );
     const g = r.guarantee;
     assert.equal(g.model, "differential-privacy", selection);
+    assert.deepEqual(
+      plannedGuarantee(dp.parse({ selection, epsilon: 0.7, delta: 1e-6, noise: "seeded" })),
+      g,
+    );
     assert.ok(g.model === "differential-privacy" && Math.abs(g.epsilon - 0.7) < 1e-12, selection);
     // basic composition spends δ exactly; the Gaussian plan up to its bisections (ρ and the PLD boost rounded down)
     assert.ok(

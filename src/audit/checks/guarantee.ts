@@ -8,7 +8,7 @@
  *   bounded delay, nothing released at the end of the stream, never under the own author, k as asked (the
  *   output's part is `swap invariants`);
  * - differential privacy: noisy counts cannot show ε or δ, so the claim is checked against the parameters —
- *   no more than the ε and δ asked for.
+ *   no more than the ε and δ asked for, and never with seeded noise.
  *
  * A claimed k or (k,m) is checked as claimed, not as the parameters say: a method that over-claims fails here.
  * Where the claim is what the method's own check verifies (same k, m), that check's verdict stands for it.
@@ -88,6 +88,8 @@ function againstParams(g: Guarantee, s: AuditSubject, limit: number): CheckOutco
   } else if (g.model === "differential-privacy") {
     atMost("epsilon", g.epsilon, num("epsilon"));
     atMost("delta", g.delta, num("delta"));
+    if (p.noise === "seeded")
+      v.add(() => "claimed with seeded noise: anyone who knows the seed can subtract it");
   }
   return v.outcome(`${describeGuarantee(g)}: not visible in the output; checked against the parameters`);
 }

@@ -10,7 +10,17 @@
  * `korolova`, the 2009 baseline (`korolova.ts`).
  */
 import { groupEvents } from "../../log/events.ts";
-import { intParam, type Method, numberParam, ParamError, type Release, userLevelDp } from "../method.ts";
+import { describeGuarantee } from "../../log/guarantee.ts";
+import {
+  type Guarantee,
+  intParam,
+  type Method,
+  NO_GUARANTEE,
+  numberParam,
+  ParamError,
+  type Release,
+  userLevelDp,
+} from "../method.ts";
 import { Accountant, type GaussianShare, gaussianPlan, type Share, splitBudget } from "./accountant.ts";
 import { budget } from "./budget.ts";
 import { boundPairs, boundQueries, histories } from "./contributions.ts";
@@ -282,7 +292,7 @@ export const dp: Method<DpParams> = {
       const top = sel.score?.(queries.users, queries.keys.length, qPrior).reduce((a, b) => Math.max(a, b), 0);
       notes.push(nothingReleased(params, most, qCal.usersNeeded, sel, top));
     }
-    return { table, guarantee: userLevelDp(total), counts, notes };
+    return { table, guarantee: claim(params, total, notes), counts, notes };
   },
 };
 
@@ -297,6 +307,33 @@ function distinctQueries(events: readonly { query: string }[]): number {
   const seen = new Set<string>();
   for (const e of events) if (e.query !== "") seen.add(e.query);
   return seen.size;
+}
+
+/**
+ * The guarantee a release with these parameters and private (crypto) noise claims, whatever `params.noise` says:
+ * for evaluations that run seeded noise to be reproducible and report what the real release would promise.
+ */
+export function plannedGuarantee(params: DpParams): Guarantee {
+  const sel = strategy(params.selection);
+  if (!sel) return userLevelDp(params);
+  const { account, queries, pairs } = plan(params, sel);
+  queries.charge(account);
+  pairs?.charge(account);
+  return userLevelDp(account.total());
+}
+
+/**
+ * What the release may claim: (ε, δ)-DP with the crypto noise; nothing with seeded noise, which anyone who knows
+ * the seed can subtract. Then a note says what the same parameters give with private noise.
+ */
+function claim(params: DpParams, total: { epsilon: number; delta: number }, notes: string[]): Guarantee {
+  const dp = userLevelDp(total);
+  if (params.noise === "crypto") return dp;
+  notes.push(
+    `seeded noise: this release is not private and claims no guarantee; with --noise crypto the same ` +
+      `parameters give ${describeGuarantee(dp)}.`,
+  );
+  return NO_GUARANTEE;
 }
 
 const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
@@ -376,7 +413,7 @@ function korolovaRelease(
   account.spend("korolova queries and clicks (Korolova et al. 2009 theorem)", params.epsilon, params.delta);
   return {
     table,
-    guarantee: userLevelDp(account.total()),
+    guarantee: claim(params, account.total(), notes),
     notes,
     counts: {
       users: counts.users,
