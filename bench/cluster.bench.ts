@@ -24,7 +24,6 @@ import { classifyConsumer, warmUp } from "../src/cluster/classify-worker.ts";
 import { writeConfig } from "../src/cluster/config.ts";
 import { PartitionedStages } from "../src/cluster/embedded.ts";
 import { ingest } from "../src/cluster/ingest.ts";
-import { classifyShardOf } from "../src/cluster/partition.ts";
 import { batchDeltas } from "../src/cluster/profile-writer.ts";
 import {
   clusterConfig,
@@ -37,7 +36,7 @@ import {
   serverArgs,
 } from "../src/cluster/servers.ts";
 import { resetStreams } from "../src/cluster/topology.ts";
-import { decode, decodeShard, encode, encodeSharded } from "../src/cluster/wire.ts";
+import { decodeSegment, encodeSegments } from "../src/cluster/wire.ts";
 import { groupEvents } from "../src/log/events.ts";
 import { openLog } from "../src/log/read.ts";
 import type { LogRecord } from "../src/log/record.ts";
@@ -181,28 +180,15 @@ if (!quick) {
   const sample = copy.slice(0, 100_000);
   // The codec alone, by message size, is bench/wire.bench.ts: in this process, which holds the whole log and the
   // classifier, every allocation costs several times what it costs in a worker.
-  // What a classify shard's worker reads per ingest batch, with `classifiers` shards: its own segment of a batch
-  // split at ingest, against the whole batch decoded and the other shards' records skipped (before the split).
-  const shardBatches: Uint8Array[] = [];
-  const wholeBatches: Uint8Array[] = [];
-  for (let i = 0; i < sample.length; i += batchSize) {
-    shardBatches.push(encodeSharded({ records: sample.slice(i, i + batchSize) }, classifiers));
-    wholeBatches.push(encode({ records: sample.slice(i, i + batchSize) }));
-  }
+  // What the classify shards read per ingest batch: each its own segment (published on its own subject).
+  const segments: Uint8Array[] = [];
+  for (let i = 0; i < sample.length; i += batchSize)
+    for (const g of encodeSegments(sample.slice(i, i + batchSize), classifiers)) if (g) segments.push(g);
   for (const pass of [1, 2]) {
     c = cpuNow();
-    for (const m of shardBatches) for (let s = 0; s < classifiers; s++) decodeShard(m, s, classifiers);
+    for (const g of segments) decodeSegment(g);
     if (pass === 2)
-      stageAlone["classify shards' read, split at ingest: rows per CPU-s"] = sample.length / (cpuNow() - c);
-    c = cpuNow();
-    for (const m of wholeBatches)
-      for (let s = 0; s < classifiers; s++)
-        decode<{ records: LogRecord[] }>(m).records.filter(
-          (r) => classifyShardOf(r.query, classifiers) === s,
-        );
-    if (pass === 2)
-      stageAlone["classify shards' read, whole batch each (before): rows per CPU-s"] =
-        sample.length / (cpuNow() - c);
+      stageAlone["classify shards' read of their segments: rows per CPU-s"] = sample.length / (cpuNow() - c);
   }
   (globalThis as { __keep?: unknown }).__keep = released.length;
 }

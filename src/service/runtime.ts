@@ -13,11 +13,11 @@ import {
   writeFileSync,
 } from "node:fs";
 import { loadCategorize } from "../classify/categorize.ts";
-import { type Bus, publish } from "../cluster/bus.ts";
+import type { Bus } from "../cluster/bus.ts";
 import { readConfig } from "../cluster/config.ts";
 import { type PartitionedConfig, PartitionedStages } from "../cluster/embedded.ts";
-import { CLASSIFIED_STREAM, INGEST_STREAM, INGEST_SUBJECT, RELEASED_STREAM } from "../cluster/topology.ts";
-import { encodeSharded } from "../cluster/wire.ts";
+import { publishBatch } from "../cluster/ingest.ts";
+import { CLASSIFIED_STREAM, INGEST_STREAM, RELEASED_STREAM } from "../cluster/topology.ts";
 import { ndjsonCodec } from "../log/formats/ndjson.ts";
 import type { LogRecord } from "../log/record.ts";
 import { Profiler } from "../profile/profiler.ts";
@@ -163,7 +163,8 @@ export class ClusterRuntime implements Runtime {
     const t = metrics.stageSeconds.startTimer({ stage: "publish" });
     const id = idempotencyKey === undefined ? undefined : `http.${idempotencyKey}`;
     this.shards ??= (await readConfig(this.bus)).classifyShards;
-    const ack = await publish(this.bus, INGEST_SUBJECT, encodeSharded({ records }, this.shards), id);
+    // The segments, then the commit: a request that fails half-way leaves no commit, so no stage reads any of it.
+    const ack = await publishBatch(this.bus, { records }, this.shards, id);
     t();
     // A retried request JetStream dropped as a duplicate was counted when it first arrived.
     if (ack.duplicate) return { accepted: records.length, released: 0, duplicate: true };
