@@ -8,6 +8,7 @@
  * - {@link loadClassifier}: a query text to its ODP path, or a note saying why there is no classifier (the
  *   experiment runs with category yardsticks n/a where it is not built).
  */
+import { LRUCache } from "lru-cache";
 import type { LogRecord } from "../log/record.ts";
 import { type ClickUsers, dropSingleUserClick, scrubClick } from "../scrub/click-url.ts";
 import type { PiiSpan } from "../scrub/types.ts";
@@ -31,6 +32,13 @@ interface ClassifierLike {
   classify(query: string): Classified;
 }
 
+/**
+ * Distinct queries a categorizer remembers, least recently used forgotten first. It used to be a map emptied
+ * whole when it passed this size, so a long-lived stream (a cluster's classify worker) fell back to the
+ * classifier for every query at once; an LRU keeps the recent ones (bench/classify-memo.bench.ts).
+ */
+export const CATEGORIZE_MEMO = 200_000;
+
 /** True when every record already carries a category (a classified log). */
 export function isClassified(records: readonly LogRecord[]): boolean {
   for (const r of records) if (r.category === undefined) return false;
@@ -52,12 +60,11 @@ export async function loadCategorize(knowledge?: KnowledgeService, clicks?: Clic
         "classify the log first or give one whose records carry categories",
     );
   }
-  const memo = new Map<string, Classified>();
+  const memo = new LRUCache<string, Classified>({ max: CATEGORIZE_MEMO });
   return (r) => {
     let c = memo.get(r.query);
     if (c === undefined) {
       c = classifier.classify(r.query);
-      if (memo.size > 200_000) memo.clear();
       memo.set(r.query, c);
     }
     r.category = c.category;
