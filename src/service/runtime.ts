@@ -12,8 +12,9 @@ import {
   type WriteStream,
   writeFileSync,
 } from "node:fs";
-import { loadCategorize } from "../classify/categorize.ts";
+import { type Categorize, loadCategorize } from "../classify/categorize.ts";
 import type { Bus } from "../cluster/bus.ts";
+import { warmUp } from "../cluster/classify-worker.ts";
 import { readConfig } from "../cluster/config.ts";
 import { type PartitionedConfig, PartitionedStages } from "../cluster/embedded.ts";
 import { publishBatch } from "../cluster/ingest.ts";
@@ -33,6 +34,8 @@ export interface IngestResult {
 
 export interface Runtime {
   readonly name: string;
+  /** Ready to answer a batch promptly (/readyz): false while the embedded runtime still loads its classifier. */
+  ready(): boolean;
   ingest(records: LogRecord[], metrics: ServiceMetrics, idempotencyKey?: string): Promise<IngestResult>;
   /** Refresh gauges (held events, k, lag) before a scrape. */
   observe(metrics: ServiceMetrics): Promise<void>;
@@ -47,13 +50,21 @@ export interface EmbeddedOptions {
   /** The stages' state: restored on start when present, written (atomically) on close. */
   readonly statePath?: string;
   readonly profileDepth?: number;
+  /**
+   * Load (and warm up) the classifier at start, in the background, and answer /readyz 503 until it is loaded (`querymask serve`
+   * does): otherwise the first unclassified batch waits for the load (~20 s) while /readyz says ready. A load that
+   * fails makes the runtime ready anyway: classified batches need no classifier, an unclassified one gets the
+   * reason.
+   */
+  readonly preloadClassifier?: boolean;
 }
 
 const RECENT_KEYS = 10_000;
 
 export class EmbeddedRuntime implements Runtime {
   readonly name = "embedded";
-  private categorize: ((r: LogRecord) => void) | undefined;
+  private categorize: Promise<Categorize> | undefined;
+  private loading = false;
   private chain: Promise<unknown> = Promise.resolve();
 
   private constructor(
@@ -71,7 +82,33 @@ export class EmbeddedRuntime implements Runtime {
     const out = opts.releasedPath ? createWriteStream(opts.releasedPath, { flags: "a" }) : undefined;
     const store = opts.db ? new SqliteProfileStore(opts.db) : undefined;
     const profiler = store ? new Profiler(store, opts.profileDepth ?? 1, 1 << 16) : undefined;
-    return new EmbeddedRuntime(stages, opts, out, store, profiler);
+    const runtime = new EmbeddedRuntime(stages, opts, out, store, profiler);
+    if (opts.preloadClassifier) {
+      runtime.loading = true;
+      runtime.classifier().then(
+        (categorize) => {
+          warmUp(categorize); // its lazily loaded parts too (~1.7 CPU-s on the first queries otherwise)
+          runtime.loading = false;
+        },
+        () => {
+          runtime.loading = false;
+        },
+      );
+    }
+    return runtime;
+  }
+
+  ready(): boolean {
+    return !this.loading;
+  }
+
+  /** The classifier, loaded once (a load that failed is tried again by the next batch that needs it). */
+  private classifier(): Promise<Categorize> {
+    this.categorize ??= loadCategorize().catch((e: unknown) => {
+      this.categorize = undefined;
+      throw e;
+    });
+    return this.categorize;
   }
 
   ingest(records: LogRecord[], metrics: ServiceMetrics, idempotencyKey?: string): Promise<IngestResult> {
@@ -102,8 +139,8 @@ export class EmbeddedRuntime implements Runtime {
   private async apply(records: LogRecord[], metrics: ServiceMetrics): Promise<IngestResult> {
     if (records.some((r) => r.category === undefined)) {
       const t = metrics.stageSeconds.startTimer({ stage: "classify" });
-      this.categorize ??= await loadCategorize();
-      for (const r of records) if (r.category === undefined) this.categorize(r);
+      const categorize = await this.classifier();
+      for (const r of records) if (r.category === undefined) categorize(r);
       t();
     }
     const t1 = metrics.stageSeconds.startTimer({ stage: "anonymize" });
@@ -154,6 +191,10 @@ export class ClusterRuntime implements Runtime {
   /** The run's classify shard count, read from its configuration on the first batch. */
   private shards: number | undefined;
   constructor(private readonly bus: Bus) {}
+
+  ready(): boolean {
+    return !this.bus.nc.isClosed();
+  }
 
   async ingest(
     records: LogRecord[],
