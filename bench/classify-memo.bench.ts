@@ -16,6 +16,7 @@ import { LRUCache } from "lru-cache";
 import { CATEGORIZE_MEMO } from "../src/classify/categorize.ts";
 import { classifyShardOf } from "../src/cluster/partition.ts";
 import { openLog } from "../src/log/read.ts";
+import { TwoGenerationCache } from "../src/util/two-generation-cache.ts";
 import { writeResults } from "./results.ts";
 
 const AOL = fileURLToPath(new URL("../../shared/data/aol-top1000/aol_top1000_users.tsv.gz", import.meta.url));
@@ -48,6 +49,8 @@ const cleared = (cap: number): Memo => {
   };
 };
 const lru = (cap: number): Memo => new LRUCache<string, object>({ max: cap });
+/** Two generations of cap / 2 each: the same bound. */
+const twoGen = (cap: number): Memo => new TwoGenerationCache<string, object>(cap / 2);
 
 /** Hits of the memo, hits of the classifier's own LRU behind it, and classifier calls, over one shard's stream. */
 function simulate(stream: readonly string[], memo: Memo, inner: number) {
@@ -90,6 +93,7 @@ for (const [label, div] of [
   for (const [policy, make] of [
     ["emptied whole (old)", cleared],
     ["LRU", lru],
+    ["two generations of half", twoGen],
   ] as const) {
     let memoHits = 0;
     let innerHits = 0;
@@ -111,6 +115,7 @@ for (const [label, div] of [
 for (const [policy, make] of [
   ["Map", cleared],
   ["LRU", lru],
+  ["two generations", twoGen],
 ] as const) {
   const memos = streams.map(() => make(CATEGORIZE_MEMO));
   let us = 0;

@@ -8,11 +8,11 @@
  * - {@link loadClassifier}: a query text to its ODP path, or a note saying why there is no classifier (the
  *   experiment runs with category yardsticks n/a where it is not built).
  */
-import { LRUCache } from "lru-cache";
 import type { LogRecord } from "../log/record.ts";
 import { type ClickUsers, dropSingleUserClick, scrubClick } from "../scrub/click-url.ts";
 import type { PiiSpan } from "../scrub/types.ts";
 import { UsageError } from "../util/errors.ts";
+import { TwoGenerationCache } from "../util/two-generation-cache.ts";
 import { createKnowledgeService, type KnowledgeService } from "./service.ts";
 
 /**
@@ -33,9 +33,10 @@ interface ClassifierLike {
 }
 
 /**
- * Distinct queries a categorizer remembers, least recently used forgotten first. It used to be a map emptied
- * whole when it passed this size, so a long-lived stream (a cluster's classify worker) fell back to the
- * classifier for every query at once; an LRU keeps the recent ones (bench/classify-memo.bench.ts).
+ * Distinct queries a categorizer remembers at most, in two generations of half (src/util/two-generation-cache.ts):
+ * what is used survives, what is not is forgotten. It used to be a map emptied whole past this size, so a
+ * long-lived stream (a cluster's classify worker) fell back to the classifier for every query at once
+ * (bench/classify-memo.bench.ts: hit rates and cost of the policies).
  */
 export const CATEGORIZE_MEMO = 200_000;
 
@@ -60,7 +61,7 @@ export async function loadCategorize(knowledge?: KnowledgeService, clicks?: Clic
         "classify the log first or give one whose records carry categories",
     );
   }
-  const memo = new LRUCache<string, Classified>({ max: CATEGORIZE_MEMO });
+  const memo = new TwoGenerationCache<string, Classified>(CATEGORIZE_MEMO / 2);
   return (r) => {
     let c = memo.get(r.query);
     if (c === undefined) {

@@ -5,8 +5,32 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import fc from "fast-check";
 import { CATEGORIZE_MEMO, loadCategorize } from "../../src/classify/categorize.ts";
 import type { KnowledgeService } from "../../src/classify/service.ts";
+import { TwoGenerationCache } from "../../src/util/two-generation-cache.ts";
+
+test("two generations: at most 2 × size entries; the last `size` keys set, and every key got since, are kept", () => {
+  fc.assert(
+    fc.property(
+      fc.integer({ min: 1, max: 8 }),
+      fc.array(fc.tuple(fc.boolean(), fc.integer({ min: 0, max: 30 })), { maxLength: 200 }),
+      (size, ops) => {
+        const cache = new TwoGenerationCache<number, number>(size);
+        const recent: number[] = []; // keys set or hit, most recent last
+        for (const [isSet, k] of ops) {
+          if (isSet) cache.set(k, k * 10);
+          else if (cache.get(k) === undefined) continue;
+          recent.push(k);
+          assert.ok(cache.entries <= 2 * size);
+        }
+        // The last `size` distinct keys touched (set, or got with a hit) are all there, with their values.
+        const last = [...new Set(recent.reverse())].slice(0, size);
+        for (const k of last) assert.equal(cache.get(k), k * 10, `key ${k} of the last ${size}`);
+      },
+    ),
+  );
+});
 
 test("past its size the memo forgets the least recently used queries, not all of them", async () => {
   const calls = new Map<string, number>();
