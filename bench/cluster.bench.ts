@@ -9,7 +9,9 @@
  * (default 2; one per classify shard), QM_BENCH_PARTITIONS (default 2), QM_BENCH_BATCH (records per ingest batch, default 2000),
  * QM_BENCH_QUICK=1 (end to end only), QM_BENCH_STAGES=1 (stage-alone figures only), QM_BENCH_CPUPROF=<dir> (a --cpu-prof per worker under <dir>/<kind>/),
  * QM_BENCH_PRECLASSIFIED=1 (the bench classifies the input before the run, so the classify workers only pass
- * records on: the pipeline's own cost, without the classifier's).
+ * records on: the pipeline's own cost, without the classifier's), QM_BENCH_INGEST=1 (only what nats-server
+ * spends carrying the ingest batches to 2, 4 and 8 classify shards: every shard reading every batch, as before
+ * one subject per shard, against segments on their own subjects + commits; CPU and bytes out of nats-server).
  * Every process's CPU seconds over the run are reported, per kind and per 1,000 query events: robust to the
  * machine's load, unlike the events/s.
  */
@@ -19,8 +21,8 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadCategorize } from "../src/classify/categorize.ts";
-import { openBus } from "../src/cluster/bus.ts";
-import { classifyConsumer, warmUp } from "../src/cluster/classify-worker.ts";
+import { openBus, publish, workConsumer } from "../src/cluster/bus.ts";
+import { classifyConsumer, readSegment, warmUp } from "../src/cluster/classify-worker.ts";
 import { writeConfig } from "../src/cluster/config.ts";
 import { PartitionedStages } from "../src/cluster/embedded.ts";
 import { ingest } from "../src/cluster/ingest.ts";
@@ -35,8 +37,8 @@ import {
   pgUrl,
   serverArgs,
 } from "../src/cluster/servers.ts";
-import { resetStreams } from "../src/cluster/topology.ts";
-import { decodeSegment, encodeSegments } from "../src/cluster/wire.ts";
+import { INGEST_STREAM, INGEST_SUBJECT, resetStreams } from "../src/cluster/topology.ts";
+import { decodeCommit, decodeSegment, encodeSegments } from "../src/cluster/wire.ts";
 import { groupEvents } from "../src/log/events.ts";
 import { openLog } from "../src/log/read.ts";
 import type { LogRecord } from "../src/log/record.ts";
@@ -59,6 +61,8 @@ const cpuProfDir = process.env.QM_BENCH_CPUPROF;
 const quick = process.env.QM_BENCH_QUICK === "1";
 /** QM_BENCH_STAGES=1: the stage-alone figures only (no pipeline run). */
 const stagesOnly = process.env.QM_BENCH_STAGES === "1";
+/** QM_BENCH_INGEST=1: nats-server's cost of the ingest → classify shards hop only, both ways of splitting. */
+const ingestOnly = process.env.QM_BENCH_INGEST === "1";
 /** QM_BENCH_PRECLASSIFIED=1: classified input, so what the run costs is the pipeline without the classifier. */
 const preclassified = process.env.QM_BENCH_PRECLASSIFIED === "1";
 const dir = mkdtempSync(join(tmpdir(), "qm-bench-cluster-"));
@@ -160,7 +164,7 @@ const cpuNow = () => {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1e6;
 };
-if (!quick) {
+if (!quick && !ingestOnly) {
   const copy = records.map((r) => ({ ...r }));
   if (!preclassified) {
     const categorize = await loadCategorize();
@@ -345,8 +349,100 @@ async function runPipeline(
   };
 }
 
+/** nats-server's bytes and messages out so far (its monitoring endpoint). */
+async function natsOut(): Promise<{ bytes: number; msgs: number }> {
+  const v = (await (await fetch(`http://127.0.0.1:${cluster.natsMonitorPort}/varz`)).json()) as {
+    out_bytes: number;
+    out_msgs: number;
+  };
+  return { bytes: v.out_bytes, msgs: v.out_msgs };
+}
+
+/**
+ * The ingest hop alone: the log published in batches and read by `shards` in-process readers, (a) "every shard
+ * reads every batch": each batch one message carrying every shard's segment, one durable consumer per shard on
+ * it (what ran before one subject per shard); (b) "own segment": `ingest` (segments on qm.segment.<s>, then a
+ * commit), each shard's consumer reading the commits and fetching its own segment. nats-server's CPU and bytes
+ * out per query event; the readers' CPU is the bench process's and not counted.
+ */
+async function ingestHop(shards: number, scheme: "every shard reads every batch" | "own segment") {
+  const setup = await openBus(natsUrl(cluster), "bench-ingest");
+  await resetStreams(setup.jsm);
+  await setup.close();
+  const b = await openBus(natsUrl(cluster), "bench-ingest");
+  await writeConfig(b, {
+    version: 2,
+    partitions: 1,
+    classifyShards: shards,
+    method: "swap",
+    params: { k: 3 },
+    seed: 1,
+    profileDepth: 1,
+  });
+  const batches = Math.ceil(records.length / batchSize);
+  const readers = await Promise.all(
+    Array.from({ length: shards }, async (_, s) => {
+      const c = await workConsumer(b, INGEST_STREAM, `classify_${s}`, INGEST_SUBJECT);
+      const messages = await c.consume({ max_messages: 2 });
+      // Wrapped: an async function returning the reading promise itself would wait for it.
+      const done = (async () => {
+        let n = 0;
+        for await (const m of messages) {
+          if (scheme === "own segment") await readSegment(b, s, decodeCommit(m.data, shards).segments[s]!);
+          m.ack();
+          if (++n === batches) break;
+        }
+      })();
+      return { done };
+    }),
+  );
+  const n0 = serverCpu().nats;
+  const o0 = await natsOut();
+  if (scheme === "own segment")
+    await ingest(
+      b,
+      (async function* () {
+        yield records;
+      })(),
+      { batchSize },
+    );
+  else {
+    const inflight: Promise<unknown>[] = [];
+    for (let i = 0, n = 1; i < records.length; i += batchSize, n++) {
+      const parts = encodeSegments(records.slice(i, i + batchSize), shards).filter((g) => g !== undefined);
+      const one = new Uint8Array(parts.reduce((a, g) => a + g.length, 0));
+      let at = 0;
+      for (const g of parts) {
+        one.set(g, at);
+        at += g.length;
+      }
+      inflight.push(publish(b, INGEST_SUBJECT, one, `i.${n}`));
+      if (inflight.length >= 32) await Promise.all(inflight.splice(0));
+    }
+    await Promise.all(inflight);
+  }
+  await Promise.all(readers.map((r) => r.done));
+  const o1 = await natsOut();
+  const cpuS = serverCpu().nats - n0;
+  await b.close();
+  return {
+    "nats-server CPU µs per query event": Math.round((cpuS / events) * 1e7) / 10,
+    "nats-server bytes out per query event": Math.round((o1.bytes - o0.bytes) / events),
+    "nats-server messages out": o1.msgs - o0.msgs,
+  };
+}
+
 try {
-  if (!quick) {
+  if (ingestOnly) {
+    const hop: Record<string, unknown> = {};
+    for (const shards of [2, 4, 8])
+      for (const scheme of ["every shard reads every batch", "own segment"] as const)
+        hop[`${shards} shards, ${scheme}`] = await ingestHop(shards, scheme);
+    Object.assign(figures, { "ingest hop": hop, "load at end (1/5/15 min)": loadavg() });
+    console.log(JSON.stringify(figures, null, 2));
+    writeResults("cluster-ingest", figures);
+  }
+  if (!quick && !ingestOnly) {
     // PostgreSQL upserts alone.
     const store = await PgProfileStore.open(pgUrl(cluster));
     const deltas = batchDeltas(records.slice(0, 100_000), 1);
@@ -361,7 +457,7 @@ try {
     await store.clear();
     await store.close();
   }
-  if (!stagesOnly) {
+  if (!stagesOnly && !ingestOnly) {
     const throughput = await runPipeline(records);
     // Latency is measured below capacity: a time slice of the log paced at half the sustained rate.
     const rate = (throughput.rows / throughput.seconds) * 0.5;
@@ -385,9 +481,11 @@ try {
       ),
     });
   }
-  Object.assign(figures, { stageAlone, "load at end (1/5/15 min)": loadavg() });
-  console.log(JSON.stringify(figures, null, 2));
-  writeResults("cluster", figures);
+  if (!ingestOnly) {
+    Object.assign(figures, { stageAlone, "load at end (1/5/15 min)": loadavg() });
+    console.log(JSON.stringify(figures, null, 2));
+    writeResults("cluster", figures);
+  }
 } finally {
   await clusterDown(cluster, { wipe: true });
 }
