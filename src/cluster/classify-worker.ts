@@ -1,7 +1,7 @@
 /**
  * Classify worker of one shard. Records are routed to classify shards by a stable hash of their query text
- * (`classifyShardOf`), so the repeats of a query all reach one worker and its memo (`loadCategorize`'s: up to
- * 200,000 distinct queries, then cleared) classifies each distinct query once — with workers sharing batches
+ * (`classifyShardOf`), so the repeats of a query all reach one worker and its memo (`loadCategorize`'s: two
+ * generations of 100,000 distinct queries, what is used kept) classifies each distinct query once — with workers sharing batches
  * instead, every worker classified every query it met. Ingest splits each batch by shard: each shard's segment on
  * its own subject, then a commit on the ingest stream naming them (src/cluster/ingest.ts). Each shard has its own
  * durable consumer on the ingest stream, reads every commit and fetches only its own segment, by sequence.

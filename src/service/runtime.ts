@@ -51,10 +51,10 @@ export interface EmbeddedOptions {
   readonly statePath?: string;
   readonly profileDepth?: number;
   /**
-   * Load (and warm up) the classifier at start, in the background, and answer /readyz 503 until it is loaded (`querymask serve`
-   * does): otherwise the first unclassified batch waits for the load (~20 s) while /readyz says ready. A load that
-   * fails makes the runtime ready anyway: classified batches need no classifier, an unclassified one gets the
-   * reason.
+   * Load (and warm up) the classifier at start, in the background, and answer /readyz 503 until it is loaded
+   * (`querymask serve` does): otherwise the first unclassified batch waits for the load (~2–20 s) while /readyz
+   * says ready. A load that fails makes the runtime ready anyway: classified batches need no classifier, an
+   * unclassified one gets the reason.
    */
   readonly preloadClassifier?: boolean;
 }
