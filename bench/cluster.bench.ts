@@ -223,6 +223,7 @@ async function runPipeline(
   ingestRowsPerSec: number;
   latency: number[];
   cpu: Record<string, { cpuSeconds: number; peakRssMiB?: number }>;
+  natsBytes: { in: number; out: number; subscriber: number };
 }> {
   const bus = await openBus(natsUrl(cluster), "bench");
   await resetStreams(bus.jsm);
@@ -285,8 +286,10 @@ async function runPipeline(
   const latencies: number[] = [];
   // The batch's position from its message id (`r.<p>.<inSeq>`), not from decoding it: the subscriber's CPU is
   // counted with ingest's.
+  let subscriberBytes = 0;
   const sub = b.nc.subscribe("qm.released.*", {
     callback: (_e, m) => {
+      subscriberBytes += m.data.length;
       const id = m.headers?.get("Nats-Msg-Id") ?? "";
       const t0 = published.get(Number(id.slice(id.lastIndexOf(".") + 1)));
       if (t0 !== undefined) latencies.push(performance.now() - t0);
@@ -295,6 +298,7 @@ async function runPipeline(
   const cpuAtStart = new Map<ChildProcess, number>();
   for (const c of role.keys()) cpuAtStart.set(c, procCpuSeconds(c.pid!));
   const serversAtStart = serverCpu();
+  const natsAtStart = await natsOut();
   const benchAtStart = process.cpuUsage();
   const t0 = performance.now();
   let n = 0;
@@ -317,6 +321,7 @@ async function runPipeline(
   for (const c of cls) c.kill("SIGTERM");
   await Promise.all(cls.map((c) => exits.get(c)));
   const serversAtEnd = serverCpu();
+  const natsAtEnd = await natsOut();
   sub.unsubscribe();
   await b.close();
   if (code !== 0) throw new Error(`profile writer exited ${code}`);
@@ -345,17 +350,23 @@ async function runPipeline(
     rows: input.length,
     ingestRowsPerSec: input.length / ((tIngest - t0) / 1000),
     latency: [50, 95, 99].map((p) => Math.round(pct(latencies, p))),
+    natsBytes: {
+      in: natsAtEnd.inBytes - natsAtStart.inBytes,
+      out: natsAtEnd.bytes - natsAtStart.bytes,
+      subscriber: subscriberBytes,
+    },
     cpu,
   };
 }
 
 /** nats-server's bytes and messages out so far (its monitoring endpoint). */
-async function natsOut(): Promise<{ bytes: number; msgs: number }> {
+async function natsOut(): Promise<{ bytes: number; msgs: number; inBytes: number }> {
   const v = (await (await fetch(`http://127.0.0.1:${cluster.natsMonitorPort}/varz`)).json()) as {
     out_bytes: number;
     out_msgs: number;
+    in_bytes: number;
   };
-  return { bytes: v.out_bytes, msgs: v.out_msgs };
+  return { bytes: v.out_bytes, msgs: v.out_msgs, inBytes: v.in_bytes };
 }
 
 /**
@@ -476,6 +487,12 @@ try {
       "CPU µs per query event": Object.fromEntries(
         Object.entries(throughput.cpu).map(([k, v]) => [k, Math.round((v.cpuSeconds / events) * 1e7) / 10]),
       ),
+      // Bytes do not depend on the machine's load: a figure to compare runs by.
+      "nats-server bytes in / out per query event (out: of which the bench's latency subscriber)": [
+        Math.round(throughput.natsBytes.in / events),
+        Math.round(throughput.natsBytes.out / events),
+        Math.round(throughput.natsBytes.subscriber / events),
+      ],
       "CPU µs per query event, all processes": Math.round(
         (Object.values(throughput.cpu).reduce((a, v) => a + v.cpuSeconds, 0) / events) * 1e6,
       ),
