@@ -9,7 +9,9 @@
  * (default 2; one per classify shard), QM_BENCH_PARTITIONS (default 2), QM_BENCH_BATCH (records per ingest batch, default 2000),
  * QM_BENCH_QUICK=1 (end to end only), QM_BENCH_STAGES=1 (stage-alone figures only), QM_BENCH_CPUPROF=<dir> (a --cpu-prof per worker under <dir>/<kind>/),
  * QM_BENCH_PRECLASSIFIED=1 (the bench classifies the input before the run, so the classify workers only pass
- * records on: the pipeline's own cost, without the classifier's).
+ * records on: the pipeline's own cost, without the classifier's), QM_BENCH_INGEST=1 (only what nats-server
+ * spends carrying the ingest batches to 2, 4 and 8 classify shards: every shard reading every batch, as before
+ * one subject per shard, against segments on their own subjects + commits; CPU and bytes out of nats-server).
  * Every process's CPU seconds over the run are reported, per kind and per 1,000 query events: robust to the
  * machine's load, unlike the events/s.
  */
@@ -19,12 +21,11 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadCategorize } from "../src/classify/categorize.ts";
-import { openBus } from "../src/cluster/bus.ts";
-import { classifyConsumer, warmUp } from "../src/cluster/classify-worker.ts";
+import { openBus, publish, workConsumer } from "../src/cluster/bus.ts";
+import { classifyConsumer, readSegment, warmUp } from "../src/cluster/classify-worker.ts";
 import { writeConfig } from "../src/cluster/config.ts";
 import { PartitionedStages } from "../src/cluster/embedded.ts";
 import { ingest } from "../src/cluster/ingest.ts";
-import { classifyShardOf } from "../src/cluster/partition.ts";
 import { batchDeltas } from "../src/cluster/profile-writer.ts";
 import {
   clusterConfig,
@@ -36,8 +37,8 @@ import {
   pgUrl,
   serverArgs,
 } from "../src/cluster/servers.ts";
-import { resetStreams } from "../src/cluster/topology.ts";
-import { decode, decodeShard, encode, encodeSharded } from "../src/cluster/wire.ts";
+import { INGEST_STREAM, INGEST_SUBJECT, resetStreams } from "../src/cluster/topology.ts";
+import { decodeCommit, decodeSegment, encodeSegments } from "../src/cluster/wire.ts";
 import { groupEvents } from "../src/log/events.ts";
 import { openLog } from "../src/log/read.ts";
 import type { LogRecord } from "../src/log/record.ts";
@@ -60,6 +61,8 @@ const cpuProfDir = process.env.QM_BENCH_CPUPROF;
 const quick = process.env.QM_BENCH_QUICK === "1";
 /** QM_BENCH_STAGES=1: the stage-alone figures only (no pipeline run). */
 const stagesOnly = process.env.QM_BENCH_STAGES === "1";
+/** QM_BENCH_INGEST=1: nats-server's cost of the ingest → classify shards hop only, both ways of splitting. */
+const ingestOnly = process.env.QM_BENCH_INGEST === "1";
 /** QM_BENCH_PRECLASSIFIED=1: classified input, so what the run costs is the pipeline without the classifier. */
 const preclassified = process.env.QM_BENCH_PRECLASSIFIED === "1";
 const dir = mkdtempSync(join(tmpdir(), "qm-bench-cluster-"));
@@ -161,7 +164,7 @@ const cpuNow = () => {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1e6;
 };
-if (!quick) {
+if (!quick && !ingestOnly) {
   const copy = records.map((r) => ({ ...r }));
   if (!preclassified) {
     const categorize = await loadCategorize();
@@ -181,28 +184,15 @@ if (!quick) {
   const sample = copy.slice(0, 100_000);
   // The codec alone, by message size, is bench/wire.bench.ts: in this process, which holds the whole log and the
   // classifier, every allocation costs several times what it costs in a worker.
-  // What a classify shard's worker reads per ingest batch, with `classifiers` shards: its own segment of a batch
-  // split at ingest, against the whole batch decoded and the other shards' records skipped (before the split).
-  const shardBatches: Uint8Array[] = [];
-  const wholeBatches: Uint8Array[] = [];
-  for (let i = 0; i < sample.length; i += batchSize) {
-    shardBatches.push(encodeSharded({ records: sample.slice(i, i + batchSize) }, classifiers));
-    wholeBatches.push(encode({ records: sample.slice(i, i + batchSize) }));
-  }
+  // What the classify shards read per ingest batch: each its own segment (published on its own subject).
+  const segments: Uint8Array[] = [];
+  for (let i = 0; i < sample.length; i += batchSize)
+    for (const g of encodeSegments(sample.slice(i, i + batchSize), classifiers)) if (g) segments.push(g);
   for (const pass of [1, 2]) {
     c = cpuNow();
-    for (const m of shardBatches) for (let s = 0; s < classifiers; s++) decodeShard(m, s, classifiers);
+    for (const g of segments) decodeSegment(g);
     if (pass === 2)
-      stageAlone["classify shards' read, split at ingest: rows per CPU-s"] = sample.length / (cpuNow() - c);
-    c = cpuNow();
-    for (const m of wholeBatches)
-      for (let s = 0; s < classifiers; s++)
-        decode<{ records: LogRecord[] }>(m).records.filter(
-          (r) => classifyShardOf(r.query, classifiers) === s,
-        );
-    if (pass === 2)
-      stageAlone["classify shards' read, whole batch each (before): rows per CPU-s"] =
-        sample.length / (cpuNow() - c);
+      stageAlone["classify shards' read of their segments: rows per CPU-s"] = sample.length / (cpuNow() - c);
   }
   (globalThis as { __keep?: unknown }).__keep = released.length;
 }
@@ -233,6 +223,7 @@ async function runPipeline(
   ingestRowsPerSec: number;
   latency: number[];
   cpu: Record<string, { cpuSeconds: number; peakRssMiB?: number }>;
+  natsBytes: { in: number; out: number; subscriber: number };
 }> {
   const bus = await openBus(natsUrl(cluster), "bench");
   await resetStreams(bus.jsm);
@@ -295,8 +286,10 @@ async function runPipeline(
   const latencies: number[] = [];
   // The batch's position from its message id (`r.<p>.<inSeq>`), not from decoding it: the subscriber's CPU is
   // counted with ingest's.
+  let subscriberBytes = 0;
   const sub = b.nc.subscribe("qm.released.*", {
     callback: (_e, m) => {
+      subscriberBytes += m.data.length;
       const id = m.headers?.get("Nats-Msg-Id") ?? "";
       const t0 = published.get(Number(id.slice(id.lastIndexOf(".") + 1)));
       if (t0 !== undefined) latencies.push(performance.now() - t0);
@@ -305,6 +298,7 @@ async function runPipeline(
   const cpuAtStart = new Map<ChildProcess, number>();
   for (const c of role.keys()) cpuAtStart.set(c, procCpuSeconds(c.pid!));
   const serversAtStart = serverCpu();
+  const natsAtStart = await natsOut();
   const benchAtStart = process.cpuUsage();
   const t0 = performance.now();
   let n = 0;
@@ -327,6 +321,7 @@ async function runPipeline(
   for (const c of cls) c.kill("SIGTERM");
   await Promise.all(cls.map((c) => exits.get(c)));
   const serversAtEnd = serverCpu();
+  const natsAtEnd = await natsOut();
   sub.unsubscribe();
   await b.close();
   if (code !== 0) throw new Error(`profile writer exited ${code}`);
@@ -355,12 +350,110 @@ async function runPipeline(
     rows: input.length,
     ingestRowsPerSec: input.length / ((tIngest - t0) / 1000),
     latency: [50, 95, 99].map((p) => Math.round(pct(latencies, p))),
+    natsBytes: {
+      in: natsAtEnd.inBytes - natsAtStart.inBytes,
+      out: natsAtEnd.bytes - natsAtStart.bytes,
+      subscriber: subscriberBytes,
+    },
     cpu,
   };
 }
 
+/** nats-server's bytes and messages out so far (its monitoring endpoint). */
+async function natsOut(): Promise<{ bytes: number; msgs: number; inBytes: number }> {
+  const v = (await (await fetch(`http://127.0.0.1:${cluster.natsMonitorPort}/varz`)).json()) as {
+    out_bytes: number;
+    out_msgs: number;
+    in_bytes: number;
+  };
+  return { bytes: v.out_bytes, msgs: v.out_msgs, inBytes: v.in_bytes };
+}
+
+/**
+ * The ingest hop alone: the log published in batches and read by `shards` in-process readers, (a) "every shard
+ * reads every batch": each batch one message carrying every shard's segment, one durable consumer per shard on
+ * it (what ran before one subject per shard); (b) "own segment": `ingest` (segments on qm.segment.<s>, then a
+ * commit), each shard's consumer reading the commits and fetching its own segment. nats-server's CPU and bytes
+ * out per query event; the readers' CPU is the bench process's and not counted.
+ */
+async function ingestHop(shards: number, scheme: "every shard reads every batch" | "own segment") {
+  const setup = await openBus(natsUrl(cluster), "bench-ingest");
+  await resetStreams(setup.jsm);
+  await setup.close();
+  const b = await openBus(natsUrl(cluster), "bench-ingest");
+  await writeConfig(b, {
+    version: 2,
+    partitions: 1,
+    classifyShards: shards,
+    method: "swap",
+    params: { k: 3 },
+    seed: 1,
+    profileDepth: 1,
+  });
+  const batches = Math.ceil(records.length / batchSize);
+  const readers = await Promise.all(
+    Array.from({ length: shards }, async (_, s) => {
+      const c = await workConsumer(b, INGEST_STREAM, `classify_${s}`, INGEST_SUBJECT);
+      const messages = await c.consume({ max_messages: 2 });
+      // Wrapped: an async function returning the reading promise itself would wait for it.
+      const done = (async () => {
+        let n = 0;
+        for await (const m of messages) {
+          if (scheme === "own segment") await readSegment(b, s, decodeCommit(m.data, shards).segments[s]!);
+          m.ack();
+          if (++n === batches) break;
+        }
+      })();
+      return { done };
+    }),
+  );
+  const n0 = serverCpu().nats;
+  const o0 = await natsOut();
+  if (scheme === "own segment")
+    await ingest(
+      b,
+      (async function* () {
+        yield records;
+      })(),
+      { batchSize },
+    );
+  else {
+    const inflight: Promise<unknown>[] = [];
+    for (let i = 0, n = 1; i < records.length; i += batchSize, n++) {
+      const parts = encodeSegments(records.slice(i, i + batchSize), shards).filter((g) => g !== undefined);
+      const one = new Uint8Array(parts.reduce((a, g) => a + g.length, 0));
+      let at = 0;
+      for (const g of parts) {
+        one.set(g, at);
+        at += g.length;
+      }
+      inflight.push(publish(b, INGEST_SUBJECT, one, `i.${n}`));
+      if (inflight.length >= 32) await Promise.all(inflight.splice(0));
+    }
+    await Promise.all(inflight);
+  }
+  await Promise.all(readers.map((r) => r.done));
+  const o1 = await natsOut();
+  const cpuS = serverCpu().nats - n0;
+  await b.close();
+  return {
+    "nats-server CPU µs per query event": Math.round((cpuS / events) * 1e7) / 10,
+    "nats-server bytes out per query event": Math.round((o1.bytes - o0.bytes) / events),
+    "nats-server messages out": o1.msgs - o0.msgs,
+  };
+}
+
 try {
-  if (!quick) {
+  if (ingestOnly) {
+    const hop: Record<string, unknown> = {};
+    for (const shards of [2, 4, 8])
+      for (const scheme of ["every shard reads every batch", "own segment"] as const)
+        hop[`${shards} shards, ${scheme}`] = await ingestHop(shards, scheme);
+    Object.assign(figures, { "ingest hop": hop, "load at end (1/5/15 min)": loadavg() });
+    console.log(JSON.stringify(figures, null, 2));
+    writeResults("cluster-ingest", figures);
+  }
+  if (!quick && !ingestOnly) {
     // PostgreSQL upserts alone.
     const store = await PgProfileStore.open(pgUrl(cluster));
     const deltas = batchDeltas(records.slice(0, 100_000), 1);
@@ -375,7 +468,7 @@ try {
     await store.clear();
     await store.close();
   }
-  if (!stagesOnly) {
+  if (!stagesOnly && !ingestOnly) {
     const throughput = await runPipeline(records);
     // Latency is measured below capacity: a time slice of the log paced at half the sustained rate.
     const rate = (throughput.rows / throughput.seconds) * 0.5;
@@ -394,14 +487,22 @@ try {
       "CPU µs per query event": Object.fromEntries(
         Object.entries(throughput.cpu).map(([k, v]) => [k, Math.round((v.cpuSeconds / events) * 1e7) / 10]),
       ),
+      // Bytes do not depend on the machine's load: a figure to compare runs by.
+      "nats-server bytes in / out per query event (out: of which the bench's latency subscriber)": [
+        Math.round(throughput.natsBytes.in / events),
+        Math.round(throughput.natsBytes.out / events),
+        Math.round(throughput.natsBytes.subscriber / events),
+      ],
       "CPU µs per query event, all processes": Math.round(
         (Object.values(throughput.cpu).reduce((a, v) => a + v.cpuSeconds, 0) / events) * 1e6,
       ),
     });
   }
-  Object.assign(figures, { stageAlone, "load at end (1/5/15 min)": loadavg() });
-  console.log(JSON.stringify(figures, null, 2));
-  writeResults("cluster", figures);
+  if (!ingestOnly) {
+    Object.assign(figures, { stageAlone, "load at end (1/5/15 min)": loadavg() });
+    console.log(JSON.stringify(figures, null, 2));
+    writeResults("cluster", figures);
+  }
 } finally {
   await clusterDown(cluster, { wipe: true });
 }

@@ -12,6 +12,7 @@ import type { LogRecord } from "../log/record.ts";
 import { type ClickUsers, dropSingleUserClick, scrubClick } from "../scrub/click-url.ts";
 import type { PiiSpan } from "../scrub/types.ts";
 import { UsageError } from "../util/errors.ts";
+import { TwoGenerationCache } from "../util/two-generation-cache.ts";
 import { createKnowledgeService, type KnowledgeService } from "./service.ts";
 
 /**
@@ -30,6 +31,14 @@ interface Classified {
 interface ClassifierLike {
   classify(query: string): Classified;
 }
+
+/**
+ * Distinct queries a categorizer remembers at most, in two generations of half (src/util/two-generation-cache.ts):
+ * what is used survives, what is not is forgotten. It used to be a map emptied whole past this size, so a
+ * long-lived stream (a cluster's classify worker) fell back to the classifier for every query at once
+ * (bench/classify-memo.bench.ts: hit rates and cost of the policies).
+ */
+export const CATEGORIZE_MEMO = 200_000;
 
 /** True when every record already carries a category (a classified log). */
 export function isClassified(records: readonly LogRecord[]): boolean {
@@ -52,12 +61,11 @@ export async function loadCategorize(knowledge?: KnowledgeService, clicks?: Clic
         "classify the log first or give one whose records carry categories",
     );
   }
-  const memo = new Map<string, Classified>();
+  const memo = new TwoGenerationCache<string, Classified>(CATEGORIZE_MEMO / 2);
   return (r) => {
     let c = memo.get(r.query);
     if (c === undefined) {
       c = classifier.classify(r.query);
-      if (memo.size > 200_000) memo.clear();
       memo.set(r.query, c);
     }
     r.category = c.category;

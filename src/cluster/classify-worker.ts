@@ -1,9 +1,10 @@
 /**
  * Classify worker of one shard. Records are routed to classify shards by a stable hash of their query text
- * (`classifyShardOf`), so the repeats of a query all reach one worker and its memo (`loadCategorize`'s: up to
- * 200,000 distinct queries, then cleared) classifies each distinct query once — with workers sharing batches
- * instead, every worker classified every query it met. Ingest splits each batch by shard (`encodeSharded`); each
- * shard has its own durable consumer on the ingest stream, reads every batch and decodes only its own segment.
+ * (`classifyShardOf`), so the repeats of a query all reach one worker and its memo (`loadCategorize`'s: two
+ * generations of 100,000 distinct queries, what is used kept) classifies each distinct query once — with workers sharing batches
+ * instead, every worker classified every query it met. Ingest splits each batch by shard: each shard's segment on
+ * its own subject, then a commit on the ingest stream naming them (src/cluster/ingest.ts). Each shard has its own
+ * durable consumer on the ingest stream, reads every commit and fetches only its own segment, by sequence.
  * It gives its records the classifier's category (and scrubbed text), splits them by partition
  * and publishes one message per ingest batch, partition and shard (empty ones too, so each anonymizer sees every
  * input position from every shard and can restore input order), then acknowledges the ingest batch. A crash
@@ -17,8 +18,14 @@ import { type Bus, closeOnAbort, publish, workConsumer } from "./bus.ts";
 import { readConfig } from "./config.ts";
 import { withBuildLock } from "./kb-lock.ts";
 import { partitionOf } from "./partition.ts";
-import { classifiedSubject, INGEST_STREAM, INGEST_SUBJECT } from "./topology.ts";
-import { decodeShard, encode } from "./wire.ts";
+import {
+  classifiedSubject,
+  INGEST_STREAM,
+  INGEST_SUBJECT,
+  SEGMENT_STREAM,
+  segmentSubject,
+} from "./topology.ts";
+import { decodeCommit, decodeSegment, encode, type Segment } from "./wire.ts";
 
 /** Queries that take the classifier down its lazily loaded paths (place names, spelling, the language model). */
 const WARM_UP = ["weather in new york", "john smith", "britney spears lyrics", "cheap flihgts to paris"];
@@ -34,6 +41,22 @@ export interface WorkerHooks {
 
 /** The durable consumer of classify shard s on the ingest stream. */
 export const classifyConsumer = (shard: number): string => `classify_${shard}`;
+
+/**
+ * Shard `shard`'s segment stored at `seq` of the segment stream (0 = the shard has no records in the batch). A
+ * direct get may be answered by a replica that has not stored it yet (R3): then the stream's leader is asked.
+ */
+export async function readSegment(bus: Bus, shard: number, seq: number): Promise<Segment> {
+  if (seq === 0) return { records: [] };
+  const m =
+    (await bus.jsm.direct.getMessage(SEGMENT_STREAM, { seq }).catch(() => null)) ??
+    (await bus.jsm.streams.getMessage(SEGMENT_STREAM, { seq }));
+  if (m === null || m.subject !== segmentSubject(shard))
+    throw new Error(
+      `segment ${seq} of ${SEGMENT_STREAM} ${m === null ? "is missing" : `is ${m.subject}'s, not shard ${shard}'s`}`,
+    );
+  return decodeSegment(m.data);
+}
 
 /**
  * Run classify shard `shard` (0 ≤ shard < the run's classifyShards): read every ingest batch, classify its segment
@@ -56,7 +79,8 @@ export async function runClassifyWorker(bus: Bus, shard: number, hooks: WorkerHo
   closeOnAbort(messages, hooks.signal);
   for await (const m of messages) {
     m.working(); // restart the clock now that this batch is being worked on
-    const batch = decodeShard(m.data, shard, shards);
+    const commit = decodeCommit(m.data, shards);
+    const batch = await readSegment(bus, shard, commit.segments[shard]!);
     const inSeq = m.seq;
     const parts: LogRecord[][] = Array.from({ length: config.partitions }, () => []);
     const ixs: number[][] = Array.from({ length: config.partitions }, () => []);
@@ -75,7 +99,7 @@ export async function runClassifyWorker(bus: Bus, shard: number, hooks: WorkerHo
           classifiedSubject(p),
           encode({
             inSeq,
-            ...(batch.end ? { end: true } : {}),
+            ...(commit.end ? { end: true } : {}),
             ...(shards > 1 ? { shard, ix: ixs[p]! } : {}),
             records: part,
           }),

@@ -7,10 +7,11 @@
  * it in its large-object space and each row costs 3–4× as much to encode and decode. Records lose their source
  * position (a file line would re-link a released record to its input row).
  *
- * An ingest batch is split by classify shard where it enters ({@link encodeSharded}): one message, one segment per
- * shard, each segment a columnar batch of that shard's records with their indexes in the ingest batch. Every shard
- * reads every ingest message (one stream position per batch, whoever published it) but decodes only its own
- * segment ({@link decodeShard}).
+ * An ingest batch is split by classify shard where it enters ({@link encodeSegments}): one segment per shard, each
+ * a columnar batch of that shard's records with their indexes in the ingest batch, published on the shard's own
+ * subject, then a small commit ({@link encodeCommit}) naming the segments, whose ingest stream sequence is the
+ * batch's input position (one per batch, whoever published it). Every shard reads every commit and fetches only
+ * its own segment.
  */
 import type { LogRecord } from "../log/record.ts";
 import { classifyShardOf } from "./partition.ts";
@@ -38,13 +39,7 @@ export interface ReleasedBatch {
   readonly records: LogRecord[];
 }
 
-/** An ingest batch before the stream has given it a position. */
-export interface IngestBatch {
-  readonly end?: true;
-  readonly records: LogRecord[];
-}
-
-type AnyBatch = WireBatch | ReleasedBatch | IngestBatch;
+type AnyBatch = WireBatch | ReleasedBatch | Segment;
 
 /** The columnar form. Optional columns are absent when no record of the batch has the field. */
 interface Columns {
@@ -124,7 +119,7 @@ function encodeChunk(batch: AnyBatch, from: number, to: number): string {
   if ("partition" in batch) cols.partition = batch.partition;
   if ("shard" in batch && batch.shard !== undefined) cols.shard = batch.shard;
   if ("ix" in batch && batch.ix !== undefined) cols.ix = batch.ix.slice(from, to);
-  if (batch.end) cols.end = true;
+  if ("end" in batch && batch.end) cols.end = true;
   if (anyCat) {
     cols.c = c;
     cols.cats = cats.values;
@@ -229,65 +224,70 @@ export function decode<T extends AnyBatch>(data: Uint8Array): T {
   return out as T;
 }
 
-/** The first byte of a sharded ingest message; a columnar batch starts with `{`. */
-const SHARDED = 0x01;
-/** Header: marker byte, shard count (uint16), then each segment's byte length (uint32), big-endian. */
-const headerBytes = (shards: number): number => 3 + 4 * shards;
-
 /**
- * An ingest batch split by classify shard (`classifyShardOf(query, shards)`): one segment per shard, empty ones
- * too, each carrying its records' indexes in the batch (so the anonymizers can restore input order) and the end
- * mark.
+ * An ingest batch split by classify shard (`classifyShardOf(query, shards)`): segment s holds shard s's records
+ * with their indexes in the batch (absent with one shard: 0, 1, 2, …), so the anonymizers can restore input order;
+ * undefined for a shard with no records (nothing is published for it). Each segment travels on its shard's own
+ * subject; the batch's commit ({@link encodeCommit}) names them.
  */
-export function encodeSharded(batch: IngestBatch, shards: number): Uint8Array {
+export function encodeSegments(records: readonly LogRecord[], shards: number): (Uint8Array | undefined)[] {
   if (!Number.isInteger(shards) || shards < 1 || shards > 0xffff)
     throw new Error(`bad shard count ${shards}`);
-  const records: LogRecord[][] = Array.from({ length: shards }, () => []);
+  const parts: LogRecord[][] = Array.from({ length: shards }, () => []);
   const ixs: number[][] = Array.from({ length: shards }, () => []);
-  batch.records.forEach((r, i) => {
+  records.forEach((r, i) => {
     const s = classifyShardOf(r.query, shards);
-    records[s]!.push(r);
+    parts[s]!.push(r);
     ixs[s]!.push(i);
   });
-  const end = batch.end ? { end: true as const } : {};
-  // With one shard the indexes are 0, 1, 2, …: not sent.
-  const segments = records.map((part, s) =>
-    encode({ ...end, ...(shards > 1 ? { ix: ixs[s]! } : {}), records: part }),
+  return parts.map((part, s) =>
+    part.length === 0 ? undefined : encode({ ...(shards > 1 ? { ix: ixs[s]! } : {}), records: part }),
   );
-  const out = new Uint8Array(headerBytes(shards) + segments.reduce((a, g) => a + g.length, 0));
-  const view = new DataView(out.buffer);
-  out[0] = SHARDED;
-  view.setUint16(1, shards);
-  let at = headerBytes(shards);
-  segments.forEach((g, s) => {
-    view.setUint32(3 + 4 * s, g.length);
-    out.set(g, at);
-    at += g.length;
-  });
-  return out;
 }
 
-/** One shard's part of an ingest batch: its records, their indexes in the batch (absent: one shard), the end mark. */
-export interface ShardPart {
-  readonly end?: true;
+/** One shard's segment of an ingest batch: its records and their indexes in the batch (absent: one shard). */
+export interface Segment {
   readonly ix?: number[];
   readonly records: LogRecord[];
 }
 
-/** Shard `shard`'s segment of a message from {@link encodeSharded}; the other segments are not decoded. */
-export function decodeShard(data: Uint8Array, shard: number, shards: number): ShardPart {
+export const decodeSegment = (data: Uint8Array): Segment => decode<Segment>(data);
+
+/**
+ * The commit of an ingest batch, the message on the ingest stream whose sequence is the batch's input position:
+ * the end mark and, per classify shard, the segment stream's sequence of that shard's segment (0 = the shard has
+ * no records in this batch). Published after its segments are stored, so a batch whose publisher died half-way
+ * has no commit and no stage ever reads its segments: nothing of it is half-applied.
+ */
+export interface Commit {
+  readonly end?: true;
+  readonly segments: readonly number[];
+}
+
+/** The first byte of a commit. */
+const COMMIT = 0x03;
+/** Marker byte, flags byte (bit 0 = end), shard count (uint16), then each segment's sequence (float64). */
+export function encodeCommit(commit: Commit): Uint8Array {
+  const n = commit.segments.length;
+  const out = new Uint8Array(4 + 8 * n);
+  const view = new DataView(out.buffer);
+  out[0] = COMMIT;
+  out[1] = commit.end ? 1 : 0;
+  view.setUint16(2, n);
+  commit.segments.forEach((seq, s) => {
+    view.setFloat64(4 + 8 * s, seq);
+  });
+  return out;
+}
+
+/** A commit of a run with `shards` classify shards (one of another shard count is refused). */
+export function decodeCommit(data: Uint8Array, shards: number): Commit {
   const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
-  if (data.length < 3 || data[0] !== SHARDED)
-    throw new Error("ingest message is not split by classify shard (published by an older ingest?)");
-  const n = view.getUint16(1);
-  if (n !== shards)
-    throw new Error(`ingest message is split into ${n} classify shards, the run has ${shards}`);
-  let at = headerBytes(n);
-  for (let s = 0; s < shard; s++) at += view.getUint32(3 + 4 * s);
-  const part = decode<WireBatch>(data.subarray(at, at + view.getUint32(3 + 4 * shard)));
-  return {
-    ...(part.end ? { end: true as const } : {}),
-    ...(part.ix ? { ix: part.ix } : {}),
-    records: part.records,
-  };
+  if (data.length < 4 || data[0] !== COMMIT)
+    throw new Error("ingest message is not a batch commit (published by an older ingest?)");
+  const n = view.getUint16(2);
+  if (n !== shards) throw new Error(`ingest batch is split into ${n} classify shards, the run has ${shards}`);
+  if (data.length !== 4 + 8 * n) throw new Error(`ingest commit of ${data.length} bytes for ${n} shards`);
+  const segments = Array.from({ length: n }, (_, s) => view.getFloat64(4 + 8 * s));
+  return { ...(data[1]! & 1 ? { end: true as const } : {}), segments };
 }

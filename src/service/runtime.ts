@@ -12,12 +12,13 @@ import {
   type WriteStream,
   writeFileSync,
 } from "node:fs";
-import { loadCategorize } from "../classify/categorize.ts";
-import { type Bus, publish } from "../cluster/bus.ts";
+import { type Categorize, loadCategorize } from "../classify/categorize.ts";
+import type { Bus } from "../cluster/bus.ts";
+import { warmUp } from "../cluster/classify-worker.ts";
 import { readConfig } from "../cluster/config.ts";
 import { type PartitionedConfig, PartitionedStages } from "../cluster/embedded.ts";
-import { CLASSIFIED_STREAM, INGEST_STREAM, INGEST_SUBJECT, RELEASED_STREAM } from "../cluster/topology.ts";
-import { encodeSharded } from "../cluster/wire.ts";
+import { publishBatch } from "../cluster/ingest.ts";
+import { CLASSIFIED_STREAM, INGEST_STREAM, RELEASED_STREAM } from "../cluster/topology.ts";
 import { ndjsonCodec } from "../log/formats/ndjson.ts";
 import type { LogRecord } from "../log/record.ts";
 import { Profiler } from "../profile/profiler.ts";
@@ -33,6 +34,8 @@ export interface IngestResult {
 
 export interface Runtime {
   readonly name: string;
+  /** Ready to answer a batch promptly (/readyz): false while the embedded runtime still loads its classifier. */
+  ready(): boolean;
   ingest(records: LogRecord[], metrics: ServiceMetrics, idempotencyKey?: string): Promise<IngestResult>;
   /** Refresh gauges (held events, k, lag) before a scrape. */
   observe(metrics: ServiceMetrics): Promise<void>;
@@ -47,13 +50,21 @@ export interface EmbeddedOptions {
   /** The stages' state: restored on start when present, written (atomically) on close. */
   readonly statePath?: string;
   readonly profileDepth?: number;
+  /**
+   * Load (and warm up) the classifier at start, in the background, and answer /readyz 503 until it is loaded
+   * (`querymask serve` does): otherwise the first unclassified batch waits for the load (~2–20 s) while /readyz
+   * says ready. A load that fails makes the runtime ready anyway: classified batches need no classifier, an
+   * unclassified one gets the reason.
+   */
+  readonly preloadClassifier?: boolean;
 }
 
 const RECENT_KEYS = 10_000;
 
 export class EmbeddedRuntime implements Runtime {
   readonly name = "embedded";
-  private categorize: ((r: LogRecord) => void) | undefined;
+  private categorize: Promise<Categorize> | undefined;
+  private loading = false;
   private chain: Promise<unknown> = Promise.resolve();
 
   private constructor(
@@ -71,7 +82,33 @@ export class EmbeddedRuntime implements Runtime {
     const out = opts.releasedPath ? createWriteStream(opts.releasedPath, { flags: "a" }) : undefined;
     const store = opts.db ? new SqliteProfileStore(opts.db) : undefined;
     const profiler = store ? new Profiler(store, opts.profileDepth ?? 1, 1 << 16) : undefined;
-    return new EmbeddedRuntime(stages, opts, out, store, profiler);
+    const runtime = new EmbeddedRuntime(stages, opts, out, store, profiler);
+    if (opts.preloadClassifier) {
+      runtime.loading = true;
+      runtime.classifier().then(
+        (categorize) => {
+          warmUp(categorize); // its lazily loaded parts too (~1.7 CPU-s on the first queries otherwise)
+          runtime.loading = false;
+        },
+        () => {
+          runtime.loading = false;
+        },
+      );
+    }
+    return runtime;
+  }
+
+  ready(): boolean {
+    return !this.loading;
+  }
+
+  /** The classifier, loaded once (a load that failed is tried again by the next batch that needs it). */
+  private classifier(): Promise<Categorize> {
+    this.categorize ??= loadCategorize().catch((e: unknown) => {
+      this.categorize = undefined;
+      throw e;
+    });
+    return this.categorize;
   }
 
   ingest(records: LogRecord[], metrics: ServiceMetrics, idempotencyKey?: string): Promise<IngestResult> {
@@ -102,8 +139,8 @@ export class EmbeddedRuntime implements Runtime {
   private async apply(records: LogRecord[], metrics: ServiceMetrics): Promise<IngestResult> {
     if (records.some((r) => r.category === undefined)) {
       const t = metrics.stageSeconds.startTimer({ stage: "classify" });
-      this.categorize ??= await loadCategorize();
-      for (const r of records) if (r.category === undefined) this.categorize(r);
+      const categorize = await this.classifier();
+      for (const r of records) if (r.category === undefined) categorize(r);
       t();
     }
     const t1 = metrics.stageSeconds.startTimer({ stage: "anonymize" });
@@ -155,6 +192,10 @@ export class ClusterRuntime implements Runtime {
   private shards: number | undefined;
   constructor(private readonly bus: Bus) {}
 
+  ready(): boolean {
+    return !this.bus.nc.isClosed();
+  }
+
   async ingest(
     records: LogRecord[],
     metrics: ServiceMetrics,
@@ -163,7 +204,8 @@ export class ClusterRuntime implements Runtime {
     const t = metrics.stageSeconds.startTimer({ stage: "publish" });
     const id = idempotencyKey === undefined ? undefined : `http.${idempotencyKey}`;
     this.shards ??= (await readConfig(this.bus)).classifyShards;
-    const ack = await publish(this.bus, INGEST_SUBJECT, encodeSharded({ records }, this.shards), id);
+    // The segments, then the commit: a request that fails half-way leaves no commit, so no stage reads any of it.
+    const ack = await publishBatch(this.bus, { records }, this.shards, id);
     t();
     // A retried request JetStream dropped as a duplicate was counted when it first arrived.
     if (ack.duplicate) return { accepted: records.length, released: 0, duplicate: true };

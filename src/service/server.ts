@@ -2,7 +2,7 @@
  * `querymask serve`: an HTTP front door to the pipeline. POST /ingest takes one batch (NDJSON, or AOL TSV with
  * `Content-Type: text/tab-separated-values`); a bad line gets 400 naming its line and reason and nothing of the
  * request is applied; a body over the limit gets 413. GET /healthz (alive), /readyz (accepting), /metrics
- * (Prometheus text). Binds loopback unless told otherwise; on SIGTERM/SIGINT /readyz turns 503 at once, requests
+ * (Prometheus text; /readyz answers 503 "starting" while the runtime loads). Binds loopback unless told otherwise; on SIGTERM/SIGINT /readyz turns 503 at once, requests
  * are still taken for a grace period (`--grace`), then it stops accepting, finishes what is in flight and closes
  * the runtime (which saves its state).
  */
@@ -76,10 +76,8 @@ export async function startService(runtime: Runtime, opts: ServeOptions = {}): P
     const path = (req.url ?? "/").split("?")[0];
     if (req.method === "GET" && path === "/healthz") return send(res, 200, { status: "ok" });
     if (req.method === "GET" && path === "/readyz") {
-      return send(res, ready ? 200 : 503, {
-        status: ready ? "ready" : "shutting down",
-        runtime: runtime.name,
-      });
+      const status = !ready ? "shutting down" : runtime.ready() ? "ready" : "starting";
+      return send(res, status === "ready" ? 200 : 503, { status, runtime: runtime.name });
     }
     if (req.method === "GET" && path === "/metrics") {
       await runtime.observe(metrics);

@@ -4,17 +4,16 @@
  */
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { withBuildLock } from "../../src/cluster/kb-lock.ts";
+import { isFresh, withBuildLock } from "../../src/cluster/kb-lock.ts";
 import { tempDir } from "../helpers/tmp.ts";
 
 const LOCK = join(import.meta.dirname, "../../src/cluster/kb-lock.ts");
 
-test("loads under the build lock never overlap across processes", async () => {
-  const dir = tempDir("querymask-kb-lock-");
-  const snapshot = join(dir, "kb", "knowledge-base.json");
+/** Start 3 processes at once, each loading under the lock of `snapshot`; the loads' "in"/"out" trace. */
+async function tracedLoads(dir: string, snapshot: string): Promise<string[]> {
   const trace = join(dir, "trace");
   writeFileSync(trace, "");
   // Each process writes "<pid> in", waits, then "<pid> out" under the lock.
@@ -32,13 +31,58 @@ test("loads under the build lock never overlap across processes", async () => {
   );
   const codes = await Promise.all(runs.map((c) => new Promise((res) => c.once("exit", res))));
   assert.deepEqual(codes, [0, 0, 0]);
-  const lines = readFileSync(trace, "utf8").trim().split("\n");
+  return readFileSync(trace, "utf8").trim().split("\n");
+}
+
+function assertOneAtATime(lines: string[]): void {
   assert.equal(lines.length, 6);
   for (let i = 0; i < lines.length; i += 2) {
     const [pid, what] = lines[i]!.split(" ");
     assert.equal(what, "in");
     assert.equal(lines[i + 1], `${pid} out`, `a load started inside another: ${lines.join(" | ")}`);
   }
+}
+
+test("loads under the build lock never overlap across processes (snapshot missing)", async () => {
+  const dir = tempDir("querymask-kb-lock-");
+  assertOneAtATime(await tracedLoads(dir, join(dir, "kb", "knowledge-base.json")));
+});
+
+test("a stale snapshot takes the lock too: it is rebuilt once, not by every worker at once", async () => {
+  const dir = tempDir("querymask-kb-lock-");
+  const snapshot = join(dir, "knowledge-base.json");
+  // Exists, but of another layout version: stale (as after a change to the knowledge base's inputs).
+  writeFileSync(snapshot, JSON.stringify({ version: -1, fingerprint: "old" }));
+  assert.equal(isFresh(snapshot), false);
+  assertOneAtATime(await tracedLoads(dir, snapshot));
+});
+
+test("only a fresh snapshot is loaded without the lock", async () => {
+  const dir = tempDir("querymask-kb-lock-");
+  const snapshot = join(dir, "knowledge-base.json");
+  writeFileSync(snapshot, "{}");
+  writeFileSync(`${snapshot}.lock`, String(process.pid)); // held by a live process (this one)
+  // Fresh: loads at once, past the held lock.
+  assert.equal(
+    await withBuildLock(
+      async () => 1,
+      snapshot,
+      10,
+      () => true,
+    ),
+    1,
+  );
+  // Not fresh: waits for the lock.
+  const waiting = withBuildLock(
+    async () => 2,
+    snapshot,
+    10,
+    () => false,
+  );
+  const first = await Promise.race([waiting, new Promise((r) => setTimeout(() => r("waited"), 200))]);
+  assert.equal(first, "waited");
+  rmSync(`${snapshot}.lock`);
+  assert.equal(await waiting, 2);
 });
 
 test("a lock whose holder died is taken over; the lock is gone after the load", async () => {

@@ -6,10 +6,11 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { openBus, workConsumer } from "../../src/cluster/bus.ts";
+import { readSegment } from "../../src/cluster/classify-worker.ts";
 import { writeConfig } from "../../src/cluster/config.ts";
 import { natsUrl, pgUrl } from "../../src/cluster/servers.ts";
 import { INGEST_STREAM, INGEST_SUBJECT, resetStreams } from "../../src/cluster/topology.ts";
-import { decodeShard } from "../../src/cluster/wire.ts";
+import { decodeCommit } from "../../src/cluster/wire.ts";
 import { PgProfileStore } from "../../src/profile/pg-store.ts";
 import { SqliteProfileStore } from "../../src/profile/sqlite-store.ts";
 import { skip, testServers } from "./servers.ts";
@@ -109,12 +110,19 @@ test("serve --cluster: an accepted batch lands on the ingest stream once, even w
     assert.equal(
       info.state.messages,
       1,
-      "one message: the retry was a duplicate, the bad request applied nothing",
+      "one commit: the retry was a duplicate, the bad request applied nothing",
     );
-    // Split where it entered: each classify shard decodes its own records, and together they are the request's.
+    const segInfo = await b.jsm.streams.info("QM_SEGMENTS", { subjects_filter: ">" });
+    assert.equal(segInfo.state.messages, 2, "one segment per shard: the retry's were duplicates");
+    assert.deepEqual(
+      [0, 1].map((s) => segInfo.state.subjects?.[`qm.segment.${s}`] ?? 0),
+      [1, 1],
+    );
+    // Split where it entered: each classify shard reads its own segment, and together they are the request's.
     const m = await b.jsm.streams.getMessage("QM_INGEST", { seq: info.state.first_seq });
-    assert.ok(m, "the batch is on the ingest stream");
-    const parts = [0, 1].map((s) => decodeShard(m.data, s, 2));
+    assert.ok(m, "the commit is on the ingest stream");
+    const commit = decodeCommit(m.data, 2);
+    const parts = await Promise.all([0, 1].map((s) => readSegment(b, s, commit.segments[s]!)));
     assert.ok(parts.every((p) => p.records.length > 0));
     assert.deepEqual(
       parts
@@ -128,6 +136,45 @@ test("serve --cluster: an accepted batch lands on the ingest stream once, even w
     assert.match(metrics, /^querymask_records_in_total 20$/m, "the retry is not counted again");
   } finally {
     await svc.shutdown();
+  }
+});
+
+test("ingest publishes a batch's segments before its commit; segments published again answer with the first ones' sequences", {
+  skip,
+}, async () => {
+  const { publishCommit, publishSegments } = await import("../../src/cluster/ingest.ts");
+  const bus = await openBus(natsUrl(servers()), "segments-test");
+  await resetStreams(bus.jsm);
+  await bus.close();
+  const b = await openBus(natsUrl(servers()), "segments-test");
+  try {
+    const records = Array.from({ length: 40 }, (_, i) => ({ user: `u${i % 3}`, query: `q${i}`, time: i }));
+    // A publisher that stored the segments and died before the commit: nothing is on the ingest stream, so no
+    // classify worker reads any of it.
+    const first = await publishSegments(b, records, 3, "i.1");
+    assert.equal((await b.jsm.streams.info(INGEST_STREAM)).state.messages, 0);
+    // Its retry (the same ids) stores no segment twice and names the ones stored first.
+    const again = await publishSegments(b, records, 3, "i.1");
+    assert.deepEqual(again, first);
+    assert.equal((await b.jsm.streams.info("QM_SEGMENTS")).state.messages, first.filter((q) => q > 0).length);
+    const ack = await publishCommit(b, again, true, "i.1");
+    const m = await b.jsm.streams.getMessage(INGEST_STREAM, { seq: ack.seq });
+    assert.ok(m);
+    const commit = decodeCommit(m.data, 3);
+    assert.equal(commit.end, true);
+    const got = await Promise.all([0, 1, 2].map((s) => readSegment(b, s, commit.segments[s]!)));
+    assert.deepEqual(
+      got
+        .flatMap((g) => g.records.map((r, i) => ({ i: g.ix![i]!, q: r.query })))
+        .sort((x, y) => x.i - y.i)
+        .map((x) => x.q),
+      records.map((r) => r.query),
+    );
+    // A shard asked for another shard's segment refuses it.
+    const s0 = commit.segments.findIndex((q) => q > 0);
+    await assert.rejects(readSegment(b, (s0 + 1) % 3, commit.segments[s0]!), /not shard/);
+  } finally {
+    await b.close();
   }
 });
 

@@ -10,9 +10,11 @@ import { mergeShards } from "../../src/cluster/anonymize-worker.ts";
 import { classifyShardOf } from "../../src/cluster/partition.ts";
 import {
   decode,
-  decodeShard,
+  decodeCommit,
+  decodeSegment,
   encode,
-  encodeSharded,
+  encodeCommit,
+  encodeSegments,
   type ReleasedBatch,
   type WireBatch,
 } from "../../src/cluster/wire.ts";
@@ -94,12 +96,22 @@ test("classify shards: ingest splits a batch by query hash; the shards' parts me
       fc.boolean(),
       (records, shards, end) => {
         const want = records.map(({ source: _, ...r }) => r);
-        const message = encodeSharded({ ...(end ? { end: true } : {}), records }, shards);
+        const segments = encodeSegments(records, shards);
+        assert.equal(segments.length, shards);
+        // The commit names each segment by its sequence on the segment stream (0 = none) and carries the end.
+        const seqs = segments.map((g, s) => (g === undefined ? 0 : 1000 + s));
+        const commit = decodeCommit(encodeCommit({ ...(end ? { end: true } : {}), segments: seqs }), shards);
+        assert.deepEqual(commit.segments, seqs);
+        assert.equal(commit.end, end ? true : undefined);
         // What the classify workers of `shards` shards publish for this ingest batch and one partition.
         const parts: WireBatch[] = [];
         for (let s = 0; s < shards; s++) {
-          const part = decodeShard(message, s, shards);
-          assert.equal(part.end, end ? true : undefined, "every segment carries the end mark");
+          const g = segments[s];
+          // A shard without a segment publishes empty parts (with an empty index list, as the worker does).
+          const part =
+            g === undefined ? { ...(shards > 1 ? { ix: [] } : {}), records: [] } : decodeSegment(g);
+          if (g === undefined) assert.ok(records.every((r) => classifyShardOf(r.query, shards) !== s));
+          else assert.ok(part.records.length > 0, "no segment is published empty");
           for (const r of part.records) assert.equal(classifyShardOf(r.query, shards), s);
           if (shards === 1) assert.equal(part.ix, undefined, "one shard: indexes implied");
           parts.push(decode<WireBatch>(encode({ inSeq: 7, shard: s, ...part })));
@@ -111,13 +123,14 @@ test("classify shards: ingest splits a batch by query hash; the shards' parts me
   );
 });
 
-test("a shard refuses an ingest message split for another shard count, or not split at all", () => {
+test("a shard refuses a commit for another shard count, or a message that is not a commit", () => {
   const records: LogRecord[] = [{ user: "u", query: "q", time: 1 }];
   assert.throws(
-    () => decodeShard(encodeSharded({ records }, 3), 0, 2),
+    () => decodeCommit(encodeCommit({ segments: [1, 2, 3] }), 2),
     /split into 3 classify shards, the run has 2/,
   );
-  assert.throws(() => decodeShard(encode({ records }), 0, 1), /not split by classify shard/);
+  assert.throws(() => decodeCommit(encode({ records }), 1), /not a batch commit/);
+  assert.throws(() => decodeCommit(encodeCommit({ segments: [1] }).subarray(0, 8), 1), /commit of 8 bytes/);
 });
 
 test("a classified part without record indexes cannot be merged with another shard's", () => {

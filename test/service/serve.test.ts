@@ -218,6 +218,26 @@ test("shutdown grace: /readyz answers 503 at once while requests are still taken
   await assert.rejects(fetch(`${svc.url}/healthz`), "after the grace period and the drain, nothing is taken");
 });
 
+test('/readyz answers 503 "starting" until the runtime is ready (the classifier loaded); /healthz answers 200 throughout', async () => {
+  let loaded = false;
+  const inner = await EmbeddedRuntime.create(config);
+  // The embedded runtime, as while its classifier still loads (preloadClassifier), until `loaded`.
+  const runtime = Object.assign(Object.create(inner) as typeof inner, { ready: () => loaded });
+  const svc = await startService(runtime, { port: 0 });
+  try {
+    const starting = await fetch(`${svc.url}/readyz`);
+    assert.equal(starting.status, 503);
+    assert.equal(((await starting.json()) as { status: string }).status, "starting");
+    assert.equal((await fetch(`${svc.url}/healthz`)).status, 200);
+    loaded = true;
+    const ready = await fetch(`${svc.url}/readyz`);
+    assert.equal(ready.status, 200);
+    assert.equal(((await ready.json()) as { status: string }).status, "ready");
+  } finally {
+    await svc.shutdown();
+  }
+});
+
 test("a retried request (same Idempotency-Key) is applied and counted once, and answered as a duplicate", async () => {
   const dir = tempDir("querymask-serve-");
   const released = join(dir, "released.ndjson");

@@ -88,6 +88,7 @@ export function register(program: Command): void {
       } else {
         runtime = await EmbeddedRuntime.create(config, {
           profileDepth: f.profileDepth,
+          preloadClassifier: true,
           ...(f.released ? { releasedPath: f.released } : {}),
           ...(f.db ? { db: f.db } : {}),
           ...(f.state ? { statePath: f.state } : {}),
