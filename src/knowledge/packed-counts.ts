@@ -99,6 +99,10 @@ export class PackedCounts implements CountTable {
     const r = this.table[this.find(key, 0, key.length, fnv(key, 0, key.length))]! - 1;
     return r < 0 ? undefined : this.values[r];
   }
+
+  has(key: string): boolean {
+    return this.table[this.find(key, 0, key.length, fnv(key, 0, key.length))]! > 0;
+  }
   get size(): number {
     return this.rows;
   }

@@ -26,7 +26,10 @@ describe("PackedCounts", () => {
         const packed = new PackedCounts(text);
         assert.equal(packed.size, map.size);
         assert.deepEqual([...packed.entries()], [...map.entries()]);
-        for (const k of [...map.keys(), ...probes]) assert.equal(packed.get(k), map.get(k));
+        for (const k of [...map.keys(), ...probes]) {
+          assert.equal(packed.get(k), map.get(k));
+          assert.equal(packed.has(k), map.has(k));
+        }
       }),
     );
   });

@@ -9,7 +9,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import { lines, linesTable, mapTable, numberMap, storedTables } from "../../src/scrub/lexicon/stored.ts";
+import { PackedCounts } from "../../src/knowledge/packed-counts.ts";
+import { lines, linesTable, mapTable, storedTables } from "../../src/scrub/lexicon/stored.ts";
 
 const entry = fc.string({ minLength: 1 }).filter((s) => !/[\n\t]/.test(s));
 
@@ -18,7 +19,7 @@ describe("stored scrubber lexicon", () => {
     fc.assert(
       fc.property(fc.array(fc.tuple(entry, fc.nat()), { maxLength: 50 }), (pairs) => {
         const m = new Map(pairs);
-        assert.deepEqual([...numberMap(mapTable(m))], [...m]);
+        assert.deepEqual([...new PackedCounts(mapTable(m)).entries()], [...m]);
       }),
     );
   });

@@ -15,18 +15,25 @@ import { createRequire } from "node:module";
 import { packageInfo } from "../../knowledge/cspell.ts";
 import { fakerList } from "../../knowledge/faker.ts";
 import { pantheonNames } from "../../knowledge/name-packages.ts";
+import { PackedCounts } from "../../knowledge/packed-counts.ts";
 import { nameWords } from "../../text/names.ts";
-import { fileInput, lines, linesTable, mapTable, numberMap, storedTables } from "./stored.ts";
+import { fileInput, lines, linesTable, mapTable, storedTables } from "./stored.ts";
 
 const require = createRequire(import.meta.url);
 
+/** Words with a number each (a `Map` has this; the stored tables are read in place, see stored.ts). */
+export interface WordNumbers {
+  get(word: string): number | undefined;
+  has(word: string): boolean;
+}
+
 export interface NameLexicon {
   /** First name → rank (0 = most frequent), lower-cased. */
-  readonly first: ReadonlyMap<string, number>;
+  readonly first: WordNumbers;
   /** Surname → rank (0 = most frequent), lower-cased. */
-  readonly last: ReadonlyMap<string, number>;
+  readonly last: WordNumbers;
   /** Word → lowest SCOWL size level it appears at (10, 20, 35, 40, 50). Absent = not a common English word. */
-  readonly wordLevel: ReadonlyMap<string, number>;
+  readonly wordLevel: WordNumbers;
   /** Famous people and person-named businesses, as lower-cased space-joined tokens. */
   readonly famous: ReadonlySet<string>;
   /** First tokens of the `famous` entries (a cheap filter before building multi-token keys). */
@@ -92,9 +99,9 @@ export function nameLexicon(): NameLexicon {
   );
   const famous = new Set(lines(t.famous));
   cached = {
-    first: numberMap(t.first),
-    last: numberMap(t.last),
-    wordLevel: numberMap(t.wordLevel),
+    first: new PackedCounts(t.first ?? ""),
+    last: new PackedCounts(t.last ?? ""),
+    wordLevel: new PackedCounts(t.wordLevel ?? ""),
     famous,
     famousFirst: new Set([...famous].map((f) => f.split(" ")[0]!)),
     famousMaxTokens: Number(t.famousMaxTokens),

@@ -10,7 +10,7 @@
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { DEFAULT_SNAPSHOT, eachCountRow } from "../../knowledge/snapshot.ts";
+import { DEFAULT_SNAPSHOT } from "../../knowledge/snapshot.ts";
 
 /** Bump when what a table holds or how it is derived changes. */
 const FORMAT = 1;
@@ -62,13 +62,6 @@ export function storedTables(
 /** The lines of a table ("" = none). */
 export function lines(table: string | undefined): string[] {
   return table === undefined || table === "" ? [] : table.split("\n");
-}
-
-/** A `key TAB number` table as a map. */
-export function numberMap(table: string | undefined): Map<string, number> {
-  const m = new Map<string, number>();
-  if (table !== undefined) eachCountRow(table, (k, v) => m.set(k, v));
-  return m;
 }
 
 /** Entries as a table of lines (none may hold a line break or a tab). */
