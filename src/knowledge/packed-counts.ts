@@ -1,0 +1,114 @@
+/**
+ * A read-only `word → number` table over a snapshot's `key TAB number` text, without a string or a map entry per
+ * row: an open-addressing hash table of row numbers (FNV-1a over the key's characters) that compares a looked-up
+ * word with the key where it stands in the text. Loading the knowledge base's 253,610 term counts into a `Map`
+ * was the largest part of its load (a string and an entry per row); this keeps the text itself (one byte per
+ * character), the keys' offsets and the numbers.
+ */
+
+/**
+ * The number of `text[from, to)`, as `eachCountRow` (snapshot.ts) reads it: plain digits (15 or fewer, exact in
+ * a double) summed straight from the text, anything else through `Number`.
+ */
+function countAt(text: string, from: number, to: number): number {
+  let v = 0;
+  let i = from;
+  const plain = to > i && to - i <= 15;
+  for (; plain && i < to; i++) {
+    const c = text.charCodeAt(i) - 48;
+    if (c < 0 || c > 9) break;
+    v = v * 10 + c;
+  }
+  return plain && i === to ? v : Number(text.slice(from, to));
+}
+
+/** What the knowledge base asks of a table of counts (a `Map` has it too). */
+export interface CountTable {
+  get(key: string): number | undefined;
+  readonly size: number;
+  entries(): IterableIterator<[string, number]>;
+}
+
+function fnv(text: string, from: number, to: number): number {
+  let h = 0x811c9dc5;
+  for (let k = from; k < to; k++) h = Math.imul(h ^ text.charCodeAt(k), 0x01000193);
+  return h;
+}
+
+export class PackedCounts implements CountTable {
+  /** Row r's key is `text.slice(starts[r], ends[r])`. */
+  private readonly starts: Int32Array;
+  private readonly ends: Int32Array;
+  private readonly values: Float64Array;
+  /** Row number + 1 per slot, 0 = empty. */
+  private readonly table: Int32Array;
+  private readonly mask: number;
+  private rows = 0;
+
+  /**
+   * The table of `text` (`key TAB number` lines). A key listed twice keeps its last number, as `Map.set` would.
+   */
+  constructor(private readonly text: string) {
+    let lines = text.length === 0 ? 0 : 1;
+    for (let at = text.indexOf("\n"); at >= 0; at = text.indexOf("\n", at + 1)) lines++;
+    this.starts = new Int32Array(lines);
+    this.ends = new Int32Array(lines);
+    this.values = new Float64Array(lines);
+    let size = 1024;
+    while (size < lines * 2) size *= 2;
+    this.table = new Int32Array(size);
+    this.mask = size - 1;
+    const n = text.length;
+    let at = 0;
+    while (at < n) {
+      let nl = text.indexOf("\n", at);
+      if (nl < 0) nl = n;
+      const tab = text.indexOf("\t", at);
+      if (tab < 0 || tab > nl) throw new Error(`counts table: line without a tab at character ${at}`);
+      const slot = this.find(text, at, tab, fnv(text, at, tab));
+      const value = countAt(text, tab + 1, nl);
+      const row = this.table[slot]! - 1;
+      if (row >= 0) this.values[row] = value;
+      else {
+        const r = this.rows++;
+        this.starts[r] = at;
+        this.ends[r] = tab;
+        this.values[r] = value;
+        this.table[slot] = r + 1;
+      }
+      at = nl + 1;
+    }
+  }
+
+  /** The slot of the key `s[from, to)` with hash `h`: where it is, or the empty one to take. */
+  private find(s: string, from: number, to: number, h: number): number {
+    const text = this.text;
+    const len = to - from;
+    for (let slot = h & this.mask; ; slot = (slot + 1) & this.mask) {
+      const r = this.table[slot]! - 1;
+      if (r < 0) return slot;
+      const start = this.starts[r]!;
+      if (this.ends[r]! - start !== len) continue;
+      let k = 0;
+      while (k < len && text.charCodeAt(start + k) === s.charCodeAt(from + k)) k++;
+      if (k === len) return slot;
+    }
+  }
+
+  get(key: string): number | undefined {
+    const r = this.table[this.find(key, 0, key.length, fnv(key, 0, key.length))]! - 1;
+    return r < 0 ? undefined : this.values[r];
+  }
+
+  has(key: string): boolean {
+    return this.table[this.find(key, 0, key.length, fnv(key, 0, key.length))]! > 0;
+  }
+  get size(): number {
+    return this.rows;
+  }
+
+  *entries(): IterableIterator<[string, number]> {
+    for (let r = 0; r < this.rows; r++)
+      yield [this.text.slice(this.starts[r], this.ends[r]), this.values[r]!];
+  }
+}
