@@ -10,7 +10,6 @@ import { openLog } from "../../log/read.ts";
 import { writeBatches } from "../../log/write.ts";
 import { ClickUsers } from "../../scrub/click-url.ts";
 import type { ScrubMode } from "../../scrub/types.ts";
-import { capYoungGeneration, slowOldGenerationGrowth } from "../heap.ts";
 import {
   addInputOptions,
   checkOutputs,
@@ -21,15 +20,6 @@ import {
   readOptions,
   reportRejects,
 } from "../shared.ts";
-
-/**
- * The heap of a classify run (see heap.ts). With V8's own sizing, classifying the AOL subset grew the heap
- * to ~400 MB with no mark-compact after the first 10 s (`--trace-gc`), peaking at 590-604 MB
- * RSS; with semi-spaces capped at 4 MiB and the old generation let grow 30% past its live size, 381-383 MB
- * (50%: 406 MB). Same output (docs/classifier.md).
- */
-const SEMI_SPACE_MIB = 4;
-const HEAP_GROWING_PERCENT = 30;
 
 interface ClassifyFlags extends InputFlags {
   out: string;
@@ -83,8 +73,6 @@ export function register(program: Command): void {
     );
   addInputOptions(cmd).action(async (inputs: string[], flags: ClassifyFlags) => {
     const opts = readOptions(flags, flags.out);
-    capYoungGeneration(SEMI_SPACE_MIB);
-    slowOldGenerationGrowth(HEAP_GROWING_PERCENT);
     await checkOutputs(inputs, fileOutputs(flags.out, opts.rejectsPath));
     // A first pass counts each click URL's users (bad lines are the second pass's to report).
     const clicks = flags.keepSingleUserClicks
