@@ -65,6 +65,41 @@ export function parseAolTimeIn(s: string, from: number, to: number): number {
   );
 }
 
+function byteDigits(b: Uint8Array, from: number, n: number): number {
+  let v = 0;
+  for (let i = from; i < from + n; i++) {
+    const c = b[i]! - 48;
+    if (c < 0 || c > 9) return -1;
+    v = v * 10 + c;
+  }
+  return v;
+}
+
+/**
+ * {@link parseAolTimeIn} of the bytes `b[from, to)` (the raw-row reader's: no string is made), with the same
+ * result for the same text.
+ */
+export function parseAolTimeBytes(b: Uint8Array, from: number, to: number): number {
+  if (to - from !== 19) return Number.NaN;
+  const sep = b[from + 10];
+  if (
+    b[from + 4] !== 45 ||
+    b[from + 7] !== 45 ||
+    (sep !== 32 && sep !== 84) ||
+    b[from + 13] !== 58 ||
+    b[from + 16] !== 58
+  )
+    return Number.NaN;
+  return compose(
+    byteDigits(b, from, 4),
+    byteDigits(b, from + 5, 2),
+    byteDigits(b, from + 8, 2),
+    byteDigits(b, from + 11, 2),
+    byteDigits(b, from + 14, 2),
+    byteDigits(b, from + 17, 2),
+  );
+}
+
 /** `YYMMDDHHMMSS` (Excite) → seconds, or NaN. Years 70–99 are 19xx, 00–69 are 20xx. */
 export function parseExciteTime(s: string): number {
   if (s.length !== 12) return Number.NaN;
