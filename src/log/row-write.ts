@@ -11,7 +11,7 @@ import { aolCodec } from "./formats/aol.ts";
 import { UnwritableRecord } from "./formats/codec.ts";
 import type { LogRecord } from "./record.ts";
 import { copyBytes, type RawRow } from "./rows.ts";
-import { formatAolTime } from "./time.ts";
+import { writeAolTime } from "./time.ts";
 
 export interface RowWriter {
   /** Write `row` released under `user` at `time`; its other fields as read. */
@@ -32,6 +32,20 @@ export interface RowWriter {
 const STAGE_BYTES = 1 << 18;
 /** A character a TSV field cannot hold. */
 const NOT_IN_FIELD = /[\t\n\r\0]/;
+
+/**
+ * Encode `text` into `to` at `at` as UTF-8; returns the end. ASCII (user ids, times) by a loop: `Buffer.write`
+ * is a native call per field.
+ */
+function putText(text: string, to: Buffer, at: number): number {
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c > 127) return at - i + to.write(text, at - i);
+    to[at++] = c;
+  }
+  return at;
+}
 
 /** Open an atomic writer of raw rows as an AOL log (with the classifier's columns when `classified`). */
 export function createRowWriter(path: string, classified: boolean): RowWriter {
@@ -74,9 +88,9 @@ export function createRowWriter(path: string, classified: boolean): RowWriter {
       } else {
         const b = row.bytes;
         room(user.length * 3 + (row.tab2 - row.tab1) + 20 + (row.end - row.tab3) + 1);
-        used += stage.write(user, used);
+        used = putText(user, stage, used);
         used = copyBytes(b, row.tab1, row.tab2 + 1, stage, used);
-        used += stage.write(formatAolTime(time), used, "latin1");
+        used = writeAolTime(time, stage, used);
         used = copyBytes(b, row.tab3, row.end, stage, used);
         stage[used++] = 10;
       }

@@ -19,9 +19,8 @@ import { aolCodec } from "./formats/aol.ts";
 import { decodeBlock, MAX_LINE_BYTES, rawText, readByteBlocks } from "./lines.ts";
 import type { LogRecord, SourcePos } from "./record.ts";
 import type { RejectSink } from "./rejects.ts";
-import { parseAolTimeBytes } from "./time.ts";
+import { parseAolTimeIn } from "./time.ts";
 
-const TAB = 9;
 const NL = 10;
 const CR = 13;
 const NO_BYTES = Buffer.alloc(0);
@@ -86,15 +85,15 @@ export class RawRow {
 }
 
 /**
- * Whether the field `b[from, to)` is an ItemRank the codec prints back the same: empty, or 1–9 digits without a
- * leading zero.
+ * Whether `line[from, to)` is an ItemRank the codec prints back the same: empty, or 1–9 digits without a leading
+ * zero.
  */
-function canonicalRank(b: Buffer, from: number, to: number): boolean {
+function canonicalRank(line: string, from: number, to: number): boolean {
   const n = to - from;
   if (n === 0) return true;
-  if (n > 9 || (n > 1 && b[from] === 48)) return false;
+  if (n > 9 || (n > 1 && line.charCodeAt(from) === 48)) return false;
   for (let i = from; i < to; i++) {
-    const c = b[i]! - 48;
+    const c = line.charCodeAt(i) - 48;
     if (c < 0 || c > 9) return false;
   }
   return true;
@@ -143,74 +142,79 @@ class FileRows {
   /** The rows of a block of valid UTF-8 without NUL bytes; returns its number of lines. */
   scan(b: Buffer, ascii: boolean, firstLine: number, out: RawRow[]): number {
     const text = b as unknown as Slicing;
+    const size = b.length;
     let start = 0;
     let lineNo = firstLine;
     for (; ; lineNo++) {
       let nl = b.indexOf(NL, start);
-      const last = nl < 0;
-      if (last) nl = b.length;
+      if (nl < 0) nl = size;
       this.lines++;
       const end = nl > start && b[nl - 1] === CR ? nl - 1 : nl;
       if (nl - start > MAX_LINE_BYTES) {
         this.badLine(lineNo, `line longer than ${MAX_LINE_BYTES} bytes`, rawText(b.subarray(start, nl)));
       } else {
-        const want = this.classified ? 6 : 4;
-        // The tabs (up to 6), and whether the line is one the fast path leaves to the codec.
-        let t1 = -1;
-        let t2 = -1;
-        let t3 = -1;
-        let t4 = -1;
-        let t5 = -1;
-        let t6 = -1;
-        let tabs = 0;
-        let odd = lineNo === 1 || this.blanks > 0 || end === start;
-        if (!odd) {
-          for (let i = start; i < end; i++) {
-            const c = b[i]!;
-            if (c > CR) continue;
-            if (c === TAB) {
-              tabs++;
-              if (tabs === 1) t1 = i;
-              else if (tabs === 2) t2 = i;
-              else if (tabs === 3) t3 = i;
-              else if (tabs === 4) t4 = i;
-              else if (tabs === 5) t5 = i;
-              else if (tabs === 6) t6 = i;
-            } else if (c === CR) odd = true;
-          }
-        }
-        let time = Number.NaN;
-        if (!odd && tabs === want && t1 > start) {
-          const urlEnd = want === 6 ? t5 : end;
-          // A time with a `T`, a rank with leading zeros, a rank without a URL (an error): the codec's.
-          if (b[t2 + 11] === 32 && canonicalRank(b, t3 + 1, t4) && !(t4 > t3 + 1 && urlEnd === t4 + 1))
-            time = parseAolTimeBytes(b, t2 + 1, t3);
-        }
-        if (Number.isNaN(time)) {
-          this.slow(ascii ? text.latin1Slice(start, end) : text.utf8Slice(start, end), lineNo, out);
-        } else {
-          out.push(
-            new RawRow(
-              b,
-              start,
-              t1,
-              t2,
-              t3,
-              end,
-              ascii ? text.latin1Slice(start, t1) : text.utf8Slice(start, t1),
-              ascii ? text.latin1Slice(t1 + 1, t2) : text.utf8Slice(t1 + 1, t2),
-              time,
-              want === 6 ? (ascii ? text.latin1Slice(t5 + 1, t6) : text.utf8Slice(t5 + 1, t6)) : undefined,
-              this.file,
-              lineNo,
-              undefined,
-            ),
-          );
-        }
+        // Decoded once, then cut with the string builtins (no warm-up, unlike a loop over bytes). Its offsets are
+        // the bytes' when it is ASCII.
+        const line = ascii ? text.latin1Slice(start, end) : text.utf8Slice(start, end);
+        if (
+          lineNo === 1 ||
+          this.blanks > 0 ||
+          line.length !== end - start ||
+          !this.fast(line, b, start, end, lineNo, out)
+        )
+          this.slow(line, lineNo, out);
       }
-      if (last) return lineNo - firstLine + 1;
+      if (nl === size) return lineNo - firstLine + 1;
       start = nl + 1;
     }
+  }
+
+  /**
+   * The row of `line` (ASCII, read from `b[start, end)`) if it is one the fast path is sure of (see the top of
+   * this file); false to leave it to the codec.
+   */
+  private fast(line: string, b: Buffer, start: number, end: number, lineNo: number, out: RawRow[]): boolean {
+    const t1 = line.indexOf("\t");
+    if (t1 <= 0) return false; // no tab, or an empty user
+    const t2 = line.indexOf("\t", t1 + 1);
+    const t3 = t2 < 0 ? -1 : line.indexOf("\t", t2 + 1);
+    const t4 = t3 < 0 ? -1 : line.indexOf("\t", t3 + 1);
+    if (t4 < 0) return false;
+    const t5 = line.indexOf("\t", t4 + 1);
+    let t6 = -1;
+    if (this.classified) {
+      t6 = t5 < 0 ? -1 : line.indexOf("\t", t5 + 1);
+      if (t6 < 0 || line.indexOf("\t", t6 + 1) >= 0) return false;
+    } else if (t5 >= 0) return false;
+    // A time with a `T`, a rank with leading zeros, a rank without a URL, a carriage return inside: the codec's.
+    const urlEnd = t5 < 0 ? line.length : t5;
+    if (
+      line.charCodeAt(t2 + 11) !== 32 ||
+      !canonicalRank(line, t3 + 1, t4) ||
+      (t4 > t3 + 1 && urlEnd === t4 + 1) ||
+      line.indexOf("\r") >= 0
+    )
+      return false;
+    const time = parseAolTimeIn(line, t2 + 1, t3);
+    if (Number.isNaN(time)) return false;
+    out.push(
+      new RawRow(
+        b,
+        start,
+        start + t1,
+        start + t2,
+        start + t3,
+        end,
+        line.slice(0, t1),
+        line.slice(t1 + 1, t2),
+        time,
+        t6 < 0 ? undefined : line.slice(t5 + 1, t6),
+        this.file,
+        lineNo,
+        undefined,
+      ),
+    );
+    return true;
   }
 }
 

@@ -65,41 +65,6 @@ export function parseAolTimeIn(s: string, from: number, to: number): number {
   );
 }
 
-function byteDigits(b: Uint8Array, from: number, n: number): number {
-  let v = 0;
-  for (let i = from; i < from + n; i++) {
-    const c = b[i]! - 48;
-    if (c < 0 || c > 9) return -1;
-    v = v * 10 + c;
-  }
-  return v;
-}
-
-/**
- * {@link parseAolTimeIn} of the bytes `b[from, to)` (the raw-row reader's: no string is made), with the same
- * result for the same text.
- */
-export function parseAolTimeBytes(b: Uint8Array, from: number, to: number): number {
-  if (to - from !== 19) return Number.NaN;
-  const sep = b[from + 10];
-  if (
-    b[from + 4] !== 45 ||
-    b[from + 7] !== 45 ||
-    (sep !== 32 && sep !== 84) ||
-    b[from + 13] !== 58 ||
-    b[from + 16] !== 58
-  )
-    return Number.NaN;
-  return compose(
-    byteDigits(b, from, 4),
-    byteDigits(b, from + 5, 2),
-    byteDigits(b, from + 8, 2),
-    byteDigits(b, from + 11, 2),
-    byteDigits(b, from + 14, 2),
-    byteDigits(b, from + 17, 2),
-  );
-}
-
 /** `YYMMDDHHMMSS` (Excite) → seconds, or NaN. Years 70–99 are 19xx, 00–69 are 20xx. */
 export function parseExciteTime(s: string): number {
   if (s.length !== 12) return Number.NaN;
@@ -154,6 +119,30 @@ export function formatAolTime(t: number): string {
     lastTime = t;
   }
   return lastText;
+}
+
+/**
+ * {@link formatAolTime}'s text written into `to` at `at` (ASCII); returns the end. For the raw-row writer: no
+ * string per time (a release time changes with nearly every event).
+ */
+export function writeAolTime(t: number, to: Uint8Array, at: number): number {
+  const day = Math.floor(t / DAY);
+  const date = dateOf(day);
+  for (let i = 0; i < date.length; i++) to[at++] = date.charCodeAt(i);
+  const s = t - day * DAY;
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const sec = s % 60;
+  to[at++] = 32;
+  to[at++] = 48 + Math.floor(h / 10);
+  to[at++] = 48 + (h % 10);
+  to[at++] = 58;
+  to[at++] = 48 + Math.floor(m / 10);
+  to[at++] = 48 + (m % 10);
+  to[at++] = 58;
+  to[at++] = 48 + Math.floor(sec / 10);
+  to[at++] = 48 + (sec % 10);
+  return at;
 }
 
 /** seconds → `YYMMDDHHMMSS` (only 1970–2069 round-trip). */
