@@ -37,6 +37,9 @@ if (args.length === 1 && (args[0] === "--version" || args[0] === "-V")) {
   // Answered here: loading the CLI (commander, the command table) would double the start-up of the answer.
   const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
   process.stdout.write(`${pkg.version}\n`);
+} else if (args.length === 1 && (args[0] === "--help" || args[0] === "-h") && builtAndFresh()) {
+  // The build rendered it (scripts/build.mjs, from the CLI's own program): printed without loading commander.
+  process.stdout.write(readFileSync(new URL("../dist/cli/help.txt", import.meta.url), "utf8"));
 } else {
   let main;
   if (builtAndFresh()) {
