@@ -27,7 +27,7 @@ import { ClickUsers } from "../../scrub/click-url.ts";
 import type { ScrubCounts } from "../../scrub/scrub-log.ts";
 import { runStage } from "../../stream/stage.ts";
 import { checkTimeOrder, NotInTimeOrder, sortByTime } from "../../stream/time-order.ts";
-import { capYoungGeneration, slowOldGenerationGrowth } from "../heap.ts";
+import { streamingHeap } from "../heap.ts";
 import { addParamFlags, givenParams } from "../param-flags.ts";
 import {
   addInputOptions,
@@ -65,17 +65,6 @@ const RESERVED = new Set([
   "quiet",
   "help",
 ]);
-
-/**
- * The young generation's semi-space cap of a streaming run, MiB: on the AOL subset (swap, k = 3) peak RSS 93 → 73
- * MiB at depth 1 and 107–117 → 94 MiB at depth 3 against V8's default 16, CPU within the noise (BENCHMARKS.md).
- */
-const STREAM_SEMI_SPACE_MIB = 4;
-/**
- * How far the old generation of a streaming run may grow past its live size before the next mark-compact, %:
- * at depth 3 on the subset peak RSS 92–95 → 79–81 MiB against V8's own factor (up to 300%), CPU within the noise.
- */
-const STREAM_HEAP_GROWING_PERCENT = 50;
 
 /** What scrubbing the input did, for the summary (the method's own counts are of the scrubbed log). */
 function scrubCountsOf(c: ScrubCounts): Record<string, number> {
@@ -175,8 +164,7 @@ export function register(program: Command): void {
         : undefined;
     if (log !== undefined && (createStage || rowStream)) {
       // The stream's state is small; V8's throughput sizing of the heap would be most of the peak RSS.
-      capYoungGeneration(STREAM_SEMI_SPACE_MIB);
-      slowOldGenerationGrowth(STREAM_HEAP_GROWING_PERCENT);
+      streamingHeap();
     }
     let run: { counts: Record<string, number>; rejected: number } | undefined;
     if (log !== undefined && createStage) {
