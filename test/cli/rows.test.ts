@@ -103,3 +103,27 @@ test("a bad line: file:line and exit 2, or set aside and counted with --lenient,
     assert.equal(readFileSync(join(dir, "l-s.tsv"), "utf8"), readFileSync(join(dir, "l-b.tsv"), "utf8"));
   }
 });
+
+test("swap on raw rows: a log out of time order is noticed, sorted and released as --batch releases it", () => {
+  const shuffled = join(dir, "shuffled.tsv");
+  // Sorted by user, as AOL ships its files: out of time order from the second user on.
+  const byUser = [...lines].sort((a, b) => Number(a.split("\t")[0]) - Number(b.split("\t")[0]));
+  writeFileSync(shuffled, `${HEADER}\n${byUser.join("\n")}\n`);
+  const a = cli("anonymize", "--method", "swap", "--k", "3", shuffled, "-o", join(dir, "sh-s.tsv"));
+  const b = cli(
+    "anonymize",
+    "--method",
+    "swap",
+    "--k",
+    "3",
+    "-q",
+    "--batch",
+    shuffled,
+    "-o",
+    join(dir, "sh-b.tsv"),
+  );
+  assert.equal(a.status, 0, a.stderr);
+  assert.equal(b.status, 0, b.stderr);
+  assert.match(a.stderr, /the log is not in time order; sorting it by time and starting over/);
+  assert.equal(readFileSync(join(dir, "sh-s.tsv"), "utf8"), readFileSync(join(dir, "sh-b.tsv"), "utf8"));
+});
