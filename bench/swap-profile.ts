@@ -23,13 +23,11 @@ interface Profile {
   timeDeltas: number[];
 }
 
-/** The concern of a project file (path under dist/ or src/). */
+/** The concern of a project frame (its path under dist/ or src/, its function). */
 function concern(path: string, fn: string): string {
-  if (/log\/(read|lines|rows?)\b|formats\/.*/.test(path) && !/toLine|writeRow/.test(fn)) {
-    if (/log\/write|atomic/.test(path)) return "encoding + writing";
-    return "reading + decoding";
-  }
-  if (/log\/(write|atomic|raw-write)/.test(path) || /toLine/.test(fn)) return "encoding + writing";
+  if (/log\/(write|atomic|row-write)\b/.test(path) || /^(toLine|write|format)/.test(fn))
+    return "encoding + writing";
+  if (/log\/(read|lines|rows|time|rejects)\b|log\/formats\//.test(path)) return "reading + decoding";
   if (/methods\/swap|util\/random|stream\/(stage|time-order)/.test(path))
     return "swap stage (+ time-order check)";
   if (/cli\//.test(path)) return "CLI";

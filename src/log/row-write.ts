@@ -10,7 +10,7 @@ import { AtomicTextFile } from "./atomic.ts";
 import { aolCodec } from "./formats/aol.ts";
 import { UnwritableRecord } from "./formats/codec.ts";
 import type { LogRecord } from "./record.ts";
-import { copyBytes, type RawRow } from "./rows.ts";
+import type { RawRow } from "./rows.ts";
 import { writeAolTime } from "./time.ts";
 
 export interface RowWriter {
@@ -26,6 +26,15 @@ export interface RowWriter {
   abort(): Promise<void>;
   /** Rows written so far. */
   readonly count: number;
+}
+
+/**
+ * Copy `from[start, end)` into `to` at `at`; returns the end. A loop: the fields are short, and `Buffer.copy`
+ * makes a typed-array view per call (it was ~10% of a swap run's CPU).
+ */
+export function copyBytes(from: Uint8Array, start: number, end: number, to: Uint8Array, at: number): number {
+  for (let i = start; i < end; i++) to[at++] = from[i]!;
+  return at;
 }
 
 /** Bytes staged before they go to the file: room for two lines of the longest a reader accepts, and more. */

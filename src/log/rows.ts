@@ -19,20 +19,12 @@ import { aolCodec } from "./formats/aol.ts";
 import { decodeBlock, MAX_LINE_BYTES, rawText, readByteBlocks } from "./lines.ts";
 import type { LogRecord, SourcePos } from "./record.ts";
 import type { RejectSink } from "./rejects.ts";
+import { copyBytes } from "./row-write.ts";
 import { parseAolTimeIn } from "./time.ts";
 
 const NL = 10;
 const CR = 13;
 const NO_BYTES = Buffer.alloc(0);
-
-/**
- * Copy `from[start, end)` into `to` at `at`; returns the end. A loop: the fields are short, and `Buffer.copy`
- * makes a typed-array view per call (it was ~10% of a swap run's CPU).
- */
-export function copyBytes(from: Uint8Array, start: number, end: number, to: Uint8Array, at: number): number {
-  for (let i = start; i < end; i++) to[at++] = from[i]!;
-  return at;
-}
 
 export class RawRow {
   /** Set by the consumer once the row is written out: it need not be detached. */
