@@ -14,7 +14,7 @@
  *   node --import tsx bench/swap-layers.bench.ts [runs=3] [depth=1] [heap]
  */
 import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { constants, PerformanceObserver } from "node:perf_hooks";
@@ -45,10 +45,9 @@ async function child(layer: string, depth: number): Promise<void> {
     }
   }).observe({ entryTypes: ["gc"] });
   const log = await openLog([INPUT], {});
-  const out =
-    layer === "write"
-      ? createRowWriter(join(tmpdir(), `qm-swap-layers-${process.pid}.tsv`), true)
-      : undefined;
+  // The release holds AOL text: removed at the end (earlier versions of this bench left it in the temp directory).
+  const outPath = join(tmpdir(), `qm-swap-layers-${process.pid}.tsv`);
+  const out = layer === "write" ? createRowWriter(outPath, true) : undefined;
   const drop = { release() {}, copy() {}, backlog: () => undefined };
   const stage =
     layer === "read"
@@ -75,6 +74,7 @@ async function child(layer: string, depth: number): Promise<void> {
   }
   stage?.flush();
   await out?.close();
+  if (out) rmSync(outPath, { force: true });
   const t = process.cpuUsage(t0);
   const cpu = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1e6;
   const rss = process.resourceUsage().maxRSS / 1024;
