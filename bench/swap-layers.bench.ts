@@ -1,19 +1,20 @@
 /**
  * Where the CPU of `anonymize --method swap` goes, by layer. Each layer runs in a fresh child process, as it does
- * in the CLI, on the compiled dist/ (`npm run build` first). The layers are cumulative: `read` reads the classified,
- * time-ordered AOL subset (the swap-cli bench's cached input); `stage` adds `SwapStage` (k = 3) and `write` adds the
- * writer. The child measures CPU (user + system, `process.cpuUsage`) from after its imports to the end, and also
+ * in the CLI, on the compiled dist/ (`npm run build` first), on the CLI's path for a classified AOL log: raw rows
+ * (src/log/rows.ts). The layers are cumulative: `read` reads the classified, time-ordered AOL subset (the
+ * swap-cli bench's cached input) as raw rows; `stage` adds `SwapRowStage` (k = 3) releasing to a writer that
+ * drops what it gets, and `write` writes the release (`createRowWriter`). The child measures CPU (user + system, `process.cpuUsage`) from after its imports to the end, and also
  * its import CPU, its peak RSS and its garbage collections (count of scavenges and mark-compacts, from a `gc`
  * performance observer: the scavenges count the bytes a layer allocates, a figure the machine's load does not
- * move). Like the CLI's streaming path, each child caps the young generation at 4 MiB semi-spaces and the old
- * generation's growth at 50% (src/cli/heap.ts). `heap` prints the live heap (after `gc()`) every 100k rows of a `SwapStage` run.
+ * move). Like the CLI's streaming path, each child uses `streamingHeap()` (src/cli/heap.ts: 4 MiB semi-spaces,
+ * the old generation's growth at 50%). `heap` prints the live heap (after `gc()`) every 100k rows of a stage run.
  * That is the state the stream holds, as opposed to the heap V8 commits. Skips when the cached input or dist/ is
  * absent.
  *
  *   node --import tsx bench/swap-layers.bench.ts [runs=3] [depth=1] [heap]
  */
 import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { constants, PerformanceObserver } from "node:perf_hooks";
@@ -27,15 +28,14 @@ const LAYERS = ["read", "stage", "write"] as const;
 async function child(layer: string, depth: number): Promise<void> {
   const c0 = process.cpuUsage();
   const { openLog } = await import(join(DIST, "log/read.js"));
-  const { writeBatches } = await import(join(DIST, "log/write.js"));
+  const { readRows } = await import(join(DIST, "log/rows.js"));
+  const { createRowWriter } = await import(join(DIST, "log/row-write.js"));
   const { swap } = await import(join(DIST, "methods/swap/index.js"));
+  const { SwapRowStage } = await import(join(DIST, "methods/swap/rows.js"));
   const { methodRng } = await import(join(DIST, "methods/method.js"));
-  const { runStage } = await import(join(DIST, "stream/stage.js"));
-  const { checkTimeOrder } = await import(join(DIST, "stream/time-order.js"));
-  const { capYoungGeneration, slowOldGenerationGrowth } = await import(join(DIST, "cli/heap.js"));
+  const { streamingHeap } = await import(join(DIST, "cli/heap.js"));
   const imports = process.cpuUsage(c0);
-  capYoungGeneration(4);
-  slowOldGenerationGrowth(50);
+  streamingHeap();
   const gcs = { minor: 0, major: 0 };
   new PerformanceObserver((list) => {
     for (const e of list.getEntries()) {
@@ -45,34 +45,36 @@ async function child(layer: string, depth: number): Promise<void> {
     }
   }).observe({ entryTypes: ["gc"] });
   const log = await openLog([INPUT], {});
+  // The release holds AOL text: removed at the end (earlier versions of this bench left it in the temp directory).
+  const outPath = join(tmpdir(), `qm-swap-layers-${process.pid}.tsv`);
+  const out = layer === "write" ? createRowWriter(outPath, true) : undefined;
+  const drop = { release() {}, copy() {}, backlog: () => undefined };
   const stage =
     layer === "read"
       ? undefined
-      : await swap.createStage(swap.parse({ k: 3, depth }), { rng: methodRng(1) }, { classified: true });
+      : new SwapRowStage(swap.parse({ k: 3, depth }), methodRng(1).derive("swap"), out ?? drop);
   const t0 = process.cpuUsage();
   let rows = 0;
   let next = 100_000;
-  if (stage === undefined) {
-    for await (const b of log.batches()) rows += b.length;
-  } else if (layer === "stage" || layer === "heap") {
-    for await (const b of runStage(stage, checkTimeOrder(log.batches()))) {
-      rows += b.length;
-      if (layer === "heap" && rows >= next) {
-        next += 100_000;
-        (globalThis as { gc?: () => void }).gc?.();
-        const held = (stage.counts() as Record<string, number>)["held events"];
-        const mib = process.memoryUsage().heapUsed / 2 ** 20;
-        console.log(
-          `  ${rows.toLocaleString("en").padStart(9)} rows: live heap ${mib.toFixed(1)} MiB, ${held} held events`,
-        );
-      }
+  for await (const batch of readRows(log.files, false, log.rejects)) {
+    rows += batch.length;
+    if (stage === undefined) continue;
+    stage.push(batch);
+    const behind = out?.backlog();
+    if (behind) await behind;
+    if (layer === "heap" && rows >= next) {
+      next += 100_000;
+      (globalThis as { gc?: () => void }).gc?.();
+      const held = (stage.counts() as Record<string, number>)["held events"];
+      const mib = process.memoryUsage().heapUsed / 2 ** 20;
+      console.log(
+        `  ${rows.toLocaleString("en").padStart(9)} rows: live heap ${mib.toFixed(1)} MiB, ${held} held events`,
+      );
     }
-  } else {
-    const out = join(tmpdir(), `qm-swap-layers-${process.pid}.tsv`);
-    rows = await writeBatches(out, log.format, runStage(stage, checkTimeOrder(log.batches())), {
-      classified: true,
-    });
   }
+  stage?.flush();
+  await out?.close();
+  if (out) rmSync(outPath, { force: true });
   const t = process.cpuUsage(t0);
   const cpu = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1e6;
   const rss = process.resourceUsage().maxRSS / 1024;
@@ -101,7 +103,7 @@ if (args[0] === "--child") {
       },
     );
   if (args.includes("heap")) {
-    console.log(`live heap of SwapStage, k = 3, depth ${depth} (load ${loadavg()[0]!.toFixed(1)}):`);
+    console.log(`live heap of SwapRowStage, k = 3, depth ${depth} (load ${loadavg()[0]!.toFixed(1)}):`);
     process.stdout.write(run("heap", ["--expose-gc"]).stdout);
   } else {
     const cpu: Record<string, number[]> = {};

@@ -32,11 +32,26 @@ function builtAndFresh() {
   }
 }
 
+/** The top-level help the build rendered, when the build is fresh and has it (one made before it has none). */
+function prerenderedHelp() {
+  if (!builtAndFresh()) return undefined;
+  try {
+    return readFileSync(new URL("../dist/cli/help.txt", import.meta.url), "utf8");
+  } catch (e) {
+    if (e.code === "ENOENT") return undefined;
+    throw e;
+  }
+}
+
 const args = process.argv.slice(2);
+const help = args.length === 1 && (args[0] === "--help" || args[0] === "-h") ? prerenderedHelp() : undefined;
 if (args.length === 1 && (args[0] === "--version" || args[0] === "-V")) {
   // Answered here: loading the CLI (commander, the command table) would double the start-up of the answer.
   const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
   process.stdout.write(`${pkg.version}\n`);
+} else if (help !== undefined) {
+  // The build rendered it (scripts/build.mjs, from the CLI's own program): printed without loading commander.
+  process.stdout.write(help);
 } else {
   let main;
   if (builtAndFresh()) {

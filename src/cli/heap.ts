@@ -40,3 +40,20 @@ export function capYoungGeneration(semiSpaceMiB: number): void {
 export function slowOldGenerationGrowth(percent: number): void {
   v8.setFlagsFromString(`--heap-growing-percent=${percent}`);
 }
+
+/**
+ * The young generation's semi-space cap of a streaming run, MiB: on the AOL subset (swap, k = 3) peak RSS 93 → 73
+ * MiB at depth 1 and 107–117 → 94 MiB at depth 3 against V8's default 16, CPU within the noise (BENCHMARKS.md).
+ */
+const STREAM_SEMI_SPACE_MIB = 4;
+/**
+ * How far the old generation of a streaming run may grow past its live size before the next mark-compact, %:
+ * at depth 3 on the subset peak RSS 92–95 → 79–81 MiB against V8's own factor (up to 300%), CPU within the noise.
+ */
+const STREAM_HEAP_GROWING_PERCENT = 50;
+
+/** The heap settings of a command that streams a log with small state (anonymize's stages, stats, classify). */
+export function streamingHeap(): void {
+  capYoungGeneration(STREAM_SEMI_SPACE_MIB);
+  slowOldGenerationGrowth(STREAM_HEAP_GROWING_PERCENT);
+}

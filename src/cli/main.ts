@@ -11,6 +11,13 @@ import { ParamError } from "../util/params.ts";
 import { commands } from "./commands/index.ts";
 
 /**
+ * Columns the top-level help is laid out for, whatever the terminal: so it is the same text everywhere, and
+ * bin/querymask.js prints it pre-rendered by the build (dist/cli/help.txt, {@link topHelp}) without loading the
+ * CLI (~35 CPU-ms of commander and the command table). A command's own help still follows the terminal.
+ */
+export const TOP_HELP_COLUMNS = 80;
+
+/**
  * The program with every command listed, and `only` (a command's name) loaded whole: its flags and action. The
  * other commands are listed by name, arguments and description only, without loading their modules.
  */
@@ -34,7 +41,21 @@ export async function buildProgram(only?: string): Promise<Command> {
       if (entry.args !== undefined) stub.argument(entry.args);
     }
   }
+  // After the commands: they copied the output settings when they were made, and keep the terminal's width.
+  program.configureOutput({
+    getOutHelpWidth: () => TOP_HELP_COLUMNS,
+    getErrHelpWidth: () => TOP_HELP_COLUMNS,
+  });
   return program;
+}
+
+/** The text `querymask --help` prints (what the build writes to dist/cli/help.txt). */
+export async function topHelp(): Promise<string> {
+  const program = await buildProgram();
+  let text = "";
+  program.configureOutput({ writeOut: (s) => (text += s), getOutHasColors: () => false });
+  program.outputHelp();
+  return text;
 }
 
 /** The command `argv` asks for (`querymask help <command>` asks for its help), if any. */

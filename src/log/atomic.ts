@@ -126,7 +126,7 @@ export class AtomicTextFile {
   /** Resolves when the buffer being written is back as `spare`. */
   private spareBack: Promise<void> = Promise.resolve();
   /** Text written while `waiting`, in order. */
-  private queued: string[] = [];
+  private queued: (string | Uint8Array)[] = [];
   private failure: Error | undefined;
   private closed = false;
   /** While both buffers are taken: resolves once the text given then is in a buffer. Writes queue behind it. */
@@ -151,36 +151,48 @@ export class AtomicTextFile {
     this.out.on("error", fail);
   }
 
-  /** Queue text. Await the result when it is a promise. */
-  write(text: string): undefined | Promise<void> {
+  /**
+   * Queue text, or bytes (copied before this returns: the caller may reuse its buffer). Await the result when it
+   * is a promise.
+   */
+  write(text: string | Uint8Array): undefined | Promise<void> {
     if (this.failure) throw this.failure;
     if (this.waiting) {
-      this.queued.push(text);
+      this.queued.push(typeof text === "string" ? text : Buffer.from(text));
       return this.waiting;
     }
     // A UTF-16 code unit takes at most 3 bytes in UTF-8.
-    if (this.used + text.length * 3 <= this.buf.length) {
-      this.used += this.buf.write(text, this.used);
+    const most = typeof text === "string" ? text.length * 3 : text.length;
+    if (this.used + most <= this.buf.length) {
+      this.used += this.put(text, this.used);
       return undefined;
     }
-    if (this.spare !== undefined && text.length * 3 <= this.spare.length) {
+    if (this.spare !== undefined && most <= this.spare.length) {
       this.send();
-      this.used = this.buf.write(text, 0);
+      this.used = this.put(text, 0);
       return undefined;
     }
-    const w = this.after(text);
+    const w = this.after(typeof text === "string" ? text : Buffer.from(text));
     this.waiting = w;
     return w;
+  }
+
+  /** Encode or copy into the current buffer at `at`; the bytes written. */
+  private put(text: string | Uint8Array, at: number): number {
+    if (typeof text === "string") return this.buf.write(text, at);
+    this.buf.set(text, at);
+    return text.length;
   }
 
   /**
    * Once the buffer being written is back: send the current one, then `text` (straight to the stream, waiting
    * until it has taken it, when it is longer than a buffer), then what was queued meanwhile.
    */
-  private async after(text: string): Promise<void> {
+  private async after(text: string | Uint8Array): Promise<void> {
     await this.spareBack;
     this.send();
-    if (text.length * 3 <= this.buf.length) this.used = this.buf.write(text, 0);
+    const most = typeof text === "string" ? text.length * 3 : text.length;
+    if (most <= this.buf.length) this.used = this.put(text, 0);
     else {
       await new Promise<void>((resolve) => {
         this.out.write(text, (e) => {

@@ -54,7 +54,7 @@ async function isGzip(file: string): Promise<boolean> {
 }
 
 /** Text of a raw line for a reject file: invalid bytes shown as U+FFFD, capped in length. */
-function rawText(buf: Uint8Array): string {
+export function rawText(buf: Uint8Array): string {
   const text = lossy.decode(buf.subarray(0, 2000));
   return buf.length > 2000 ? `${text}…` : text;
 }
@@ -64,7 +64,7 @@ function stripCr(s: string): string {
 }
 
 /** Decode one block of complete lines (no trailing newline). */
-function decodeBlock(block: Buffer, firstLine: number, onBad: BadLineHandler): (string | undefined)[] {
+export function decodeBlock(block: Buffer, firstLine: number, onBad: BadLineHandler): (string | undefined)[] {
   const ascii = isAscii(block);
   if (block.indexOf(0) < 0 && (ascii || isUtf8(block))) {
     // Each line is decoded on its own (not split from one decoded block): a record's fields are slices of
@@ -163,10 +163,26 @@ async function openBytes(file: string): Promise<ByteSource> {
 /** Bytes read at a time: a block of lines is at most this long. */
 const BLOCK_BYTES = 1 << 18;
 
-/** Stream `file` as blocks of lines. Call {@link checkFile} first for clean errors on missing files. */
-export async function* readLineBlocks(file: string, onBad: BadLineHandler): AsyncGenerator<LineBlock> {
+/** A block of complete lines as bytes (no trailing newline), valid only until the next block is asked for. */
+export interface ByteBlock {
+  /** The lines' bytes: a view of the reader's one buffer, overwritten by the next read. */
+  readonly bytes: Buffer;
+  /** 1-based number of the block's first line in the file. */
+  readonly firstLine: number;
+  /**
+   * Set by the consumer before it asks for the next block: how many lines it split the block into (newlines + 1),
+   * so line numbers continue without a second scan of the bytes.
+   */
+  lines: number;
+}
+
+/**
+ * Stream `file` as blocks of complete lines, undecoded. Over-long lines are reported to `onBad` (and left out of
+ * the blocks, their numbers skipped). Call {@link checkFile} first for clean errors on missing files.
+ */
+export async function* readByteBlocks(file: string, onBad: BadLineHandler): AsyncGenerator<ByteBlock> {
   // One buffer for the whole file: the start of a line not yet complete moves to its front and the next bytes
-  // are read in after it. Lines are decoded to strings (copies) before the buffer is reused.
+  // are read in after it. A consumer copies what it keeps before it asks for the next block.
   const buf = Buffer.allocUnsafeSlow(BLOCK_BYTES);
   let have = 0;
   let lineNo = 1;
@@ -194,9 +210,9 @@ export async function* readLineBlocks(file: string, onBad: BadLineHandler): Asyn
       }
       const last = buf.subarray(0, have).lastIndexOf(NL);
       if (last >= 0) {
-        const lines = decodeBlock(buf.subarray(0, last), lineNo, onBad);
-        yield { lines, firstLine: lineNo };
-        lineNo += lines.length;
+        const block: ByteBlock = { bytes: buf.subarray(0, last), firstLine: lineNo, lines: 0 };
+        yield block;
+        lineNo += block.lines;
         buf.copyWithin(0, last + 1, have);
         have -= last + 1;
       }
@@ -215,7 +231,14 @@ export async function* readLineBlocks(file: string, onBad: BadLineHandler): Asyn
   } finally {
     await source?.close();
   }
-  if (have > 0) {
-    yield { lines: decodeBlock(buf.subarray(0, have), lineNo, onBad), firstLine: lineNo };
+  if (have > 0) yield { bytes: buf.subarray(0, have), firstLine: lineNo, lines: 0 };
+}
+
+/** Stream `file` as blocks of lines. Call {@link checkFile} first for clean errors on missing files. */
+export async function* readLineBlocks(file: string, onBad: BadLineHandler): AsyncGenerator<LineBlock> {
+  for await (const block of readByteBlocks(file, onBad)) {
+    const lines = decodeBlock(block.bytes, block.firstLine, onBad);
+    block.lines = lines.length;
+    yield { lines, firstLine: block.firstLine };
   }
 }

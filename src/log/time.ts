@@ -121,6 +121,30 @@ export function formatAolTime(t: number): string {
   return lastText;
 }
 
+/**
+ * {@link formatAolTime}'s text written into `to` at `at` (ASCII); returns the end. For the raw-row writer: no
+ * string per time (a release time changes with nearly every event).
+ */
+export function writeAolTime(t: number, to: Uint8Array, at: number): number {
+  const day = Math.floor(t / DAY);
+  const date = dateOf(day);
+  for (let i = 0; i < date.length; i++) to[at++] = date.charCodeAt(i);
+  const s = t - day * DAY;
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const sec = s % 60;
+  to[at++] = 32;
+  to[at++] = 48 + Math.floor(h / 10);
+  to[at++] = 48 + (h % 10);
+  to[at++] = 58;
+  to[at++] = 48 + Math.floor(m / 10);
+  to[at++] = 48 + (m % 10);
+  to[at++] = 58;
+  to[at++] = 48 + Math.floor(sec / 10);
+  to[at++] = 48 + (sec % 10);
+  return at;
+}
+
 /** seconds → `YYMMDDHHMMSS` (only 1970–2069 round-trip). */
 export function formatExciteTime(t: number): string {
   const date = dateOf(Math.floor(t / DAY));

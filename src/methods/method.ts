@@ -10,6 +10,8 @@ import type { KnowledgeService } from "../classify/service.ts";
 import type { CountTable } from "../log/count-table.ts";
 import type { Guarantee } from "../log/guarantee.ts";
 import type { LogRecord, QueryLog } from "../log/record.ts";
+import type { RowWriter } from "../log/row-write.ts";
+import type { RawRow } from "../log/rows.ts";
 import type { ClickUsers } from "../scrub/click-url.ts";
 import type { Stage } from "../stream/stage.ts";
 import { ParamError, type ParamSpec } from "../util/params.ts";
@@ -90,6 +92,27 @@ export interface MethodInfo {
   readonly paper: string;
   /** Its parameters; each stated default is its parser's (test/contracts/registries.test.ts). */
   readonly params: readonly ParamSpec[];
+  /**
+   * The method can stream raw rows ({@link Method.createRowStage}): it reads only a row's user, query, time and
+   * category, and writes each row back as read or with a new user and time, so the CLI copies the bytes of the
+   * rest of the row instead of parsing and printing every field (src/log/rows.ts). Absent = records only.
+   */
+  readonly rows?: boolean;
+}
+
+/**
+ * A streaming stage on raw rows: it reads batches of rows and writes what it releases to the writer it was made
+ * with, synchronously. A row kept past `push` must be detached first ({@link RawRow.detach}): the next batch
+ * reuses the reader's buffer.
+ */
+export interface RowStage {
+  /** The stage is defined on a stream in time order (the driver checks the order, as for records). */
+  readonly timeOrdered: boolean;
+  push(rows: readonly RawRow[]): void;
+  /** End of stream: release or suppress whatever is still held. */
+  flush(): void;
+  /** What the stage did, for the summary (the same counts as the method's record stage or batch release). */
+  counts(): Record<string, number>;
 }
 
 export interface Method<P = unknown> extends MethodInfo {
@@ -105,6 +128,17 @@ export interface Method<P = unknown> extends MethodInfo {
   createStage?(params: P, ctx: MethodContext, opts?: StageOptions): Stage | Promise<Stage>;
   /** With {@link createStage}: the guarantee the stage's release keeps (the batch release states the same). */
   stageGuarantee?(params: P): Guarantee;
+  /**
+   * Methods whose info says `rows`: a {@link RowStage} releasing to `out`, for an AOL input (`classified` as its
+   * header says); undefined when this input needs records (e.g. swap on an unclassified log, which it classifies).
+   * Its release must be byte-identical to the record path's for the same seed.
+   */
+  createRowStage?(
+    params: P,
+    ctx: MethodContext,
+    out: RowWriter,
+    opts: { readonly classified: boolean },
+  ): RowStage | undefined;
 }
 
 export { intParam, numberParam } from "../util/params.ts";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { commands } from "../../src/cli/commands/index.ts";
@@ -109,3 +109,19 @@ test("parameter flags are kebab-case; the camelCase spelling still reaches the s
   const a = run("attack", "--attack", "matcher", "--help");
   assert.match(a.stdout, /Parameters of attack matcher:\n {2}--match-time <boolean>/);
 });
+
+test("querymask --help prints the program's own top-level help, pre-rendered by the build when dist/ is fresh", async () => {
+  const { topHelp } = await import("../../src/cli/main.ts");
+  const expected = await topHelp();
+  assert.match(expected, /^Usage: querymask \[options\] \[command\]/);
+  assert.equal(run("--help").stdout, expected);
+  assert.equal(run("-h").stdout, expected);
+  // bin prints dist/cli/help.txt only when no source is newer than the build: then it must be this text.
+  const built = statSync("dist/cli/help.txt", { throwIfNoEntry: false });
+  const fresh = built !== undefined && !newerThan("src", built.mtimeMs);
+  if (fresh) assert.equal(readFileSync("dist/cli/help.txt", "utf8"), expected);
+});
+
+function newerThan(dir: string, time: number): boolean {
+  return readdirSync(dir, { recursive: true }).some((f) => statSync(join(dir, String(f))).mtimeMs > time);
+}

@@ -7,6 +7,7 @@ import {
   parseAolTime,
   parseAolTimeIn,
   parseExciteTime,
+  writeAolTime,
 } from "../../src/log/time.ts";
 
 test("AOL times parse to UTC seconds", () => {
@@ -67,6 +68,16 @@ test("a time parsed where it stands in a line is the time parsed alone (property
     fc.property(fc.string(), text, fc.string(), (before, t, after) => {
       const got = parseAolTimeIn(`${before}${t}${after}`, before.length, before.length + t.length);
       assert.ok(Object.is(got, parseAolTime(t)), JSON.stringify(t));
+    }),
+  );
+});
+
+test("writeAolTime writes formatAolTime's text, for any time from year 0 to 9999", () => {
+  fc.assert(
+    fc.property(fc.integer({ min: -62167219200, max: 253402300799 }), (t) => {
+      const buf = Buffer.alloc(32);
+      const end = writeAolTime(t, buf, 3);
+      assert.equal(buf.toString("latin1", 3, end), formatAolTime(t));
     }),
   );
 });

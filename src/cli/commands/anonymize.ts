@@ -12,6 +12,8 @@ import { createKnowledgeService } from "../../classify/service.ts";
 import { writeCountTable } from "../../log/count-table.ts";
 import { describeGuarantee } from "../../log/guarantee.ts";
 import { loadLog, type OpenedLog, openLog } from "../../log/read.ts";
+import { createRowWriter } from "../../log/row-write.ts";
+import { type RawRow, readRows } from "../../log/rows.ts";
 import { writeBatches, writeLog } from "../../log/write.ts";
 import { catalog, loadMethod } from "../../methods/catalog.ts";
 import {
@@ -25,7 +27,7 @@ import { ClickUsers } from "../../scrub/click-url.ts";
 import type { ScrubCounts } from "../../scrub/scrub-log.ts";
 import { runStage } from "../../stream/stage.ts";
 import { checkTimeOrder, NotInTimeOrder, sortByTime } from "../../stream/time-order.ts";
-import { capYoungGeneration, slowOldGenerationGrowth } from "../heap.ts";
+import { streamingHeap } from "../heap.ts";
 import { addParamFlags, givenParams } from "../param-flags.ts";
 import {
   addInputOptions,
@@ -65,15 +67,16 @@ const RESERVED = new Set([
 ]);
 
 /**
- * The young generation's semi-space cap of a streaming run, MiB: on the AOL subset (swap, k = 3) peak RSS 93 → 73
- * MiB at depth 1 and 107–117 → 94 MiB at depth 3 against V8's default 16, CPU within the noise (BENCHMARKS.md).
+ * The time of the last of `rows`, which must be in time order after `last`; {@link NotInTimeOrder} at the first
+ * that is not. (A function of its own: inside the async driver the loop ran unoptimized.)
  */
-const STREAM_SEMI_SPACE_MIB = 4;
-/**
- * How far the old generation of a streaming run may grow past its live size before the next mark-compact, %:
- * at depth 3 on the subset peak RSS 92–95 → 79–81 MiB against V8's own factor (up to 300%), CPU within the noise.
- */
-const STREAM_HEAP_GROWING_PERCENT = 50;
+function checkRowOrder(rows: readonly RawRow[], last: number): number {
+  for (const row of rows) {
+    if (row.time < last) throw new NotInTimeOrder(`${row.file}:${row.line}`, last, row.time);
+    last = row.time;
+  }
+  return last;
+}
 
 /** What scrubbing the input did, for the summary (the method's own counts are of the scrubbed log). */
 function scrubCountsOf(c: ScrubCounts): Record<string, number> {
@@ -126,14 +129,61 @@ export function register(program: Command): void {
     let guarantee: Guarantee = NO_GUARANTEE;
     let scrubCounts: Record<string, number> = {};
     const createStage = method.createStage?.bind(method);
-    if (createStage && !flags.batch) {
+    const createRowStage = method.rows ? method.createRowStage?.bind(method) : undefined;
+    // An AOL log streams as raw rows when the method can (src/log/rows.ts), else as records when it has a stage.
+    let log = !flags.batch && (createStage || createRowStage) ? await openLog(inputs, opts) : undefined;
+    const rowStream =
+      log?.format === "aol" && createRowStage
+        ? async (log: OpenedLog) => {
+            const out = createRowWriter(flags.out, log.classified);
+            const stage = createRowStage(params, { ...ctx, rng: methodRng(flags.seed) }, out, {
+              classified: log.classified,
+            });
+            if (stage === undefined) {
+              await out.abort();
+              return undefined;
+            }
+            opts.progress.start(method.name);
+            try {
+              let last = Number.NEGATIVE_INFINITY;
+              for await (const rows of readRows(
+                log.files,
+                opts.lenient ?? false,
+                log.rejects,
+                opts.progress,
+              )) {
+                if (stage.timeOrdered) last = checkRowOrder(rows, last);
+                stage.push(rows);
+                const behind = out.backlog();
+                if (behind) await behind;
+              }
+              stage.flush();
+              await out.close();
+            } catch (e) {
+              await out.abort();
+              throw e;
+            } finally {
+              opts.progress.stop();
+            }
+            await log.rejects.close();
+            return { counts: stage.counts(), rejected: log.rejects.count };
+          }
+        : undefined;
+    if (log !== undefined && (createStage || rowStream)) {
       // The stream's state is small; V8's throughput sizing of the heap would be most of the peak RSS.
-      capYoungGeneration(STREAM_SEMI_SPACE_MIB);
-      slowOldGenerationGrowth(STREAM_HEAP_GROWING_PERCENT);
+      streamingHeap();
+    }
+    let run: { counts: Record<string, number>; rejected: number } | undefined;
+    if (log !== undefined && createStage) {
       // A stage is defined on a stream in time order. Stream the file as it comes while it is in time order;
       // at the first record out of order, discard what was written and start over on the log sorted by time
       // (an external merge sort: memory stays bounded), so the release is the one the batch path gives.
       const stream = async (log: OpenedLog, sorted: boolean) => {
+        // Classifying on the way drops the clicks only one user made, as `querymask classify` does: that needs
+        // the whole log's click counts first (one pass; bad lines are the main pass's to report).
+        const clickUsers = log.classified
+          ? undefined
+          : await ClickUsers.of((await openLog(inputs, { format: opts.format, lenient: true })).batches());
         const stage = await withParamRange(method.name, async () =>
           createStage(
             params,
@@ -157,17 +207,10 @@ export function register(program: Command): void {
           opts.progress.stop();
         }
         await log.rejects.close();
-        return { stage, rejected: log.rejects.count };
+        return { counts: stage.counts(), rejected: log.rejects.count };
       };
-      let log = await openLog(inputs, opts);
-      // Classifying on the way drops the clicks only one user made, as `querymask classify` does: that needs
-      // the whole log's click counts first (one pass; bad lines are the main pass's to report).
-      const clickUsers = log.classified
-        ? undefined
-        : await ClickUsers.of((await openLog(inputs, { format: opts.format, lenient: true })).batches());
-      let run: Awaited<ReturnType<typeof stream>>;
       try {
-        run = await stream(log, false);
+        run = (await rowStream?.(log)) ?? (await stream(log, false));
       } catch (e) {
         if (!(e instanceof NotInTimeOrder)) throw e;
         await log.rejects.abort();
@@ -179,7 +222,11 @@ export function register(program: Command): void {
         log = await openLog(inputs, opts);
         run = await stream(log, true);
       }
-      counts = run.stage.counts();
+    } else if (log !== undefined && rowStream) {
+      run = await rowStream(log);
+    }
+    if (run !== undefined) {
+      counts = run.counts;
       guarantee = method.stageGuarantee?.(params) ?? NO_GUARANTEE;
       rejected = run.rejected;
     } else {

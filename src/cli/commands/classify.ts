@@ -10,6 +10,7 @@ import { openLog } from "../../log/read.ts";
 import { writeBatches } from "../../log/write.ts";
 import { ClickUsers } from "../../scrub/click-url.ts";
 import type { ScrubMode } from "../../scrub/types.ts";
+import { streamingHeap } from "../heap.ts";
 import {
   addInputOptions,
   checkOutputs,
@@ -72,6 +73,7 @@ export function register(program: Command): void {
       "\nExample:\n  querymask classify ../shared/data/excite/excite-small.log -o out/excite.classified.log",
     );
   addInputOptions(cmd).action(async (inputs: string[], flags: ClassifyFlags) => {
+    streamingHeap();
     const opts = readOptions(flags, flags.out);
     await checkOutputs(inputs, fileOutputs(flags.out, opts.rejectsPath));
     // A first pass counts each click URL's users (bad lines are the second pass's to report).

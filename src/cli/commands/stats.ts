@@ -2,6 +2,7 @@
 import type { Command } from "commander";
 import { openLog } from "../../log/read.ts";
 import { type LogStats, StatsAccumulator } from "../../log/stats.ts";
+import { streamingHeap } from "../heap.ts";
 import {
   addInputOptions,
   checkOutputs,
@@ -38,6 +39,7 @@ export function register(program: Command): void {
       "\nExample:\n  querymask stats data/excite/excite-small.log\n  querymask stats 'aol/user-ct-test-collection-*.txt.gz' --json",
     );
   addInputOptions(cmd).action(async (inputs: string[], flags: InputFlags & { json?: boolean }) => {
+    streamingHeap();
     const s = await logStats(inputs, flags);
     if (flags.json) {
       process.stdout.write(`${JSON.stringify(s, null, 2)}\n`);

@@ -3,7 +3,7 @@
  * yardstick should report the worst case on it (record linkage 100% on distinct users) and every utility
  * yardstick no loss at all.
  */
-import { type Method, NO_GUARANTEE, type Release } from "../method.ts";
+import { type Method, NO_GUARANTEE, type Release, type RowStage } from "../method.ts";
 import { identityInfo } from "./meta.ts";
 
 export const identity: Method<Record<string, never>> = {
@@ -18,6 +18,19 @@ export const identity: Method<Record<string, never>> = {
       origin,
       counts: { released: records.length },
       guarantee: NO_GUARANTEE,
+    };
+  },
+  /** Streaming a log (the CLI): every row copied as read, in input order. */
+  createRowStage(_params, _ctx, out): RowStage {
+    let released = 0;
+    return {
+      timeOrdered: false,
+      push(rows) {
+        for (const row of rows) out.copy(row);
+        released += rows.length;
+      },
+      flush() {},
+      counts: () => ({ released }),
     };
   },
 };

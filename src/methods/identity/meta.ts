@@ -8,5 +8,6 @@ export const identityInfo: MethodInfo = {
   name: "identity",
   summary: "Release the log unchanged (a yardstick sanity check, not an anonymization).",
   paper: "none (baseline)",
+  rows: true,
   params: [],
 };

@@ -17,43 +17,51 @@ import { Rng } from "../../util/random.ts";
 import { ancestorKeys, deepBucketAction } from "./buckets.ts";
 import type { SwapParams } from "./params.ts";
 
-/** A query event waiting in a bucket. `tag` identifies it for the caller (the input index of its first row). */
-export interface Entry {
+/** What the core reads of a row: its query text (an event's rows share it). */
+export interface EventRow {
+  readonly query: string;
+}
+
+/**
+ * A query event waiting in a bucket. `tag` identifies it for the caller (the input index of its first row). The
+ * rows are the caller's: records, or raw rows (src/log/rows.ts) that the core only carries.
+ */
+export interface Entry<R extends EventRow = LogRecord> {
   readonly user: string;
   readonly time: number;
   readonly tag: number;
-  readonly rows: LogRecord[];
+  readonly rows: R[];
 }
 
-interface Bucket {
+interface Bucket<R extends EventRow> {
   k: number;
-  readonly entries: Entry[];
+  readonly entries: Entry<R>[];
   readonly slots: string[];
   /** 1 = top level (the paper's rule); deeper buckets follow {@link deepBucketAction}. */
   readonly level: number;
-  readonly parent: Bucket | undefined;
+  readonly parent: Bucket<R> | undefined;
   /** Below the top level: how many slots each user holds (for the distinct-user count). */
   readonly users: Map<string, number> | undefined;
 }
 
 /** Called for each released event: its rows go out under `user` with `time`. */
-export type Emit = (entry: Entry, user: string, time: number) => void;
+export type Emit<R extends EventRow = LogRecord> = (entry: Entry<R>, user: string, time: number) => void;
 
-export interface CoreSnapshot {
+export interface CoreSnapshot<R extends EventRow = LogRecord> {
   readonly v: 2;
   readonly rng: number[];
   readonly now: number;
   readonly nextDeadline: number | null;
-  readonly buckets: [string, { k: number; entries: Entry[]; slots: string[] }][];
+  readonly buckets: [string, { k: number; entries: Entry<R>[]; slots: string[] }][];
   readonly counts: Record<string, number>;
   /** User, time and query of the last released event (absent in snapshots of older versions). */
   readonly last?: [string, number | null, string];
 }
 
-export class SwapCore {
-  private readonly buckets = new Map<string, Bucket>();
+export class SwapCore<R extends EventRow = LogRecord> {
+  private readonly buckets = new Map<string, Bucket<R>>();
   /** Category → the bucket its events enter. */
-  private readonly direct = new Map<string, Bucket>();
+  private readonly direct = new Map<string, Bucket<R>>();
   private rng: Rng;
   private now = Number.NEGATIVE_INFINITY;
   /** A lower bound on the earliest time + maxDelay of a held event (exact right after a scan). */
@@ -82,15 +90,15 @@ export class SwapCore {
   constructor(
     private readonly p: SwapParams,
     rng: Rng,
-    private readonly emit: Emit,
-    snap?: CoreSnapshot,
+    private readonly emit: Emit<R>,
+    snap?: CoreSnapshot<R>,
   ) {
     this.rng = rng;
     if (snap) this.restore(snap);
   }
 
   /** Add one event with its bucket category; may release one event of that bucket. */
-  add(entry: Entry, category: string): void {
+  add(entry: Entry<R>, category: string): void {
     this.c.inEvents++;
     this.c.inRows += entry.rows.length;
     if (entry.time > this.now) this.now = entry.time;
@@ -113,7 +121,7 @@ export class SwapCore {
   }
 
   /** The paper's rule at a top-level bucket holding ≥ k events: one release, or k ← k·δ. */
-  private topRule(b: Bucket): boolean {
+  private topRule(b: Bucket<R>): boolean {
     if (this.p.ownAuthor) {
       this.release(b, this.rng.int(b.entries.length), this.rng.int(b.slots.length));
       return true;
@@ -137,7 +145,7 @@ export class SwapCore {
   }
 
   /** A bucket below the top level after events arrived: release while it may, or hand everything up. */
-  private settle(b: Bucket): void {
+  private settle(b: Bucket<R>): void {
     for (;;) {
       const action = deepBucketAction(b.entries.length, b.users!.size, this.p.k);
       if (action === "wait") return;
@@ -155,7 +163,7 @@ export class SwapCore {
   }
 
   /** Move all of b's events and slots to its parent; returns the parent. */
-  private handUp(b: Bucket): Bucket {
+  private handUp(b: Bucket<R>): Bucket<R> {
     const parent = b.parent!;
     for (const e of b.entries) parent.entries.push(e);
     for (const u of b.slots) this.pushSlot(parent, u);
@@ -166,13 +174,13 @@ export class SwapCore {
     return parent;
   }
 
-  private pushSlot(b: Bucket, user: string): void {
+  private pushSlot(b: Bucket<R>, user: string): void {
     b.slots.push(user);
     if (b.users !== undefined) b.users.set(user, (b.users.get(user) ?? 0) + 1);
   }
 
   /** The bucket for `keys` (deepest first, top level last), created with its ancestors as needed. */
-  private bucketOf(keys: readonly string[], at = 0): Bucket {
+  private bucketOf(keys: readonly string[], at = 0): Bucket<R> {
     const key = keys[at]!;
     let b = this.buckets.get(key);
     if (b === undefined) {
@@ -197,7 +205,7 @@ export class SwapCore {
   }
 
   /** Index of a random slot whose user is not `author`; -1 if none. */
-  private otherSlot(b: Bucket, author: string): number {
+  private otherSlot(b: Bucket<R>, author: string): number {
     const n = b.slots.length;
     for (let t = 0; t < 8; t++) {
       const j = this.rng.int(n);
@@ -212,7 +220,7 @@ export class SwapCore {
    * Index of a random event whose author is not `user`; -1 if none. With `avoidQuery`, events with another
    * query text are preferred (see {@link release}: an event must not read back merged with the previous one).
    */
-  private otherEntry(b: Bucket, user: string, avoidQuery?: string): number {
+  private otherEntry(b: Bucket<R>, user: string, avoidQuery?: string): number {
     let ok: number[] = [];
     for (let i = 0; i < b.entries.length; i++) if (b.entries[i]!.user !== user) ok.push(i);
     if (avoidQuery !== undefined && ok.length > 1) {
@@ -229,7 +237,7 @@ export class SwapCore {
    * lose a query). When `flexible`, such a release goes to another slot user who is not the author, if the
    * bucket holds one.
    */
-  private release(b: Bucket, i: number, j: number, flexible = !this.p.ownAuthor): void {
+  private release(b: Bucket<R>, i: number, j: number, flexible = !this.p.ownAuthor): void {
     const e = b.entries[i]!;
     let time = this.p.time === "release" ? this.now : e.time;
     const query = e.rows[0]!.query;
@@ -262,7 +270,7 @@ export class SwapCore {
   }
 
   /** Drop entry i and one slot of its own author (all slots left name that user when this is needed). */
-  private suppress(b: Bucket, i: number): void {
+  private suppress(b: Bucket<R>, i: number): void {
     const e = b.entries[i]!;
     let j = b.slots.lastIndexOf(e.user);
     if (j < 0) j = b.slots.length - 1;
@@ -271,7 +279,7 @@ export class SwapCore {
     this.c.suppressedRows += e.rows.length;
   }
 
-  private removeAt(b: Bucket, i: number, j: number): void {
+  private removeAt(b: Bucket<R>, i: number, j: number): void {
     b.entries[i] = b.entries[b.entries.length - 1]!;
     b.entries.pop();
     const user = b.slots[j]!;
@@ -292,7 +300,7 @@ export class SwapCore {
    * suppressing the rest (the caller) keeps each user's released count equal to their searches minus their
    * suppressed events.
    */
-  private pairRemaining(b: Bucket): void {
+  private pairRemaining(b: Bucket<R>): void {
     if (this.p.ownAuthor) {
       while (b.entries.length > 0) this.release(b, this.rng.int(b.entries.length), 0);
       return;
@@ -360,7 +368,7 @@ export class SwapCore {
     return this.held;
   }
 
-  snapshot(): CoreSnapshot {
+  snapshot(): CoreSnapshot<R> {
     return {
       v: 2,
       rng: this.rng.state(),
@@ -375,7 +383,7 @@ export class SwapCore {
     };
   }
 
-  private restore(s: CoreSnapshot): void {
+  private restore(s: CoreSnapshot<R>): void {
     if (s.v !== 2) throw new Error(`swap: unsupported snapshot version ${String(s.v)}`);
     this.rng = Rng.fromState(s.rng);
     this.now = s.now ?? Number.NEGATIVE_INFINITY;

@@ -13,6 +13,7 @@ import { type Guarantee, type Method, NO_GUARANTEE, type Release } from "../meth
 import { SwapCore } from "./core.ts";
 import { swapInfo } from "./meta.ts";
 import { parseSwapParams, type SwapParams } from "./params.ts";
+import { SwapRowStage } from "./rows.ts";
 import { releasedRow, SwapStage, type SwapStageSnapshot, sameEvent, swapCounts } from "./stage.ts";
 
 /** The depth rule, for the attacks that replay it (attacks/deanonymizer.ts): swap's public surface. */
@@ -114,4 +115,8 @@ export const swap: Method<SwapParams> = {
       opts.snapshot as SwapStageSnapshot | undefined,
     );
   },
+
+  // An unclassified log is classified on the way, which rewrites records: the record stage does that.
+  createRowStage: (params, ctx, out, opts) =>
+    opts.classified ? new SwapRowStage(params, ctx.rng.derive("swap"), out) : undefined,
 };

@@ -9,6 +9,7 @@ export const swapInfo: MethodInfo = {
   summary:
     "Swap queries between users within a category bucket of k events (never a query under its author).",
   paper: "000",
+  rows: true,
   params: [
     { name: "k", type: "int", description: "bucket size that triggers a release (≥ 2)", default: 3 },
     {

@@ -14,7 +14,7 @@ import type { LogRecord } from "../../log/record.ts";
 import type { Stage } from "../../stream/stage.ts";
 import { UsageError } from "../../util/errors.ts";
 import type { Rng } from "../../util/random.ts";
-import { type CoreSnapshot, type Entry, SwapCore } from "./core.ts";
+import { type CoreSnapshot, type Entry, type EventRow, SwapCore } from "./core.ts";
 import type { SwapParams } from "./params.ts";
 
 export interface SwapStageSnapshot {
@@ -33,7 +33,10 @@ export function releasedRow(row: LogRecord, user: string, time: number): LogReco
   return out;
 }
 
-export function sameEvent(a: LogRecord, b: LogRecord): boolean {
+export function sameEvent(
+  a: { readonly user: string; readonly time: number; readonly query: string },
+  b: { readonly user: string; readonly time: number; readonly query: string },
+): boolean {
   return a.user === b.user && a.time === b.time && a.query === b.query;
 }
 
@@ -127,7 +130,7 @@ export class SwapStage implements Stage<SwapStageSnapshot> {
 }
 
 /** The summary counts of a run: every input row is released, suppressed, or still held. */
-export function swapCounts(core: SwapCore): Record<string, number> {
+export function swapCounts<R extends EventRow>(core: SwapCore<R>): Record<string, number> {
   const ks = core.kValues();
   const c = core.c;
   return {
