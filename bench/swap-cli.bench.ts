@@ -9,14 +9,16 @@
  * once from the same input. Without it the issue's saps-qls figures are printed as the reference. Also: CLI
  * start-up (`--version`, `--help`, wall and CPU, beside `node -e 0`, node's own start) and peak RSS of the
  * streaming path at ~1M and ~10M rows, depth 1 and 3 (the subset repeated in time, each copy 92 days later with its
- * own user ids, so the stream stays in time order).
+ * own user ids, so the stream stays in time order). And (`gcflag`) whether bin should re-run node with
+ * `--single-threaded-gc` for this command: plain bin, bin under node started with the flag, and a parent node
+ * that spawns the latter and waits (what a re-exec in bin would cost at least), alternating, at 3/1 and 3/3.
  *
  * The classified, time-ordered input is made once with querymask itself (`classify`, then `sortByTime`) and
  * cached in .cache/bench/ (git-ignored: it holds AOL text). dist/ is rebuilt first when a source is newer.
  * Skips with a message when ../shared/data is absent.
  *
  *   npm run bench -- swap-cli
- *   node --import tsx bench/swap-cli.bench.ts [runs=3] [grid|startup|scale]…
+ *   node --import tsx bench/swap-cli.bench.ts [runs=3] [grid|startup|scale|gcflag]…
  */
 import { spawnSync } from "node:child_process";
 import {
@@ -50,6 +52,8 @@ const args = process.argv.slice(2);
 const RUNS = Number(args.find((a) => /^\d+$/.test(a)) ?? 3);
 const parts = args.filter((a) => !/^\d+$/.test(a));
 const want = (p: string) => parts.length === 0 || parts.includes(p);
+/** `gcflag` runs only when asked for (it is a decision's evidence, not a figure to track). */
+const asked = (p: string) => parts.includes(p);
 
 /** saps-qls on the same input, from issue 17 (measured by the issue's author, paired runs): used without SAPS_QLS_BIN. */
 const SAPS: Record<string, { cpu: number; rss: number }> = {
@@ -284,6 +288,43 @@ try {
       };
     }
     figures.grid = grid;
+  }
+
+  if (asked("gcflag")) {
+    const gc: Record<string, unknown> = {};
+    // The parent a re-exec adds: node starts, spawns node with the flag running bin, and waits. bin itself would
+    // also check dist/ twice, so this is a lower bound on a re-exec's cost.
+    const reexec = `const r = require("node:child_process").spawnSync(process.execPath, ["--single-threaded-gc", ${JSON.stringify(CLI)}, ...process.argv.slice(1)], { stdio: "inherit" }); process.exitCode = r.status ?? 1;`;
+    const variants: [string, string[]][] = [
+      ["node bin/querymask.js", [process.execPath, CLI]],
+      ["node --single-threaded-gc bin/…", [process.execPath, "--single-threaded-gc", CLI]],
+      ["re-exec (parent + the above)", [process.execPath, "-e", reexec]],
+    ];
+    console.log(
+      `\n--single-threaded-gc and a re-exec to get it (${RUNS} alternating runs, load ${load()}; node -e 0 is the parent's floor):`,
+    );
+    for (const s of ["3/1", "3/3"]) {
+      const [k, depth] = s.split("/");
+      const argv = ["anonymize", "--method", "swap", "--k", k!, "--depth", depth!, "--seed", "1", "-q"];
+      const runs: Measured[][] = variants.map(() => []);
+      for (let r = 0; r < RUNS; r++) {
+        for (const [i, [, command]] of variants.entries()) {
+          runs[i]!.push(timed([...command, ...argv, input, "-o", join(tmp, `gc-${i}.tsv`)]));
+        }
+      }
+      gc[s] = Object.fromEntries(
+        variants.map(([name], i) => {
+          const ms = runs[i]!;
+          const cpu = median(ms.map((m) => m.cpu));
+          const rss = Math.max(...ms.map((m) => m.rssMiB));
+          console.log(
+            `  ${s.padEnd(5)} ${name.padEnd(32)} ${cpu.toFixed(3)} CPU-s (${Math.min(...ms.map((m) => m.cpu)).toFixed(2)}–${Math.max(...ms.map((m) => m.cpu)).toFixed(2)}), peak RSS ${rss.toFixed(0)} MiB`,
+          );
+          return [name, { cpuMedian: cpu, cpu: ms.map((m) => m.cpu), peakRssMiB: rss }];
+        }),
+      );
+    }
+    figures.gcflag = gc;
   }
 
   if (want("scale")) {
