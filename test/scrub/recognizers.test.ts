@@ -33,6 +33,16 @@ const POSITIVES: [string, PiiType, string, string, string][] = [
   ["mary k wojcik obituary", "person_name", "mary k wojcik", "[PERSON] obituary", "obituary"],
   ["dr przybylski appointment", "person_name", "przybylski", "dr [PERSON] appointment", "dr appointment"],
   ["kowalski, maria", "person_name", "kowalski, maria", "[PERSON]", ""],
+  // a rare surname alone before "family"; a name, then a state, then an institution; a name, then a business and a role
+  ["przybylski family reunion", "person_name", "przybylski", "[PERSON] family reunion", "family reunion"],
+  [
+    "maria kowalczyk iowa state university",
+    "person_name",
+    "maria kowalczyk",
+    "[PERSON] iowa state university",
+    "iowa state university",
+  ],
+  ["john wojcik bakery owner", "person_name", "john wojcik", "[PERSON] bakery owner", "bakery owner"],
   ["myspace com jsmith22", "url", "myspace com jsmith22", "[URL]", ""],
   ["www.geocities.com/~jsmith", "url", "www.geocities.com/~jsmith", "[URL]", ""],
   ["whois 24.118.62.3", "ip_address", "24.118.62.3", "whois [IP]", "whois"],
@@ -51,6 +61,8 @@ const LOOK_ALIKES = [
   "mr clean",
   "mrs fields cookies", "tulsa world newspaper", "kansas city chiefs", "fort wayne", "will power",
   "etta james", "victor hugo", // faker's music artists and book authors
+  "elvis presly", "britney spearz", "jennifer anniston", "sarah parker", // a famous name misspelled, or without its middle name
+  "kennedy family", "smith family reunion", // a famous surname before "family"
 ]; // biome-ignore format: a list of queries reads better packed
 
 describe("recognizers: each kind in both modes", () => {

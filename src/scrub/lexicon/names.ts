@@ -38,6 +38,8 @@ export interface NameLexicon {
   readonly famous: ReadonlySet<string>;
   /** First tokens of the `famous` entries (a cheap filter before building multi-token keys). */
   readonly famousFirst: ReadonlySet<string>;
+  /** Last words of the `famous` entries of two words or more ("kennedy", "presley"). */
+  readonly famousLast: ReadonlySet<string>;
   /** Longest entry of `famous`, in tokens. */
   readonly famousMaxTokens: number;
   /**
@@ -104,6 +106,9 @@ export function nameLexicon(): NameLexicon {
     wordLevel: new PackedCounts(t.wordLevel ?? ""),
     famous,
     famousFirst: new Set([...famous].map((f) => f.split(" ")[0]!)),
+    famousLast: new Set(
+      [...famous].filter((f) => f.includes(" ")).map((f) => f.slice(f.lastIndexOf(" ") + 1)),
+    ),
     famousMaxTokens: Number(t.famousMaxTokens),
     famousLengths: famousLengths(famous),
   };

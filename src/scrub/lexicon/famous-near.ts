@@ -1,0 +1,73 @@
+/**
+ * Famous names as searchers misspell them: "elvis presly", "jennifer anniston", and the famous three-word names
+ * without their middle word ("sarah parker" for sarah jessica parker). Searchers type a public figure's name from memory, so a near miss of
+ * a name in the famous list (data/scrub/famous-people.txt, faker's artists and authors, Pantheon) is that public
+ * figure far more often than a private person one letter away from them.
+ *
+ * "Near" is narrow, as first names and surnames one substitution apart are different people ("john baker",
+ * "joan barker"): the first words equal, and the surname one letter longer or shorter than the famous one (a
+ * doubled or dropped letter), at least 5 letters long. Looked up only for a candidate the recognizer is about to
+ * accept (a few per cent of queries), through an index of the famous surnames and their one-letter deletions
+ * (symmetric deletion), built on first use.
+ */
+import { distance } from "fastest-levenshtein";
+import type { NameLexicon } from "./names.ts";
+
+interface NearIndex {
+  /** A famous surname and each of its one-letter deletions → the famous entries (as word arrays) ending in it. */
+  readonly byLast: Map<string, string[][]>;
+}
+
+let index: NearIndex | undefined;
+let indexedFrom: ReadonlySet<string> | undefined;
+
+function deletions(w: string): string[] {
+  const out = [w];
+  for (let k = 0; k < w.length; k++) out.push(w.slice(0, k) + w.slice(k + 1));
+  return out;
+}
+
+function buildIndex(famous: ReadonlySet<string>): NearIndex {
+  const byLast = new Map<string, string[][]>();
+  for (const entry of famous) {
+    const ws = entry.split(" ");
+    if (ws.length < 2 || ws.length > 3) continue;
+    for (const d of new Set(deletions(ws[ws.length - 1]!))) {
+      const list = byLast.get(d);
+      if (list) list.push(ws);
+      else byLast.set(d, [ws]);
+    }
+  }
+  return { byLast };
+}
+
+/** True when `a` and `b` are one inserted or deleted letter apart and the longer has 5 letters or more. */
+function oneLetterApart(a: string, b: string): boolean {
+  return Math.abs(a.length - b.length) === 1 && Math.max(a.length, b.length) >= 5 && distance(a, b) === 1;
+}
+
+/**
+ * True when `words` (a candidate name, lower case) is a famous name with a letter more or less in the surname, or a
+ * famous three-word name without its middle word.
+ */
+export function nearFamous(lex: NameLexicon, words: readonly string[]): boolean {
+  if (words.length < 2 || words.length > 3) return false;
+  if (indexedFrom !== lex.famous) {
+    index = buildIndex(lex.famous);
+    indexedFrom = lex.famous;
+  }
+  const last = words[words.length - 1]!;
+  const seen = new Set<string[]>();
+  for (const d of new Set(deletions(last))) {
+    for (const ws of index!.byLast.get(d) ?? []) {
+      if (seen.has(ws)) continue;
+      seen.add(ws);
+      const famousLast = ws[ws.length - 1]!;
+      if (last !== famousLast && !oneLetterApart(last, famousLast)) continue;
+      if (words[0] !== ws[0]) continue;
+      // the same words, or "sarah parker" for sarah jessica parker (an exact match is the famous name itself)
+      if (words.length === 2 ? ws.length <= 3 : ws.length === 3 && words[1] === ws[1]) return true;
+    }
+  }
+  return false;
+}
