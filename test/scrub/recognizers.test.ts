@@ -61,7 +61,7 @@ const LOOK_ALIKES = [
   "mr clean",
   "mrs fields cookies", "tulsa world newspaper", "kansas city chiefs", "fort wayne", "will power",
   "etta james", "victor hugo", // faker's music artists and book authors
-  "elvis presly", "britney spearz", "jennifer anniston", "sarah parker", // a famous name misspelled, or without its middle name
+  "christina agulera", "bruce springsten", "billy thornton", // a famous name misspelled, or without its middle name
   "kennedy family", "smith family reunion", // a famous surname before "family"
 ]; // biome-ignore format: a list of queries reads better packed
 

@@ -1,8 +1,8 @@
 /**
- * Famous names as searchers misspell them: "elvis presly", "jennifer anniston", and the famous three-word names
- * without their middle word ("sarah parker" for sarah jessica parker). Searchers type a public figure's name from memory, so a near miss of
- * a name in the famous list (data/scrub/famous-people.txt, faker's artists and authors, Pantheon) is that public
- * figure far more often than a private person one letter away from them.
+ * Famous names as searchers misspell them ("christina agulera", "bruce springsten"), and the famous three-word names
+ * without their middle word ("billy thornton" for billy bob thornton). Searchers type a public figure's name from
+ * memory, so a near miss of a name in the famous list (data/scrub/famous-people.txt, faker's artists and authors,
+ * Pantheon) is that public figure far more often than a private person one letter away from them.
  *
  * "Near" is narrow, as first names and surnames one substitution apart are different people ("john baker",
  * "joan barker"): the first words equal, and the surname one letter longer or shorter than the famous one (a
@@ -65,7 +65,7 @@ export function nearFamous(lex: NameLexicon, words: readonly string[]): boolean 
       const famousLast = ws[ws.length - 1]!;
       if (last !== famousLast && !oneLetterApart(last, famousLast)) continue;
       if (words[0] !== ws[0]) continue;
-      // the same words, or "sarah parker" for sarah jessica parker (an exact match is the famous name itself)
+      // the same words, or "billy thornton" for billy bob thornton (an exact match is the famous name itself)
       if (words.length === 2 ? ws.length <= 3 : ws.length === 3 && words[1] === ws[1]) return true;
     }
   }

@@ -334,7 +334,7 @@ function contextShift(q: Query, c: Candidate): number {
   return shift;
 }
 
-/** The words of a candidate without a generational suffix or a possessive ("elvis presly's" → elvis presly). */
+/** The words of a candidate without a generational suffix or a possessive ("christina agulera's" → christina agulera). */
 function nameWordsOf(t: readonly Token[], c: Candidate): string[] {
   const ws: string[] = [];
   for (let k = c.from; k <= c.to; k++) ws.push(t[k]!.text);
