@@ -31,6 +31,7 @@ const POSITIVES: [string, PiiType, string, string, string][] = [
   ["zip code 43085-1234", "zip", "43085-1234", "zip code [ZIP]", "zip code"],
   ["john baker genealogy", "person_name", "john baker", "[PERSON] genealogy", "genealogy"],
   ["mary k wojcik obituary", "person_name", "mary k wojcik", "[PERSON] obituary", "obituary"],
+  ["mary a wojcik obituary", "person_name", "mary a wojcik", "[PERSON] obituary", "obituary"],
   ["dr przybylski appointment", "person_name", "przybylski", "dr [PERSON] appointment", "dr appointment"],
   ["kowalski, maria", "person_name", "kowalski, maria", "[PERSON]", ""],
   // a rare surname alone before "family"; a name, then a state, then an institution; a name, then a business and a role

@@ -204,6 +204,10 @@ function candidateAt(
   // "i" and "a" are a pronoun and an article far more often than initials ("kelsey i owe you")
   for (let k = i + 1; k < t.length && k <= i + 2 && t[k]!.text.length === 1 && INITIAL.test(t[k]!.text); k++)
     best = tryAt(lex, t, i, covered, f, k + 1, 1.1, best);
+  // ... but "a" is an initial between a common first name and a surname that is no English word ("mary a wojcik")
+  const sur = t[i + 2]?.text;
+  if (t[i + 1]?.text === "a" && f >= 0.8 && sur && !lex.wordLevel.has(sur) && !lex.first.has(sur))
+    best = tryAt(lex, t, i, covered, f, i + 2, 1, best);
   if (t[i + 1] && firstScore(lex, t[i + 1]!.text) > 0.5) best = tryAt(lex, t, i, covered, f, i + 2, 1, best);
   return best;
 }
