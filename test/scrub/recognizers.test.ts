@@ -31,8 +31,29 @@ const POSITIVES: [string, PiiType, string, string, string][] = [
   ["zip code 43085-1234", "zip", "43085-1234", "zip code [ZIP]", "zip code"],
   ["john baker genealogy", "person_name", "john baker", "[PERSON] genealogy", "genealogy"],
   ["mary k wojcik obituary", "person_name", "mary k wojcik", "[PERSON] obituary", "obituary"],
+  ["mary a wojcik obituary", "person_name", "mary a wojcik", "[PERSON] obituary", "obituary"],
+  // a business named after a person ("john deere") does not make the other names public
+  ["mary wojcik john deere", "person_name", "mary wojcik", "[PERSON] john deere", "john deere"],
+  // a one-word famous entry ("cher") does not make the other names public
+  [
+    "cher and mary wojcik obituary",
+    "person_name",
+    "mary wojcik",
+    "cher and [PERSON] obituary",
+    "cher and obituary",
+  ],
   ["dr przybylski appointment", "person_name", "przybylski", "dr [PERSON] appointment", "dr appointment"],
   ["kowalski, maria", "person_name", "kowalski, maria", "[PERSON]", ""],
+  // a rare surname alone before "family"; a name, then a state, then an institution; a name, then a business and a role
+  ["przybylski family reunion", "person_name", "przybylski", "[PERSON] family reunion", "family reunion"],
+  [
+    "maria kowalczyk iowa state university",
+    "person_name",
+    "maria kowalczyk",
+    "[PERSON] iowa state university",
+    "iowa state university",
+  ],
+  ["john wojcik bakery owner", "person_name", "john wojcik", "[PERSON] bakery owner", "bakery owner"],
   ["myspace com jsmith22", "url", "myspace com jsmith22", "[URL]", ""],
   ["www.geocities.com/~jsmith", "url", "www.geocities.com/~jsmith", "[URL]", ""],
   ["whois 24.118.62.3", "ip_address", "24.118.62.3", "whois [IP]", "whois"],
@@ -51,6 +72,9 @@ const LOOK_ALIKES = [
   "mr clean",
   "mrs fields cookies", "tulsa world newspaper", "kansas city chiefs", "fort wayne", "will power",
   "etta james", "victor hugo", // faker's music artists and book authors
+  "christina agulera", "bruce springsten", "billy thornton", // a famous name misspelled, or without its middle name
+  "kennedy family", "smith family reunion", // a famous surname before "family"
+  "john lennon and mary wojcik", // a name beside a famous one: a relative, partner or co-star
 ]; // biome-ignore format: a list of queries reads better packed
 
 describe("recognizers: each kind in both modes", () => {

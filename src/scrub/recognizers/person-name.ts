@@ -15,6 +15,7 @@
  * many surnames are places, brands or words, and a lone surname rarely identifies a person.
  */
 import { cityNames } from "../lexicon/cities.ts";
+import { nearFamous } from "../lexicon/famous-near.ts";
 import { INSTITUTION_AFTER, INSTITUTION_BEFORE, PRIVATE_CUES, PUBLIC_CUES } from "../lexicon/name-cues.ts";
 import { type NameLexicon, nameLexicon } from "../lexicon/names.ts";
 import {
@@ -36,10 +37,16 @@ const PARTICLES = new Set([
   "de", "del", "della", "la", "le", "los", "las", "el", "van", "von", "da", "di", "du", "des", "der", "den", "al",
   "bin", "ibn", "y", "e", "mac", "st", "rio", "san", "santa", "das", "dos",
 ]);
+/** A person's role at a business or institution ("… bakery owner", "… library volunteer"). */
+// biome-ignore format: a word list reads better packed
+const ROLES = new Set([
+  "owner", "owners", "founder", "manager", "employee", "employees", "coordinator", "agent", "staff", "teacher",
+  "principal", "coach", "nurse", "secretary", "worker", "volunteer", "student",
+]);
 /** The US state names, for one look-up of a two-word pair. */
 const STATE_NAME_SET: ReadonlySet<string> = new Set(STATE_NAMES);
 /** Accept a candidate whose evidence reaches this. */
-const THRESHOLD = 0.55;
+const THRESHOLD = 0.6;
 
 /**
  * Per-word scores are pure functions of the word and the lexicon, and query words repeat a lot, so they are
@@ -197,6 +204,10 @@ function candidateAt(
   // "i" and "a" are a pronoun and an article far more often than initials ("kelsey i owe you")
   for (let k = i + 1; k < t.length && k <= i + 2 && t[k]!.text.length === 1 && INITIAL.test(t[k]!.text); k++)
     best = tryAt(lex, t, i, covered, f, k + 1, 1.1, best);
+  // ... but "a" is an initial between a common first name and a surname that is no English word ("mary a wojcik")
+  const sur = t[i + 2]?.text;
+  if (t[i + 1]?.text === "a" && f >= 0.8 && sur && !lex.wordLevel.has(sur) && !lex.first.has(sur))
+    best = tryAt(lex, t, i, covered, f, i + 2, 1, best);
   if (t[i + 1] && firstScore(lex, t[i + 1]!.text) > 0.5) best = tryAt(lex, t, i, covered, f, i + 2, 1, best);
   return best;
 }
@@ -223,6 +234,29 @@ function honorificAt(
   if (w.length < 3 || firstScore(lex, w) > 0) return undefined;
   if (!lex.last.has(w) || lastScore(lex, w) < 1) return undefined;
   return { from: i + 1, to: i + 1, evidence: 0.7 };
+}
+
+/** Words after a surname alone that make it a family's name. */
+const FAMILY_CUES = new Set(["family"]);
+
+/**
+ * A surname alone before "family" ("przybylski family reunion"), when it is not an English word, a first name or
+ * the surname of a famous person ("kennedy family", "smith family"). The labelling guide counts a private
+ * person's partial name; on train a surname before "genealogy" alone was mostly labelled no name.
+ */
+function familyAt(
+  lex: NameLexicon,
+  t: readonly Token[],
+  i: number,
+  covered: Uint8Array,
+): Candidate | undefined {
+  if (!t[i + 1] || !FAMILY_CUES.has(t[i + 1]!.text) || covered[i]) return undefined;
+  const w = t[i]!.text;
+  if (w.length < 4 || lex.wordLevel.has(w) || lex.first.has(w) || lex.famousLast.has(w)) return undefined;
+  if (lastScore(lex, w) === 0) return undefined;
+  if (t[i - 1] && (lastScore(lex, t[i - 1]!.text) > 0 || firstScore(lex, t[i - 1]!.text) > 0))
+    return undefined;
+  return { from: i, to: i, evidence: 0.6 };
 }
 
 /**
@@ -275,10 +309,20 @@ function contextShift(q: Query, c: Candidate): number {
   const t = q.tokens;
   const before = t[c.from - 1]?.text;
   const after = t[c.to + 1]?.text;
-  if ((before && INSTITUTION_BEFORE.has(before)) || (after && INSTITUTION_AFTER.has(after))) return -1;
-  // one more name-like word, then the institution: "ada lee quint school", "edna vorhees memorial hospital"
   const after2 = t[c.to + 2]?.text;
-  if (after2 && INSTITUTION_AFTER.has(after2.endsWith("'s") ? after2.slice(0, -2) : after2)) return -1;
+  if (before && INSTITUTION_BEFORE.has(before)) return -1;
+  // "john wojcik bakery owner": a role after the institution word makes the name the person who holds it
+  if (after && INSTITUTION_AFTER.has(after) && !(after2 && ROLES.has(after2))) return -1;
+  // one more name-like word, then the institution: "ada lee quint school", "edna vorhees memorial hospital" (not a
+  // state: "maria kowalczyk iowa state university" is a person, then where they work)
+  if (
+    after2 &&
+    !STATE_LAST_WORDS.has(after!) &&
+    INSTITUTION_AFTER.has(after2.endsWith("'s") ? after2.slice(0, -2) : after2) &&
+    !ROLES.has(t[c.to + 3]?.text ?? "")
+  ) {
+    return -1;
+  }
   if (isPlace(t, c)) return -1;
   // "thomas & betts", "smith & wesson": an ampersand in or after the name joins the names of a firm
   for (let k = c.from; k <= c.to && k + 1 < t.length; k++) {
@@ -294,6 +338,35 @@ function contextShift(q: Query, c: Candidate): number {
   return shift;
 }
 
+/** The words of a candidate without a generational suffix or a possessive ("christina agulera's" → christina agulera). */
+function nameWordsOf(t: readonly Token[], c: Candidate): string[] {
+  const ws: string[] = [];
+  for (let k = c.from; k <= c.to; k++) ws.push(t[k]!.text);
+  if (ws.length > 2 && GENERATIONAL.has(ws[ws.length - 1]!)) ws.pop();
+  const last = ws[ws.length - 1]!;
+  if (last.endsWith("'s")) ws[ws.length - 1] = last.slice(0, -2);
+  return ws;
+}
+
+/**
+ * A famous person's name of two words or more is in the query: the other names in it are public too (relatives,
+ * partners, co-stars, rivals). Not a one-word entry ("tiffany", "peyton" are first names as well), not a business
+ * named after a person ("john deere"), and not a person's name that names an institution ("… university").
+ */
+function besideFamousPerson(lex: NameLexicon, t: readonly Token[], covered: Uint8Array): boolean {
+  for (let i = 0; i + 1 < t.length; i++) {
+    if (!covered[i] || !covered[i + 1]) continue;
+    let to = i + 1;
+    while (to + 1 < t.length && covered[to + 1]) to++;
+    let key = t[i]!.text;
+    for (let k = i + 1; k <= to; k++) key += ` ${t[k]!.text}`;
+    const after = t[to + 1]?.text;
+    if (!lex.famousBusiness.has(key) && !(after && INSTITUTION_AFTER.has(after))) return true;
+    i = to;
+  }
+  return false;
+}
+
 export const personNameRecognizer: Recognizer = {
   name: "person-name",
   types: ["person_name"],
@@ -303,19 +376,26 @@ export const personNameRecognizer: Recognizer = {
     const lex = nameLexicon();
     // Most queries hold no first name or title at all: leave before any other work.
     let any = false;
-    for (let i = 0; i < t.length && !any; i++) any = lex.first.has(t[i]!.text) || HONORIFICS.has(t[i]!.text);
+    for (let i = 0; i < t.length && !any; i++) {
+      const w = t[i]!.text;
+      any = lex.first.has(w) || HONORIFICS.has(w) || FAMILY_CUES.has(w);
+    }
     if (!any) return [];
     const covered = famousCover(lex, t);
+    if (besideFamousPerson(lex, t, covered)) return [];
     const out: Finding[] = [];
     for (let i = 0; i + 1 < t.length; i++) {
       if (covered[i]) continue;
       const c =
-        candidateAt(lex, t, i, covered) ?? invertedAt(q, lex, i, covered) ?? honorificAt(lex, t, i, covered);
+        candidateAt(lex, t, i, covered) ??
+        invertedAt(q, lex, i, covered) ??
+        honorificAt(lex, t, i, covered) ??
+        familyAt(lex, t, i, covered);
       if (!c) continue;
       // (contextShift ends in the gazetteer check, the dearest, after the cheaper ones: a place costs at least 1,
       // more than any candidate's evidence above the threshold)
       const evidence = c.evidence + contextShift(q, c);
-      if (evidence < THRESHOLD) continue;
+      if (evidence < THRESHOLD || nearFamous(lex, nameWordsOf(t, c))) continue;
       out.push(tokenFinding(q, "person_name", c.from, c.to, 0.5 + 0.25 * Math.min(1, evidence)));
       i = c.to;
     }
