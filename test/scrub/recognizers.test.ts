@@ -32,16 +32,6 @@ const POSITIVES: [string, PiiType, string, string, string][] = [
   ["john baker genealogy", "person_name", "john baker", "[PERSON] genealogy", "genealogy"],
   ["mary k wojcik obituary", "person_name", "mary k wojcik", "[PERSON] obituary", "obituary"],
   ["mary a wojcik obituary", "person_name", "mary a wojcik", "[PERSON] obituary", "obituary"],
-  // a business named after a person ("john deere") does not make the other names public
-  ["mary wojcik john deere", "person_name", "mary wojcik", "[PERSON] john deere", "john deere"],
-  // a one-word famous entry ("cher") does not make the other names public
-  [
-    "cher and mary wojcik obituary",
-    "person_name",
-    "mary wojcik",
-    "cher and [PERSON] obituary",
-    "cher and obituary",
-  ],
   ["dr przybylski appointment", "person_name", "przybylski", "dr [PERSON] appointment", "dr appointment"],
   ["kowalski, maria", "person_name", "kowalski, maria", "[PERSON]", ""],
   // a rare surname alone before "family"; a name, then a state, then an institution; a name, then a business and a role
@@ -74,7 +64,6 @@ const LOOK_ALIKES = [
   "etta james", "victor hugo", // faker's music artists and book authors
   "christina agulera", "bruce springsten", "billy thornton", // a famous name misspelled, or without its middle name
   "kennedy family", "smith family reunion", // a famous surname before "family"
-  "john lennon and mary wojcik", // a name beside a famous one: a relative, partner or co-star
 ]; // biome-ignore format: a list of queries reads better packed
 
 describe("recognizers: each kind in both modes", () => {

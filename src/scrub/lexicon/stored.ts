@@ -13,7 +13,7 @@ import { dirname, join } from "node:path";
 import { DEFAULT_SNAPSHOT } from "../../knowledge/snapshot.ts";
 
 /** Bump when what a table holds or how it is derived changes. */
-const FORMAT = 2;
+const FORMAT = 3;
 
 /** Text tables by name (lines; `key TAB value` lines for maps). */
 export type Tables = Record<string, string>;

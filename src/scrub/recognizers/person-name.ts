@@ -348,25 +348,6 @@ function nameWordsOf(t: readonly Token[], c: Candidate): string[] {
   return ws;
 }
 
-/**
- * A famous person's name of two words or more is in the query: the other names in it are public too (relatives,
- * partners, co-stars, rivals). Not a one-word entry ("tiffany", "peyton" are first names as well), not a business
- * named after a person ("john deere"), and not a person's name that names an institution ("… university").
- */
-function besideFamousPerson(lex: NameLexicon, t: readonly Token[], covered: Uint8Array): boolean {
-  for (let i = 0; i + 1 < t.length; i++) {
-    if (!covered[i] || !covered[i + 1]) continue;
-    let to = i + 1;
-    while (to + 1 < t.length && covered[to + 1]) to++;
-    let key = t[i]!.text;
-    for (let k = i + 1; k <= to; k++) key += ` ${t[k]!.text}`;
-    const after = t[to + 1]?.text;
-    if (!lex.famousBusiness.has(key) && !(after && INSTITUTION_AFTER.has(after))) return true;
-    i = to;
-  }
-  return false;
-}
-
 export const personNameRecognizer: Recognizer = {
   name: "person-name",
   types: ["person_name"],
@@ -382,7 +363,6 @@ export const personNameRecognizer: Recognizer = {
     }
     if (!any) return [];
     const covered = famousCover(lex, t);
-    if (besideFamousPerson(lex, t, covered)) return [];
     const out: Finding[] = [];
     for (let i = 0; i + 1 < t.length; i++) {
       if (covered[i]) continue;
