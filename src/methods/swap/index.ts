@@ -11,10 +11,11 @@ import { ClickUsers } from "../../scrub/click-url.ts";
 import type { Rng } from "../../util/random.ts";
 import { type Guarantee, type Method, NO_GUARANTEE, type Release } from "../method.ts";
 import { SwapCore } from "./core.ts";
+import { sameEvent } from "./events.ts";
 import { swapInfo } from "./meta.ts";
 import { parseSwapParams, type SwapParams } from "./params.ts";
 import { SwapRowStage } from "./rows.ts";
-import { releasedRow, SwapStage, type SwapStageSnapshot, sameEvent, swapCounts } from "./stage.ts";
+import { releasedRow, SwapStage, type SwapStageSnapshot, swapCounts } from "./stage.ts";
 
 /** The depth rule, for the attacks that replay it (attacks/deanonymizer.ts): swap's public surface. */
 export { ancestorKeys, deepBucketAction } from "./buckets.ts";

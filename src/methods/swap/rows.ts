@@ -9,15 +9,14 @@ import type { RawRow } from "../../log/rows.ts";
 import type { Rng } from "../../util/random.ts";
 import type { RowStage } from "../method.ts";
 import { SwapCore } from "./core.ts";
+import { EventGrouper } from "./events.ts";
 import type { SwapParams } from "./params.ts";
-import { sameEvent, swapCounts } from "./stage.ts";
+import { swapCounts } from "./stage.ts";
 
 export class SwapRowStage implements RowStage {
   readonly timeOrdered = true;
   private readonly core: SwapCore<RawRow>;
-  private pending: RawRow[] | null = null;
-  private pendingTag = 0;
-  private nextTag = 0;
+  private readonly events: EventGrouper<RawRow>;
 
   constructor(params: SwapParams, rng: Rng, out: RowWriter) {
     this.core = new SwapCore<RawRow>(params, rng, (e, user, time) => {
@@ -26,34 +25,21 @@ export class SwapRowStage implements RowStage {
         row.done = true;
       }
     });
+    this.events = new EventGrouper((rows, tag) => {
+      const first = rows[0]!;
+      this.core.add({ user: first.user, time: first.time, tag, rows }, first.category ?? "");
+    });
   }
 
   push(batch: readonly RawRow[]): void {
-    for (const row of batch) {
-      if (this.pending !== null && sameEvent(this.pending[0]!, row)) {
-        this.pending.push(row);
-      } else {
-        this.closePending();
-        this.pending = [row];
-        this.pendingTag = this.nextTag;
-      }
-      this.nextTag++;
-    }
+    this.events.push(batch);
     // What is still held (in a bucket, or the event being assembled) must outlive the reader's buffer.
     for (const row of batch) if (!row.done) row.detach();
   }
 
   flush(): void {
-    this.closePending();
+    this.events.flush();
     this.core.flushAll();
-  }
-
-  private closePending(): void {
-    const rows = this.pending;
-    if (rows === null) return;
-    this.pending = null;
-    const first = rows[0]!;
-    this.core.add({ user: first.user, time: first.time, tag: this.pendingTag, rows }, first.category ?? "");
   }
 
   counts(): Record<string, number> {

@@ -5,7 +5,7 @@
  * output as an uninterrupted run.
  *
  * Rows are grouped into query events on the fly (consecutive rows with the same user, query and time: AOL click
- * rows of one search). An event enters its bucket when the next different row arrives (or at flush), so the
+ * rows of one search; ./events.ts). An event enters its bucket when the next different row arrives (or at flush), so the
  * grouping does not depend on how the stream is cut into batches.
  */
 
@@ -15,12 +15,11 @@ import type { Stage } from "../../stream/stage.ts";
 import { UsageError } from "../../util/errors.ts";
 import type { Rng } from "../../util/random.ts";
 import { type CoreSnapshot, type Entry, type EventRow, SwapCore } from "./core.ts";
+import { EventGrouper, type GrouperState } from "./events.ts";
 import type { SwapParams } from "./params.ts";
 
-export interface SwapStageSnapshot {
+export interface SwapStageSnapshot extends GrouperState<LogRecord> {
   readonly core: CoreSnapshot;
-  readonly pending: { rows: LogRecord[]; tag: number } | null;
-  readonly nextTag: number;
 }
 
 /** Copy of a row as released: new user and time; the input position is dropped (it would re-link). */
@@ -33,19 +32,10 @@ export function releasedRow(row: LogRecord, user: string, time: number): LogReco
   return out;
 }
 
-export function sameEvent(
-  a: { readonly user: string; readonly time: number; readonly query: string },
-  b: { readonly user: string; readonly time: number; readonly query: string },
-): boolean {
-  return a.user === b.user && a.time === b.time && a.query === b.query;
-}
-
 export class SwapStage implements Stage<SwapStageSnapshot> {
   private readonly core: SwapCore;
   private out: LogRecord[] = [];
-  private pending: LogRecord[] | null = null;
-  private pendingTag = 0;
-  private nextTag = 0;
+  private readonly events: EventGrouper<LogRecord>;
 
   constructor(
     params: SwapParams,
@@ -55,11 +45,7 @@ export class SwapStage implements Stage<SwapStageSnapshot> {
     snapshot?: SwapStageSnapshot,
   ) {
     this.core = new SwapCore(params, rng, (e, u, t) => this.emit(e, u, t), snapshot?.core);
-    if (snapshot) {
-      this.pending = snapshot.pending ? [...snapshot.pending.rows] : null;
-      this.pendingTag = snapshot.pending?.tag ?? 0;
-      this.nextTag = snapshot.nextTag;
-    }
+    this.events = new EventGrouper((rows, tag) => this.add(rows, tag), snapshot);
   }
 
   private emit(e: Entry, user: string, time: number): void {
@@ -67,32 +53,20 @@ export class SwapStage implements Stage<SwapStageSnapshot> {
   }
 
   push(batch: readonly LogRecord[]): LogRecord[] {
-    for (const row of batch) {
-      if (this.pending !== null && sameEvent(this.pending[0]!, row)) {
-        this.pending.push(row);
-      } else {
-        this.closePending();
-        this.pending = [row];
-        this.pendingTag = this.nextTag;
-      }
-      this.nextTag++;
-    }
+    this.events.push(batch);
     return this.take();
   }
 
   flush(): LogRecord[] {
-    this.closePending();
+    this.events.flush();
     this.core.flushAll();
     return this.take();
   }
 
-  private closePending(): void {
-    let rows = this.pending;
-    if (rows === null) return;
-    this.pending = null;
-    if (rows[0]!.category === undefined) rows = this.classify(rows);
+  private add(input: LogRecord[], tag: number): void {
+    const rows = input[0]!.category === undefined ? this.classify(input) : input;
     const first = rows[0]!;
-    this.core.add({ user: first.user, time: first.time, tag: this.pendingTag, rows }, first.category ?? "");
+    this.core.add({ user: first.user, time: first.time, tag, rows }, first.category ?? "");
   }
 
   /** Classify copies of the rows of an event (the input records stay untouched). */
@@ -117,11 +91,7 @@ export class SwapStage implements Stage<SwapStageSnapshot> {
   }
 
   snapshot(): SwapStageSnapshot {
-    return {
-      core: this.core.snapshot(),
-      pending: this.pending === null ? null : { rows: [...this.pending], tag: this.pendingTag },
-      nextTag: this.nextTag,
-    };
+    return { core: this.core.snapshot(), ...this.events.state() };
   }
 
   counts(): Record<string, number> {
