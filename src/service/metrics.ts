@@ -15,7 +15,12 @@ export interface ServiceMetrics {
   readonly stageSeconds: Histogram<"stage">;
 }
 
-export function createMetrics(): ServiceMetrics {
+/**
+ * `releases`: the runtime releases records itself (embedded). In a cluster the anonymize workers release them,
+ * so the service has no count of its own and does not export `querymask_records_out_total` (a counter stuck
+ * at 0 would read as "nothing released"); the consumers' lag shows the workers' progress.
+ */
+export function createMetrics(releases = true): ServiceMetrics {
   const registry = new Registry();
   const registers = [registry];
   return {
@@ -25,7 +30,11 @@ export function createMetrics(): ServiceMetrics {
       help: "records accepted by /ingest",
       registers,
     }),
-    recordsOut: new Counter({ name: "querymask_records_out_total", help: "records released", registers }),
+    recordsOut: new Counter({
+      name: "querymask_records_out_total",
+      help: "records released",
+      registers: releases ? registers : [],
+    }),
     rejects: new Counter({
       name: "querymask_rejected_requests_total",
       help: "ingest requests refused, by reason",

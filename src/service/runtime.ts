@@ -34,6 +34,8 @@ export interface IngestResult {
 
 export interface Runtime {
   readonly name: string;
+  /** The runtime releases records itself (and counts them); false when workers elsewhere do. */
+  readonly releases: boolean;
   /** Ready to answer a batch promptly (/readyz): false while the embedded runtime still loads its classifier. */
   ready(): boolean;
   ingest(records: LogRecord[], metrics: ServiceMetrics, idempotencyKey?: string): Promise<IngestResult>;
@@ -63,6 +65,7 @@ const RECENT_KEYS = 10_000;
 
 export class EmbeddedRuntime implements Runtime {
   readonly name = "embedded";
+  readonly releases = true;
   private categorize: Promise<Categorize> | undefined;
   private loading = false;
   private chain: Promise<unknown> = Promise.resolve();
@@ -188,6 +191,7 @@ export class EmbeddedRuntime implements Runtime {
 /** Publishes each accepted batch to the cluster's ingest stream; the workers classify, anonymize and profile. */
 export class ClusterRuntime implements Runtime {
   readonly name = "cluster";
+  readonly releases = false;
   /** The run's classify shard count, read from its configuration on the first batch. */
   private shards: number | undefined;
   constructor(private readonly bus: Bus) {}

@@ -65,7 +65,7 @@ function send(res: ServerResponse, status: number, body: unknown, type = "applic
 }
 
 export async function startService(runtime: Runtime, opts: ServeOptions = {}): Promise<Service> {
-  const metrics = createMetrics();
+  const metrics = createMetrics(runtime.releases);
   const limit = opts.maxBody ?? 4 * 1024 * 1024;
   let ready = true;
   let accepting = true;

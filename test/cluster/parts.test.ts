@@ -134,6 +134,7 @@ test("serve --cluster: an accepted batch lands on the ingest stream once, even w
     const metrics = await (await fetch(`${svc.url}/metrics`)).text();
     assert.match(metrics, /^querymask_consumer_lag\{consumer="classify"\} 1$/m);
     assert.match(metrics, /^querymask_records_in_total 20$/m, "the retry is not counted again");
+    assert.doesNotMatch(metrics, /querymask_records_out_total/, "the workers release, not the service");
   } finally {
     await svc.shutdown();
   }
