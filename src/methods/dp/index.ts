@@ -28,6 +28,7 @@ import { type CountNoise, gaussianCountNoise, laplaceCountNoise, noisyCounts } f
 import { discreteLaplace } from "./discrete.ts";
 import { limitAndCount, noisyRelease } from "./korolova.ts";
 import { dpInfo } from "./meta.ts";
+import { korolovaNothingReleased, nothingReleased } from "./notes.ts";
 import { type NoiseSource, randomness } from "./random.ts";
 import { SELECTION_NAMES, selections } from "./selection/index.ts";
 import { type Calibration, type Selection, userCounts } from "./selection/selection.ts";
@@ -290,7 +291,16 @@ export const dp: Method<DpParams> = {
       const n = userCounts(queries.users, queries.keys.length);
       const most = n.reduce((a, b) => Math.max(a, b), 0);
       const top = sel.score?.(queries.users, queries.keys.length, qPrior).reduce((a, b) => Math.max(a, b), 0);
-      notes.push(nothingReleased(params, most, qCal.usersNeeded, sel, top));
+      notes.push(
+        nothingReleased(
+          params,
+          most,
+          qCal.usersNeeded,
+          sel.name,
+          (p) => plan(p, sel).queries.cal.usersNeeded,
+          top,
+        ),
+      );
     }
     return { table, guarantee: claim(params, total, notes), counts, notes };
   },
@@ -346,45 +356,6 @@ function sortTable(table: {
   table.clicks.sort((a, b) => byText(a.query, b.query) || b.count - a.count || byText(a.url, b.url));
 }
 
-/** The ε (doubling from the given one, up to 1000) at which `need(ε)` falls to `most`, or undefined. */
-function epsilonThatReleases(
-  params: DpParams,
-  most: number,
-  need: (p: DpParams) => number,
-): number | undefined {
-  for (let e = params.epsilon * 2; e <= 1000; e *= 2) {
-    const p = { ...params, epsilon: e };
-    if (need(p) <= most) return e;
-  }
-  return undefined;
-}
-
-function nothingReleased(
-  params: DpParams,
-  most: number,
-  needed: number,
-  sel: Selection<Calibration>,
-  /** The largest weight (`Selection.score`), when the strategy compares a weight rather than a user count. */
-  top?: number,
-): string {
-  const at = `ε = ${params.epsilon}, δ = ${params.delta}, d = ${params.d}`;
-  if (most === 0) return "dp released no query: the log holds no non-empty query.";
-  const reach = top ?? most;
-  const e = epsilonThatReleases(params, reach, (p) => plan(p, sel).queries.cal.usersNeeded);
-  return (
-    `dp released no query: the most common query has ${most} distinct user${most === 1 ? "" : "s"}` +
-    (top === undefined
-      ? `, but ${sel.name} at ${at} needs about ${round(needed)} to release one. `
-      : ` (weight ${round(top)}: each user spreads a weight of ℓ2 norm 1 over their queries), but ${sel.name} at ${at} needs a ` +
-        `weight of about ${round(needed)} to release one. `) +
-    (e === undefined
-      ? "No ε up to 1000 would release anything from this log: it has too few users for a private release."
-      : `ε ≈ ${e} would release the most common queries; a larger δ or a log with more users also helps.`)
-  );
-}
-
-const round = (x: number): string => (x >= 100 ? x.toFixed(0) : x.toPrecision(3));
-
 function korolovaRelease(
   records: Parameters<typeof limitAndCount>[0],
   events: Parameters<typeof limitAndCount>[1],
@@ -397,17 +368,7 @@ function korolovaRelease(
   const notes: string[] = [];
   if (table.queries.length === 0) {
     const most = Math.max(0, ...counts.queries.values());
-    const e = epsilonThatReleases(params, most, (p) => budget(p.epsilon, p.delta, p.d, p.clicks).cutoff);
-    notes.push(
-      most === 0
-        ? "dp released no query: the log holds no non-empty query."
-        : `dp released no query: the largest count among the kept events is ${most}, but korolova at ` +
-            `ε = ${params.epsilon}, δ = ${params.delta}, d = ${params.d} releases only counts above ` +
-            `K + 1 = ${round(plan.cutoff)}. ` +
-            (e === undefined
-              ? "No ε up to 1000 would release anything from this log."
-              : `ε ≈ ${e} would release the most common queries; --selection ${DEFAULT_SELECTION} releases more at the same ε.`),
-    );
+    notes.push(korolovaNothingReleased(params, most, plan.cutoff, DEFAULT_SELECTION));
   }
   const account = new Accountant();
   account.spend("korolova queries and clicks (Korolova et al. 2009 theorem)", params.epsilon, params.delta);
