@@ -37,13 +37,19 @@ function codeRoot(): { dir: string; ext: string } {
 }
 
 /**
- * Source files whose code decides what the snapshot holds: every module of this folder but the loader and the
- * word vectors (embeddings, a cache of its own), and the text modules the build calls (a new build module is
- * covered without being listed).
+ * Modules that only read a snapshot or a cache of their own, never decide what a build writes: the loader, its
+ * in-place table reader and the word vectors. A change to how a snapshot is read that needs another layout bumps
+ * {@link SNAPSHOT_VERSION}.
+ */
+const LOAD_ONLY = new Set(["knowledge-base", "packed-counts", "embeddings"]);
+
+/**
+ * Source files whose code decides what the snapshot holds: every module of this folder but the load-only ones,
+ * and the text modules the build calls (a new build module is covered without being listed).
  */
 const CODE = codeRoot();
-const BUILD_CODE = readdirSync(CODE.dir)
-  .filter((f) => f.endsWith(CODE.ext) && f !== `knowledge-base${CODE.ext}` && f !== `embeddings${CODE.ext}`)
+export const BUILD_CODE: readonly string[] = readdirSync(CODE.dir)
+  .filter((f) => f.endsWith(CODE.ext) && !LOAD_ONLY.has(f.slice(0, -CODE.ext.length)))
   .sort()
   .map((f) => join(CODE.dir, f))
   .concat(["stem", "nlp", "names"].map((f) => join(CODE.dir, "..", "text", `${f}${CODE.ext}`)));
