@@ -29,7 +29,7 @@ interface Classified {
 }
 
 interface ClassifierLike {
-  classify(query: string): Classified;
+  classify(query: string, cached?: boolean): Classified;
 }
 
 /**
@@ -65,7 +65,7 @@ export async function loadCategorize(knowledge?: KnowledgeService, clicks?: Clic
   return (r) => {
     let c = memo.get(r.query);
     if (c === undefined) {
-      c = classifier.classify(r.query);
+      c = classifier.classify(r.query, false);
       memo.set(r.query, c);
     }
     r.category = c.category;
@@ -97,7 +97,7 @@ export async function loadClassifier(
       categorize: (q) => {
         let c = memo.get(q);
         if (c === undefined) {
-          c = q === "" ? "" : classifier.classify(q).category;
+          c = q === "" ? "" : classifier.classify(q, false).category;
           memo.set(q, c);
         }
         return c;

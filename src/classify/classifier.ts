@@ -172,12 +172,17 @@ export class Classifier {
     );
   }
 
-  /** Classify one query (deterministic: the same text always gives the same answer). */
-  classify(query: string): Classification {
-    const hit = this.cache?.get(query);
+  /**
+   * Classify one query (deterministic: the same text always gives the same answer). `cached: false` bypasses the
+   * classifier's LRU, for callers that keep a memo of their own (src/classify/categorize.ts): two caches of the
+   * same answers would hold memory twice and the inner one would only ever miss.
+   */
+  classify(query: string, cached = true): Classification {
+    const cache = cached ? this.cache : undefined;
+    const hit = cache?.get(query);
     if (hit !== undefined) return hit;
     const result = this.compute(query);
-    this.cache?.set(query, result);
+    cache?.set(query, result);
     return result;
   }
 

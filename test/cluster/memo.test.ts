@@ -58,3 +58,18 @@ test("past its size the memo forgets the least recently used queries, not all of
   seen("q0");
   assert.equal(calls.get("q0"), 2, "the least recently used is forgotten (the memo is bounded)");
 });
+
+test("the memo is the only cache: it asks the classifier not to keep the answer in its own LRU too", async () => {
+  const cachedFlags: (boolean | undefined)[] = [];
+  const knowledge = {
+    classifier: async () => ({
+      classify: (_q: string, cached?: boolean) => {
+        cachedFlags.push(cached);
+        return { category: "Top/Arts" };
+      },
+    }),
+  } as unknown as KnowledgeService;
+  const categorize = await loadCategorize(knowledge);
+  for (const query of ["a", "b", "a"]) categorize({ user: "u", query, time: 0 });
+  assert.deepEqual(cachedFlags, [false, false], "two distinct queries, each classified once, uncached");
+});
