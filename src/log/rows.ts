@@ -1,10 +1,12 @@
 /**
  * Raw rows: the streaming methods' view of an AOL log line that keeps the line's bytes and decodes only what a
- * method reads (user, query, time, category), so that the release is written by copying the bytes it does not
- * change (./row-write.ts) instead of parsing every field into a {@link LogRecord} and printing it back.
+ * method reads (user, time, category; the query only when asked for, and compared by its bytes), so that the
+ * release is written by copying the bytes it does not change (./row-write.ts) instead of parsing every field into a
+ * {@link LogRecord} and printing it back. Users and categories are interned: the rows of one user share a string.
  *
  * A row's bytes are first a view of the reader's one buffer, valid until the next block is read: a consumer that
- * keeps a row past the batch it came in calls {@link RawRow.detach} (a copy of its bytes) before asking for more.
+ * keeps a row past the batch it came in (or will ask for its query later) calls {@link RawRow.detach} (a copy of
+ * its bytes) before asking for more.
  *
  * Only lines the fast path is sure of are kept as bytes: exactly 5 (7 when classified) fields, a time written as
  * `YYYY-MM-DD HH:MM:SS`, an ItemRank without leading zeros, no carriage return inside — the lines whose bytes
