@@ -19,6 +19,7 @@
  *
  *   npm run bench -- swap-cli
  *   node --import tsx bench/swap-cli.bench.ts [runs=3] [grid|startup|scale|gcflag]…
+ *   QM_BASE=/tmp/main-build node --import tsx bench/swap-cli.bench.ts 8 vs
  */
 import { spawnSync } from "node:child_process";
 import {
@@ -42,6 +43,8 @@ import { sortByTime } from "../src/stream/time-order.ts";
 import { writeResults } from "./results.ts";
 
 const SAPS_BIN = process.env.SAPS_QLS_BIN;
+/** Another built checkout to compare with, paired (`vs`). */
+const BASE = process.env.QM_BASE;
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const AOL = join(ROOT, "../shared/data/aol-top1000/aol_top1000_users.tsv.gz");
 const CACHE = join(ROOT, ".cache/bench");
@@ -52,7 +55,7 @@ const args = process.argv.slice(2);
 const RUNS = Number(args.find((a) => /^\d+$/.test(a)) ?? 3);
 const parts = args.filter((a) => !/^\d+$/.test(a));
 const want = (p: string) => parts.length === 0 || parts.includes(p);
-/** `gcflag` runs only when asked for (it is a decision's evidence, not a figure to track). */
+/** `gcflag` and `vs` run only when asked for (a decision's evidence, not a figure to track). */
 const asked = (p: string) => parts.includes(p);
 
 /** saps-qls on the same input, from issue 17 (measured by the issue's author, paired runs): used without SAPS_QLS_BIN. */
@@ -325,6 +328,59 @@ try {
       );
     }
     figures.gcflag = gc;
+  }
+
+  if (asked("vs")) {
+    if (BASE === undefined || !existsSync(join(BASE, "bin/querymask.js"))) {
+      throw new Error("vs: set QM_BASE to another checkout with a build (node scripts/build.mjs run in it)");
+    }
+    const vs: Record<string, unknown> = {};
+    const builds: [string, string][] = [
+      ["base", join(BASE, "bin/querymask.js")],
+      ["this", CLI],
+    ];
+    console.log(`\nthis checkout vs ${BASE} (${RUNS} alternating runs, load ${load()}):`);
+    for (const s of ["3/1", "10/1", "30/1", "3/3"]) {
+      const [k, depth] = s.split("/");
+      const argv = [
+        "anonymize",
+        "--method",
+        "swap",
+        "--k",
+        k!,
+        "--depth",
+        depth!,
+        "--seed",
+        "1",
+        "-q",
+        "--json",
+      ];
+      const runs: Measured[][] = builds.map(() => []);
+      for (let r = 0; r < RUNS; r++) {
+        for (const [i, [, bin]] of builds.entries()) {
+          runs[i]!.push(timed([process.execPath, bin, ...argv, input, "-o", join(tmp, `vs-${i}.tsv`)]));
+        }
+      }
+      // The same release and the same summary (but for the output's name and the seconds).
+      const summary = (m: Measured) => m.stdout.replace(/\n\s*"(out|seconds)": [^\n]*/g, "");
+      const identical =
+        readFileSync(join(tmp, "vs-0.tsv")).equals(readFileSync(join(tmp, "vs-1.tsv"))) &&
+        summary(runs[0]![0]!) === summary(runs[1]![0]!);
+      const cell = builds.map(([name], i) => {
+        const ms = runs[i]!;
+        return {
+          name,
+          cpuMedian: median(ms.map((m) => m.cpu)),
+          cpu: ms.map((m) => m.cpu),
+          rss: ms.map((m) => m.rssMiB),
+        };
+      });
+      console.log(
+        `  ${s.padEnd(5)} ${cell.map((c) => `${c.name} ${c.cpuMedian.toFixed(3)} CPU-s (${Math.min(...c.cpu).toFixed(2)}–${Math.max(...c.cpu).toFixed(2)}), ${Math.max(...c.rss).toFixed(0)} MiB`).join("   ")}   ${identical ? "identical output" : "OUTPUT DIFFERS"} (load ${load()})`,
+      );
+      vs[s] = { identical, base: cell[0], this: cell[1] };
+    }
+    figures.vs = vs;
   }
 
   if (want("scale")) {

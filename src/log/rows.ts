@@ -1,10 +1,12 @@
 /**
  * Raw rows: the streaming methods' view of an AOL log line that keeps the line's bytes and decodes only what a
- * method reads (user, query, time, category), so that the release is written by copying the bytes it does not
- * change (./row-write.ts) instead of parsing every field into a {@link LogRecord} and printing it back.
+ * method reads (user, time, category; the query only when asked for, and compared by its bytes), so that the
+ * release is written by copying the bytes it does not change (./row-write.ts) instead of parsing every field into a
+ * {@link LogRecord} and printing it back. Users and categories are interned: the rows of one user share a string.
  *
  * A row's bytes are first a view of the reader's one buffer, valid until the next block is read: a consumer that
- * keeps a row past the batch it came in calls {@link RawRow.detach} (a copy of its bytes) before asking for more.
+ * keeps a row past the batch it came in (or will ask for its query later) calls {@link RawRow.detach} (a copy of
+ * its bytes) before asking for more.
  *
  * Only lines the fast path is sure of are kept as bytes: exactly 5 (7 when classified) fields, a time written as
  * `YYYY-MM-DD HH:MM:SS`, an ItemRank without leading zeros, no carriage return inside — the lines whose bytes
@@ -29,6 +31,8 @@ const NO_BYTES = Buffer.alloc(0);
 export class RawRow {
   /** Set by the consumer once the row is written out: it need not be detached. */
   done = false;
+  /** The query text, decoded from the bytes when first asked for. */
+  private text: string | undefined;
 
   constructor(
     /** The line's bytes live in `bytes[start, end)` (no newline, no trailing CR); empty for a record row. */
@@ -39,16 +43,26 @@ export class RawRow {
     public tab2: number,
     public tab3: number,
     public end: number,
+    /** Interned by the reader: rows of one user share one string (see {@link Interned}). */
     readonly user: string,
-    readonly query: string,
     readonly time: number,
-    /** The category column of a classified log (undefined otherwise). */
+    /** The category column of a classified log (undefined otherwise), interned like the user. */
     readonly category: string | undefined,
     readonly file: string,
     readonly line: number,
     /** The parsed record, for a line the fast path left to the codec (then `bytes` is empty). */
     readonly rec: LogRecord | undefined,
   ) {}
+
+  /**
+   * The query text. Not cut out when the row is read: the streaming methods compare queries by their bytes
+   * ({@link sameQuery}) and need the text only rarely. Valid while the bytes are (see {@link detach}).
+   */
+  get query(): string {
+    if (this.rec !== undefined) return this.rec.query;
+    this.text ??= (this.bytes as unknown as Slicing).latin1Slice(this.tab1 + 1, this.tab2);
+    return this.text;
+  }
 
   /** Where the row was read, as records carry it. */
   get source(): SourcePos {
@@ -72,7 +86,47 @@ export class RawRow {
 
   /** A row from a record the codec parsed. */
   static of(rec: LogRecord, file: string, line: number): RawRow {
-    return new RawRow(NO_BYTES, 0, 0, 0, 0, 0, rec.user, rec.query, rec.time, rec.category, file, line, rec);
+    return new RawRow(NO_BYTES, 0, 0, 0, 0, 0, rec.user, rec.time, rec.category, file, line, rec);
+  }
+}
+
+/** Whether two rows hold the same query text: their bytes compared where they have them (no string is made). */
+export function sameQuery(a: RawRow, b: RawRow): boolean {
+  if (a.rec !== undefined || b.rec !== undefined) return a.query === b.query;
+  const n = a.tab2 - a.tab1;
+  if (b.tab2 - b.tab1 !== n) return false;
+  const x = a.bytes;
+  const y = b.bytes;
+  for (let i = a.tab1 + 1, j = b.tab1 + 1, end = a.tab2; i < end; i++, j++) if (x[i] !== y[j]) return false;
+  return true;
+}
+
+/** Whether two rows belong to one query event: the same user, time and query (./events' rule, on bytes). */
+export function sameRawEvent(a: RawRow, b: RawRow): boolean {
+  return a.user === b.user && a.time === b.time && sameQuery(a, b);
+}
+
+/** At most this many strings are interned per table; past it the table starts over (memory stays bounded). */
+const INTERNED_MAX = 1 << 16;
+
+/**
+ * Field texts interned by a hash of their characters, checked in place (`startsWith` at the field's offset), so
+ * that a row's user and category cost no string when they were seen before. Interning is only a saving: equal
+ * strings compare equal either way.
+ */
+class Interned {
+  private readonly table = new Map<number, string>();
+
+  /** `line[from, to)`, the same string as the last time these characters were seen. */
+  get(line: string, from: number, to: number): string {
+    let h = to - from;
+    for (let i = from; i < to; i++) h = (Math.imul(h, 31) + line.charCodeAt(i)) | 0;
+    const known = this.table.get(h);
+    if (known !== undefined && known.length === to - from && line.startsWith(known, from)) return known;
+    const text = line.slice(from, to);
+    if (this.table.size >= INTERNED_MAX) this.table.clear();
+    this.table.set(h, text);
+    return text;
   }
 }
 
@@ -100,6 +154,8 @@ interface Slicing {
 /** One file's rows: the line rules of the record reader (header, blank lines, bad lines), on bytes. */
 class FileRows {
   classified = false;
+  private readonly users = new Interned();
+  private readonly categories = new Interned();
   lines = 0;
   // Empty lines are held back: at the end of the file they are a harmless end, before a record they are bad.
   private blankFrom = 0;
@@ -197,10 +253,9 @@ class FileRows {
         start + t2,
         start + t3,
         end,
-        line.slice(0, t1),
-        line.slice(t1 + 1, t2),
+        this.users.get(line, 0, t1),
         time,
-        t6 < 0 ? undefined : line.slice(t5 + 1, t6),
+        t6 < 0 ? undefined : this.categories.get(line, t5 + 1, t6),
         this.file,
         lineNo,
         undefined,

@@ -10,7 +10,7 @@ import fc from "fast-check";
 import { loadLog } from "../../src/log/read.ts";
 import { RejectSink } from "../../src/log/rejects.ts";
 import { createRowWriter } from "../../src/log/row-write.ts";
-import { readRows } from "../../src/log/rows.ts";
+import { type RawRow, readRows, sameQuery } from "../../src/log/rows.ts";
 import { writeLog } from "../../src/log/write.ts";
 import { InputError } from "../../src/util/errors.ts";
 import { tempDir } from "../helpers/tmp.ts";
@@ -144,4 +144,40 @@ test("a released row is its new user and time spliced into its bytes; a detached
   const odd = lines.map((_, i) => i).filter((i) => i % 2 === 1);
   const even = lines.map((_, i) => i).filter((i) => i % 2 === 0);
   assert.deepEqual(got.slice(1), [...odd.map(expect), ...even.map(expect)]);
+});
+
+/** Lines whose queries differ in one byte or in length, some left to the codec (a `T` time, rank `007`, é). */
+const nearLines = fc.array(
+  fc
+    .record({
+      user: fc.constantFrom("1", "22", "7"),
+      query: fc.constantFrom("ab", "bb", "ba", "b", "", "abc", "é b", "xb"),
+      time: fc.constantFrom("2006-03-01 00:01:44", "2006-03-01T00:01:44"),
+      rank: fc.constantFrom("", "1", "007"),
+      cat: fc.constantFrom("Top/Arts", "Top/Arts/Music", "Top/Sports", ""),
+    })
+    .map(
+      (r) => `${r.user}\t${r.query}\t${r.time}\t${r.rank}\t${r.rank ? "http://a.example" : ""}\t${r.cat}\t`,
+    ),
+  { minLength: 1, maxLength: 30 },
+);
+
+test("rows compare queries by their bytes as their texts compare; users and categories read as the records' fields", async () => {
+  await fc.assert(
+    fc.asyncProperty(nearLines, async (lines) => {
+      const path = writeInput({ classified: true, bom: false, lines });
+      const rows: RawRow[] = [];
+      for await (const batch of readRows([path], false, new RejectSink(undefined))) rows.push(...batch);
+      const read = await loadLog([path], {});
+      assert.equal(rows.length, read.records.length);
+      rows.forEach((r, i) => {
+        const rec = read.records[i]!;
+        assert.equal(r.user, rec.user);
+        assert.equal(r.query, rec.query);
+        assert.equal(r.category, rec.category);
+      });
+      for (const a of rows) for (const b of rows) assert.equal(sameQuery(a, b), a.query === b.query);
+    }),
+    { numRuns: 100 },
+  );
 });

@@ -70,7 +70,11 @@ export class SwapCore<R extends EventRow = LogRecord> {
   /** User, time and query of the last released event: the next release must not look like the same event. */
   private lastUser = "";
   private lastTime = Number.NaN;
-  private lastQuery = "";
+  /**
+   * The last released event's first row, or its query text (from a snapshot): the text is read only when a
+   * release repeats the last user and time, so raw rows need not decode it otherwise.
+   */
+  private last: R | string = "";
   readonly c = {
     inEvents: 0,
     inRows: 0,
@@ -240,9 +244,9 @@ export class SwapCore<R extends EventRow = LogRecord> {
   private release(b: Bucket<R>, i: number, j: number, flexible = !this.p.ownAuthor): void {
     const e = b.entries[i]!;
     let time = this.p.time === "release" ? this.now : e.time;
-    const query = e.rows[0]!.query;
+    const row = e.rows[0]!;
     let user = b.slots[j]!;
-    if (flexible && user === this.lastUser && time === this.lastTime && query === this.lastQuery) {
+    if (flexible && this.likeLast(user, time, row)) {
       const ok: number[] = [];
       for (let s = 0; s < b.slots.length; s++) {
         const u = b.slots[s]!;
@@ -256,7 +260,7 @@ export class SwapCore<R extends EventRow = LogRecord> {
     // Still the previous release's user, time and text (no other slot could take it, or the end-of-stream
     // pairing had to use this slot): release it a second later, so it reads back as an event of its own. With
     // release times this says only "released a second later"; with original times it shifts the query's time.
-    if (user === this.lastUser && time === this.lastTime && query === this.lastQuery) {
+    if (this.likeLast(user, time, row)) {
       time += 1;
       this.c.shiftedEvents++;
     }
@@ -265,8 +269,23 @@ export class SwapCore<R extends EventRow = LogRecord> {
     this.c.outRows += e.rows.length;
     this.lastUser = user;
     this.lastTime = time;
-    this.lastQuery = query;
+    this.last = row;
     this.emit(e, user, time);
+  }
+
+  /** Whether releasing `row` under `user` at `time` repeats the last release's user, time and query text. */
+  private likeLast(user: string, time: number, row: R): boolean {
+    return user === this.lastUser && time === this.lastTime && row.query === this.lastQuery();
+  }
+
+  private lastQuery(): string {
+    const last = this.last;
+    return typeof last === "string" ? last : last.query;
+  }
+
+  /** The first row of the last released event (its query is compared with the next releases'), if any. */
+  lastReleased(): R | undefined {
+    return typeof this.last === "string" ? undefined : this.last;
   }
 
   /** Drop entry i and one slot of its own author (all slots left name that user when this is needed). */
@@ -321,7 +340,7 @@ export class SwapCore<R extends EventRow = LogRecord> {
       // x's events cannot be placed (or x has none): place another user's event under one of x's slots.
       const xs = b.slots.indexOf(x);
       // Under x's slot at the current time, an event with the last release's query would merge with it.
-      const avoid = x === this.lastUser && this.now === this.lastTime ? this.lastQuery : undefined;
+      const avoid = x === this.lastUser && this.now === this.lastTime ? this.lastQuery() : undefined;
       const i = xs >= 0 ? this.otherEntry(b, x, avoid) : -1;
       if (i < 0) return; // everything left belongs to x alone
       this.release(b, i, xs, false); // x's slot must go now (the pairing argument), whatever the merge risk
@@ -379,7 +398,7 @@ export class SwapCore<R extends EventRow = LogRecord> {
         { k: b.k, entries: b.entries.map((e) => ({ ...e, rows: [...e.rows] })), slots: [...b.slots] },
       ]),
       counts: { ...this.c },
-      last: [this.lastUser, Number.isNaN(this.lastTime) ? null : this.lastTime, this.lastQuery],
+      last: [this.lastUser, Number.isNaN(this.lastTime) ? null : this.lastTime, this.lastQuery()],
     };
   }
 
@@ -399,7 +418,7 @@ export class SwapCore<R extends EventRow = LogRecord> {
     if (s.last) {
       this.lastUser = s.last[0];
       this.lastTime = s.last[1] ?? Number.NaN;
-      this.lastQuery = s.last[2];
+      this.last = s.last[2];
     }
   }
 }

@@ -30,6 +30,8 @@ export class EventGrouper<R extends GroupedRow> {
     /** Receives each complete event: its rows and its tag. */
     private readonly close: (rows: R[], tag: number) => void,
     state?: GrouperState<R>,
+    /** Whether two rows are of one event ({@link sameEvent}; raw rows compare their query bytes instead). */
+    private readonly same: (a: R, b: R) => boolean = sameEvent,
   ) {
     if (state) {
       this.pending = state.pending ? [...state.pending.rows] : null;
@@ -40,7 +42,7 @@ export class EventGrouper<R extends GroupedRow> {
 
   push(batch: readonly R[]): void {
     for (const row of batch) {
-      if (this.pending !== null && sameEvent(this.pending[0]!, row)) {
+      if (this.pending !== null && this.same(this.pending[0]!, row)) {
         this.pending.push(row);
       } else {
         this.flush();

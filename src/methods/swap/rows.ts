@@ -5,7 +5,7 @@
  * user and time spliced into its bytes) instead of being copied into a new record and printed.
  */
 import type { RowWriter } from "../../log/row-write.ts";
-import type { RawRow } from "../../log/rows.ts";
+import { type RawRow, sameRawEvent } from "../../log/rows.ts";
 import type { Rng } from "../../util/random.ts";
 import type { RowStage } from "../method.ts";
 import { SwapCore } from "./core.ts";
@@ -25,16 +25,22 @@ export class SwapRowStage implements RowStage {
         row.done = true;
       }
     });
-    this.events = new EventGrouper((rows, tag) => {
-      const first = rows[0]!;
-      this.core.add({ user: first.user, time: first.time, tag, rows }, first.category ?? "");
-    });
+    this.events = new EventGrouper(
+      (rows, tag) => {
+        const first = rows[0]!;
+        this.core.add({ user: first.user, time: first.time, tag, rows }, first.category ?? "");
+      },
+      undefined,
+      sameRawEvent,
+    );
   }
 
   push(batch: readonly RawRow[]): void {
     this.events.push(batch);
     // What is still held (in a bucket, or the event being assembled) must outlive the reader's buffer.
     for (const row of batch) if (!row.done) row.detach();
+    // The last released row's query is compared with the next release's (SwapCore.release); one copy per batch.
+    this.core.lastReleased()?.detach();
   }
 
   flush(): void {
