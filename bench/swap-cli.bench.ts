@@ -32,11 +32,13 @@ import {
   readFileSync,
   rmSync,
   statSync,
+  writeFileSync,
 } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
+import { classifierKey } from "../scripts/eval-swap/labels.ts";
 import { openLog } from "../src/log/read.ts";
 import { writeBatches } from "../src/log/write.ts";
 import { sortByTime } from "../src/stream/time-order.ts";
@@ -148,11 +150,17 @@ const median = (xs: number[]) => {
 };
 const load = () => loadavg()[0]!.toFixed(1);
 
-/** The subset classified by querymask and sorted by time, made once. */
+/**
+ * The subset classified by querymask and sorted by time, made once per classifier: a stamp beside it holds the
+ * hash of the input and of everything the classifier reads (eval-swap's key), so a release of a stale input (one
+ * classified before a scrubber or classifier change, which `querymask audit` then fails) is never timed.
+ */
 async function classifiedInput(): Promise<string> {
   const key = `${statSync(AOL).size}`;
   const sorted = join(CACHE, `aol-classified-by-time-${key}.tsv`);
-  if (existsSync(sorted)) return sorted;
+  const stamp = `${sorted}.classifier`;
+  const classifier = classifierKey();
+  if (existsSync(sorted) && existsSync(stamp) && readFileSync(stamp, "utf8") === classifier) return sorted;
   mkdirSync(CACHE, { recursive: true });
   const classified = join(CACHE, `aol-classified-${key}.tsv`);
   console.log("classifying the AOL subset once (cached in .cache/bench/) …");
@@ -160,6 +168,7 @@ async function classifiedInput(): Promise<string> {
   const log = await openLog([classified], { keepSource: false });
   await writeBatches(sorted, log.format, sortByTime(log.batches(), { tempDir: CACHE }), { classified: true });
   rmSync(classified);
+  writeFileSync(stamp, classifier);
   return sorted;
 }
 
