@@ -15,6 +15,7 @@
 import type { LogRecord } from "../../log/record.ts";
 import { Rng } from "../../util/random.ts";
 import { ancestorKeys, deepBucketAction } from "./buckets.ts";
+import { Loads } from "./loads.ts";
 import type { SwapParams } from "./params.ts";
 
 /** What the core reads of a row: its query text (an event's rows share it). */
@@ -239,9 +240,9 @@ export class SwapCore<R extends EventRow = LogRecord> {
    * (the click rows of one search), so an event released right after an event with the same query, at the same
    * time, under the same user would merge with it when the log is read back (and the released profile would
    * lose a query). When `flexible`, such a release goes to another slot user who is not the author, if the
-   * bucket holds one.
+   * bucket holds one. Returns the user it was released under.
    */
-  private release(b: Bucket<R>, i: number, j: number, flexible = !this.p.ownAuthor): void {
+  private release(b: Bucket<R>, i: number, j: number, flexible = !this.p.ownAuthor): string {
     const e = b.entries[i]!;
     let time = this.p.time === "release" ? this.now : e.time;
     const row = e.rows[0]!;
@@ -271,6 +272,7 @@ export class SwapCore<R extends EventRow = LogRecord> {
     this.lastTime = time;
     this.last = row;
     this.emit(e, user, time);
+    return user;
   }
 
   /** Whether releasing `row` under `user` at `time` repeats the last release's user, time and query text. */
@@ -324,17 +326,20 @@ export class SwapCore<R extends EventRow = LogRecord> {
       while (b.entries.length > 0) this.release(b, this.rng.int(b.entries.length), 0);
       return;
     }
+    const loads = new Loads(
+      b.slots,
+      b.entries.map((e) => e.user),
+    );
+    const pair = (i: number, j: number, flexible?: boolean) => {
+      loads.drop(b.entries[i]!.user);
+      loads.drop(this.release(b, i, j, flexible));
+    };
     while (b.entries.length > 0) {
-      const load = new Map<string, number>();
-      for (const u of b.slots) load.set(u, (load.get(u) ?? 0) + 1);
-      for (const e of b.entries) load.set(e.user, (load.get(e.user) ?? 0) + 1);
-      let x = "";
-      let best = -1;
-      for (const [u, n] of load) if (n > best) [x, best] = [u, n];
+      const x = this.heaviest(b, loads);
       const mine = b.entries.findIndex((e) => e.user === x);
       const j = mine >= 0 ? this.otherSlot(b, x) : -1;
       if (j >= 0) {
-        this.release(b, mine, j);
+        pair(mine, j);
         continue;
       }
       // x's events cannot be placed (or x has none): place another user's event under one of x's slots.
@@ -343,8 +348,16 @@ export class SwapCore<R extends EventRow = LogRecord> {
       const avoid = x === this.lastUser && this.now === this.lastTime ? this.lastQuery() : undefined;
       const i = xs >= 0 ? this.otherEntry(b, x, avoid) : -1;
       if (i < 0) return; // everything left belongs to x alone
-      this.release(b, i, xs, false); // x's slot must go now (the pairing argument), whatever the merge risk
+      pair(i, xs, false); // x's slot must go now (the pairing argument), whatever the merge risk
     }
+  }
+
+  /** The user with the largest load; of several, the first met in the slots, then in the events. */
+  private heaviest(b: Bucket<R>, loads: Loads): string {
+    const most = loads.most;
+    for (const u of b.slots) if (loads.of(u) === most) return u;
+    for (const e of b.entries) if (loads.of(e.user) === most) return e.user;
+    throw new Error("swap: an empty bucket has no heaviest user");
   }
 
   /**
