@@ -4,7 +4,7 @@
  * ../shared/data/labels/train.tsv (same folds as `npm run eval:classifier`, seed 1), mean ± sd over folds.
  *
  *   node --import tsx scripts/classifier-experiments.ts [baseline] [prototypes] [weak] [knn] [seeds] [classweights] [clicks] [sessions]
- *     [confusion] [names] [namevectors] [depth2] [namedf]
+ *     [confusion] [names] [namevectors] [depth2] [namedf] [selftrain]
  *
  * - prototypes: per branch, the largest cosine between the query's mean word vector (or, `pw:`, any one word's
  *   vector) and the vectors of the ODP category names under it (odp/background_information.tsv).
@@ -18,6 +18,8 @@
  * - clicks: the hosts the query's clicks went to in the shared AOL subset, as features (learned per fold).
  * - sessions: the mean word vector of the queries the same user typed next to the query in the AOL subset (two
  *   before and after, within 30 minutes), as 100 more weights per branch.
+ * - selftrain: self-training on the AOL subset's unlabelled queries (train.ts `selfTrain`), settings from
+ *   SELFTRAIN_CONFIGS (`threshold:weight:minUsers,…`).
  * - confusion: how often the label is among the shipped layer's best 2 and 3 branches, and the most frequent
  *   confusions (counts only).
  * - names: the scrubber's person names kept when at least n distinct users of the AOL subset searched them
@@ -46,9 +48,18 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { Classifier } from "../src/classify/classifier.ts";
-import { type Evidence, isContentWord, queryFeatures } from "../src/classify/features.ts";
+import { type Evidence, type Features, isContentWord, queryFeatures } from "../src/classify/features.ts";
 import type { Example, LinearModel } from "../src/classify/model.ts";
-import { readLabelled, TOP_LEVELS, trainModel } from "../src/classify/train.ts";
+import {
+  normalizeQuery,
+  poolFeatures,
+  readLabelled,
+  readPool,
+  readQueries,
+  selfTrain,
+  TOP_LEVELS,
+  trainModel,
+} from "../src/classify/train.ts";
 import { Embeddings } from "../src/knowledge/embeddings.ts";
 import { createScrubber } from "../src/scrub/scrubber.ts";
 import { stem } from "../src/text/stem.ts";
@@ -113,6 +124,8 @@ function cv(
   models = 1,
   /** Rewrites each fold's training examples (e.g. repeats some). */
   expand: (tr: Example[]) => Example[] = (tr) => tr,
+  /** Fits a fold's model (default `trainModel`). */
+  fit: (tr: Example[], seed: number) => LinearModel = (tr, seed) => trainModel(tr, { seed }),
 ): { mean: number; sd: number } {
   const t0 = process.cpuUsage();
   const acc: number[] = [];
@@ -121,7 +134,7 @@ function cv(
     const ex = rows.map((r, i) => (extra === undefined ? r.ex : withExtra(r.ex, extra(r, i))));
     const tr = expand(ex.filter((_, i) => fold[i] !== f));
     const ms: LinearModel[] = [];
-    for (let s = 1; s <= models; s++) ms.push(trainModel(tr, { seed: s }));
+    for (let s = 1; s <= models; s++) ms.push(fit(tr, s));
     let ok = 0;
     let tot = 0;
     const sum = new Float64Array(K);
@@ -783,4 +796,50 @@ if (want("namedf")) {
     const t = fit(train, k);
     line(`… on dev, t fit on all of train (${t.toFixed(2)})`, tally(dev, k, t));
   });
+}
+
+if (want("selftrain")) {
+  // Self-training on the unlabelled AOL subset (train.ts: readPool, poolFeatures, selfTrain): per fold, the model
+  // of the training folds labels the pool (every distinct AOL query in neither train.tsv nor dev.tsv), the
+  // confident ones join with a weight < 1, and the model is refitted. SELFTRAIN_CONFIGS lists
+  // threshold:weight:minUsers settings.
+  if (!existsSync(aolPath)) console.log(`selftrain: ${aolPath} not found; skipping`);
+  else {
+    const t0 = process.cpuUsage();
+    const devPath = join(shared, "labels", "dev.tsv");
+    const exclude = new Set(
+      [...readQueries(trainPath), ...(existsSync(devPath) ? readQueries(devPath) : [])].map(normalizeQuery),
+    );
+    const users = await readPool(aolPath, exclude);
+    const configs = (process.env.SELFTRAIN_CONFIGS ?? "0.9:0.5:5,0.8:0.3:5,0.7:0.3:5,0.9:1:5")
+      .split(",")
+      .map((c) => c.split(":").map(Number) as [number, number, number]);
+    const pools = new Map<number, Features[]>();
+    for (const [threshold, weight, minUsers] of configs) {
+      let pool = pools.get(minUsers);
+      if (pool === undefined) {
+        pool = poolFeatures(base, users, minUsers, emb);
+        pools.set(minUsers, pool);
+        const c = process.cpuUsage(t0);
+        console.log(
+          `selftrain: pool of ${pool.length} distinct AOL queries (labelled ones excluded), features ${((c.user + c.system) / 1e6).toFixed(1)} CPU-s`,
+        );
+      }
+      const p = pool;
+      let kept = 0;
+      cv(
+        `self-training p ≥ ${threshold}, weight ${weight}, ≥ ${minUsers} users`,
+        () => undefined,
+        1,
+        undefined,
+        (tr) => {
+          const m = selfTrain(tr, p, {}, { threshold, weight, minUsers }, (added) => {
+            kept += added;
+          });
+          return m;
+        },
+      );
+      console.log(`  pseudo-labelled examples per fold: ${(kept / 5).toFixed(0)}`);
+    }
+  }
 }
