@@ -202,7 +202,7 @@ export interface SelfTraining {
   readonly minUsers: number;
 }
 
-export const SELF_TRAINING: SelfTraining = { threshold: 0.8, weight: 0.3, minUsers: 5 };
+export const SELF_TRAINING: SelfTraining = { threshold: 0.9, weight: 0.5, minUsers: 5 };
 
 /** Lower-cased, single-spaced: the form in which queries are compared (pool vs labelled, withheld features). */
 export function normalizeQuery(q: string): string {
