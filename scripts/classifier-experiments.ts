@@ -4,7 +4,7 @@
  * ../shared/data/labels/train.tsv (same folds as `npm run eval:classifier`, seed 1), mean ± sd over folds.
  *
  *   node --import tsx scripts/classifier-experiments.ts [baseline] [prototypes] [weak] [knn] [seeds] [classweights] [clicks] [sessions]
- *     [confusion] [names] [namevectors] [depth2] [namedf]
+ *     [confusion] [names] [namevectors] [depth2] [namedf] [selftrain] [hidden] [maxpool]
  *
  * - prototypes: per branch, the largest cosine between the query's mean word vector (or, `pw:`, any one word's
  *   vector) and the vectors of the ODP category names under it (odp/background_information.tsv).
@@ -18,6 +18,12 @@
  * - clicks: the hosts the query's clicks went to in the shared AOL subset, as features (learned per fold).
  * - sessions: the mean word vector of the queries the same user typed next to the query in the AOL subset (two
  *   before and after, within 30 minutes), as 100 more weights per branch.
+ * - selftrain: self-training on the AOL subset's unlabelled queries (train.ts `selfTrain`), settings from
+ *   SELFTRAIN_CONFIGS (`threshold:weight:minUsers,…`).
+ * - hidden: a layer of tanh units on the mean word vector beside the linear model, trained jointly by the same
+ *   SGD (sizes from HIDDEN_UNITS, default 64,128).
+ * - maxpool: the element-wise maximum of the content words' unit vectors as 100 more weights per branch
+ *   (× MAXPOOL_SCALES, default 3,10).
  * - confusion: how often the label is among the shipped layer's best 2 and 3 branches, and the most frequent
  *   confusions (counts only).
  * - names: the scrubber's person names kept when at least n distinct users of the AOL subset searched them
@@ -46,9 +52,24 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { Classifier } from "../src/classify/classifier.ts";
-import { type Evidence, isContentWord, queryFeatures } from "../src/classify/features.ts";
+import {
+  DENSE_LENGTH,
+  type Evidence,
+  type Features,
+  isContentWord,
+  queryFeatures,
+} from "../src/classify/features.ts";
 import type { Example, LinearModel } from "../src/classify/model.ts";
-import { readLabelled, TOP_LEVELS, trainModel } from "../src/classify/train.ts";
+import {
+  normalizeQuery,
+  poolFeatures,
+  readLabelled,
+  readPool,
+  readQueries,
+  selfTrain,
+  TOP_LEVELS,
+  trainModel,
+} from "../src/classify/train.ts";
 import { Embeddings } from "../src/knowledge/embeddings.ts";
 import { createScrubber } from "../src/scrub/scrubber.ts";
 import { stem } from "../src/text/stem.ts";
@@ -113,6 +134,8 @@ function cv(
   models = 1,
   /** Rewrites each fold's training examples (e.g. repeats some). */
   expand: (tr: Example[]) => Example[] = (tr) => tr,
+  /** Fits a fold's model (default `trainModel`). */
+  fit: (tr: Example[], seed: number) => LinearModel = (tr, seed) => trainModel(tr, { seed }),
 ): { mean: number; sd: number } {
   const t0 = process.cpuUsage();
   const acc: number[] = [];
@@ -121,7 +144,7 @@ function cv(
     const ex = rows.map((r, i) => (extra === undefined ? r.ex : withExtra(r.ex, extra(r, i))));
     const tr = expand(ex.filter((_, i) => fold[i] !== f));
     const ms: LinearModel[] = [];
-    for (let s = 1; s <= models; s++) ms.push(trainModel(tr, { seed: s }));
+    for (let s = 1; s <= models; s++) ms.push(fit(tr, s));
     let ok = 0;
     let tot = 0;
     const sum = new Float64Array(K);
@@ -783,4 +806,182 @@ if (want("namedf")) {
     const t = fit(train, k);
     line(`… on dev, t fit on all of train (${t.toFixed(2)})`, tally(dev, k, t));
   });
+}
+
+if (want("selftrain")) {
+  // Self-training on the unlabelled AOL subset (train.ts: readPool, poolFeatures, selfTrain): per fold, the model
+  // of the training folds labels the pool (every distinct AOL query in neither train.tsv nor dev.tsv), the
+  // confident ones join with a weight < 1, and the model is refitted. SELFTRAIN_CONFIGS lists
+  // threshold:weight:minUsers settings.
+  if (!existsSync(aolPath)) console.log(`selftrain: ${aolPath} not found; skipping`);
+  else {
+    const t0 = process.cpuUsage();
+    const devPath = join(shared, "labels", "dev.tsv");
+    const exclude = new Set(
+      [...readQueries(trainPath), ...(existsSync(devPath) ? readQueries(devPath) : [])].map(normalizeQuery),
+    );
+    const users = await readPool(aolPath, exclude);
+    const configs = (process.env.SELFTRAIN_CONFIGS ?? "0.9:0.5:5,0.8:0.3:5,0.7:0.3:5,0.9:1:5")
+      .split(",")
+      .map((c) => c.split(":").map(Number) as [number, number, number]);
+    const pools = new Map<number, Features[]>();
+    for (const [threshold, weight, minUsers] of configs) {
+      let pool = pools.get(minUsers);
+      if (pool === undefined) {
+        pool = poolFeatures(base, users, minUsers, emb);
+        pools.set(minUsers, pool);
+        const c = process.cpuUsage(t0);
+        console.log(
+          `selftrain: pool of ${pool.length} distinct AOL queries (labelled ones excluded), features ${((c.user + c.system) / 1e6).toFixed(1)} CPU-s`,
+        );
+      }
+      const p = pool;
+      let kept = 0;
+      cv(
+        `self-training p ≥ ${threshold}, weight ${weight}, ≥ ${minUsers} users`,
+        () => undefined,
+        1,
+        undefined,
+        (tr) => {
+          const m = selfTrain(tr, p, {}, { threshold, weight, minUsers }, (added) => {
+            kept += added;
+          });
+          return m;
+        },
+      );
+      console.log(`  pseudo-labelled examples per fold: ${(kept / 5).toFixed(0)}`);
+    }
+  }
+}
+
+if (want("hidden")) {
+  // A non-linear layer beside the linear model: scores = linear part + W2 · tanh(W1 · dense + b1), all trained
+  // jointly by the shipped model's SGD (AdaGrad base 0.3, L2 1e-2 per update, 12 passes, features seen in < 2
+  // training queries left out). HIDDEN_UNITS lists the layer sizes.
+  const hybrid = (tr: Example[], units: number, seed: number) => {
+    const rate = 0.3;
+    const l2 = 1e-2;
+    const counts = new Map<string, number>();
+    for (const e of tr) for (const nm of new Set(e.features.names)) counts.set(nm, (counts.get(nm) ?? 0) + 1);
+    const w = new Map<string, Float64Array>();
+    const gw = new Map<string, Float64Array>();
+    for (const [nm, c] of counts)
+      if (c >= 2) {
+        w.set(nm, new Float64Array(K));
+        gw.set(nm, new Float64Array(K).fill(1e-8));
+      }
+    const bias = new Float64Array(K);
+    const gb = new Float64Array(K).fill(1e-8);
+    const dense = new Float64Array(DIMS * K);
+    const gd = new Float64Array(DIMS * K).fill(1e-8);
+    const rng = Rng.fromSeed(seed);
+    const w1 = Float64Array.from({ length: units * DIMS }, () => (rng.float() * 2 - 1) * Math.sqrt(3));
+    const g1 = new Float64Array(units * DIMS).fill(1e-8);
+    const b1 = new Float64Array(units);
+    const gb1 = new Float64Array(units).fill(1e-8);
+    const w2 = new Float64Array(K * units);
+    const g2 = new Float64Array(K * units).fill(1e-8);
+    const h = new Float64Array(units);
+    const s = new Float64Array(K);
+    const g = new Float64Array(K);
+    const dh = new Float64Array(units);
+    const score = (f: Features) => {
+      s.set(bias);
+      for (let j = 0; j < f.names.length; j++) {
+        const v = w.get(f.names[j]!);
+        if (v !== undefined) for (let c = 0; c < K; c++) s[c]! += f.values[j]! * v[c]!;
+      }
+      const x = f.dense;
+      if (x === undefined) {
+        h.fill(0);
+        return;
+      }
+      for (let d = 0, o = 0; d < DIMS; d++) for (let c = 0; c < K; c++, o++) s[c]! += x[d]! * dense[o]!;
+      for (let u = 0; u < units; u++) {
+        let a = b1[u]!;
+        for (let d = 0; d < DIMS; d++) a += w1[u * DIMS + d]! * (x[d]! / DENSE_LENGTH);
+        h[u] = Math.tanh(a);
+      }
+      for (let c = 0; c < K; c++) for (let u = 0; u < units; u++) s[c]! += w2[c * units + u]! * h[u]!;
+    };
+    const ada = (wt: Float64Array, acc: Float64Array, i: number, grad: number) => {
+      const gc = grad + l2 * wt[i]!;
+      acc[i]! += gc * gc;
+      wt[i]! -= (rate * gc) / Math.sqrt(acc[i]!);
+    };
+    const order = tr.map((_, i) => i);
+    for (let epoch = 0; epoch < 12; epoch++) {
+      rng.shuffle(order);
+      for (const i of order) {
+        const e = tr[i]!;
+        const f = e.features;
+        score(f);
+        let m = Number.NEGATIVE_INFINITY;
+        for (let c = 0; c < K; c++) m = Math.max(m, s[c]!);
+        let z = 0;
+        for (let c = 0; c < K; c++) z += Math.exp(s[c]! - m);
+        for (let c = 0; c < K; c++) g[c] = Math.exp(s[c]! - m) / z - (c === e.label ? 1 : 0);
+        for (let c = 0; c < K; c++) ada(bias, gb, c, g[c]!);
+        for (let j = 0; j < f.names.length; j++) {
+          const v = w.get(f.names[j]!);
+          if (v !== undefined)
+            for (let c = 0; c < K; c++) ada(v, gw.get(f.names[j]!)!, c, g[c]! * f.values[j]!);
+        }
+        const x = f.dense;
+        if (x === undefined) continue;
+        for (let d = 0, o = 0; d < DIMS; d++)
+          for (let c = 0; c < K; c++, o++) ada(dense, gd, o, g[c]! * x[d]!);
+        dh.fill(0);
+        for (let c = 0; c < K; c++)
+          for (let u = 0; u < units; u++) {
+            dh[u]! += g[c]! * w2[c * units + u]!;
+            ada(w2, g2, c * units + u, g[c]! * h[u]!);
+          }
+        for (let u = 0; u < units; u++) {
+          const da = dh[u]! * (1 - h[u]! * h[u]!);
+          ada(b1, gb1, u, da);
+          for (let d = 0; d < DIMS; d++) ada(w1, g1, u * DIMS + d, da * (x[d]! / DENSE_LENGTH));
+        }
+      }
+    }
+    return {
+      scores: (f: Features) => {
+        score(f);
+        return Float64Array.from(s);
+      },
+    } as unknown as LinearModel;
+  };
+  for (const units of (process.env.HIDDEN_UNITS ?? "64,128").split(",").map(Number))
+    cv(
+      `+ hidden layer of ${units} tanh units on the mean vector`,
+      () => undefined,
+      1,
+      undefined,
+      (tr, seed) => hybrid(tr, units, seed),
+    );
+}
+
+if (want("maxpool")) {
+  // A second pooling of the content words' vectors: their element-wise maximum (unit vectors per word), as 100
+  // more weights per branch, × MAXPOOL_SCALES.
+  const perQuery = rows.map((r) => {
+    let out: Float64Array | undefined;
+    for (const w of r.words) {
+      if (!isContentWord(w)) continue;
+      const v = meanVector([w]);
+      if (v === undefined) continue;
+      if (out === undefined) out = Float64Array.from(v);
+      else for (let d = 0; d < DIMS; d++) out[d] = Math.max(out[d]!, v[d]!);
+    }
+    return out;
+  });
+  for (const scale of (process.env.MAXPOOL_SCALES ?? "3,10").split(",").map(Number)) {
+    const extra: Extra = (_, i) => {
+      const v = perQuery[i];
+      return v === undefined
+        ? [["mx:none", 1]]
+        : [...v].map((x, d): [string, number] => [`mx:${d}`, scale * x]);
+    };
+    cv(`+ max-pooled word vectors ×${scale}`, () => extra);
+  }
 }

@@ -13,7 +13,7 @@
  *
  * Flags: --errors prints the misclassified dev queries (do not paste them into code); --dev-only skips the AOL
  * coverage pass (and leaves bench/results/classifier-eval.json alone); --no-cv skips the cross-validation;
- * --no-model uses Algorithm 1 alone; --paper uses Algorithm 1's least-referenced-unit rule instead of the
+ * --no-model uses Algorithm 1 alone; --pool cross-validates with self-training on the AOL subset's unlabelled queries (as `kb train --pool`); --paper uses Algorithm 1's least-referenced-unit rule instead of the
  * default vote (and no model).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -22,7 +22,20 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Classifier, UNCLASSIFIED } from "../src/classify/classifier.ts";
 import { classifyLog } from "../src/classify/classify-log.ts";
-import { crossValidate, featurize, precisionRecall, readLabelled } from "../src/classify/train.ts";
+import type { Example, LinearModel } from "../src/classify/model.ts";
+import {
+  crossValidate,
+  featurize,
+  normalizeQuery,
+  poolFeatures,
+  precisionRecall,
+  readLabelled,
+  readPool,
+  readQueries,
+  SELF_TRAINING,
+  selfTrain,
+  trainModel,
+} from "../src/classify/train.ts";
 import { Embeddings } from "../src/knowledge/embeddings.ts";
 import { loadLog } from "../src/log/read.ts";
 
@@ -50,13 +63,21 @@ if (!noModel && !process.argv.includes("--no-cv") && existsSync(trainPath) && ex
   const emb = Embeddings.load();
   const train = featurize(base, readLabelled(trainPath), emb);
   const dev = featurize(base, readLabelled(devPath), emb);
+  // With --pool, as `querymask kb train --pool <the AOL subset>` does: self-trained on its other queries.
+  let fit: ((tr: readonly Example[]) => LinearModel) | undefined;
+  if (process.argv.includes("--pool") && existsSync(aolPath)) {
+    const exclude = new Set([...readQueries(trainPath), ...readQueries(devPath)].map(normalizeQuery));
+    const pool = poolFeatures(base, await readPool(aolPath, exclude), SELF_TRAINING.minUsers, emb);
+    console.log(`self-training on ${pool.length} distinct unlabelled AOL queries`);
+    fit = (tr) => selfTrain(tr, pool, {}, SELF_TRAINING);
+  }
   const pct = (x: number) => (100 * x).toFixed(2);
   const cvs: Record<string, unknown> = {};
   for (const [name, examples] of [
     ["train", train],
     ["train+dev", [...train, ...dev]],
   ] as const) {
-    const cv = crossValidate(examples, 5, {}, 1);
+    const cv = crossValidate(examples, 5, {}, 1, undefined, fit ?? ((tr) => trainModel(tr, {})));
     console.log(
       `\n## 5-fold cross-validation on ${name} (${examples.length} queries)\n\n**${pct(cv.mean)}% ± ${pct(cv.sd)}** (folds ${cv.folds.map(pct).join(", ")})\n`,
     );

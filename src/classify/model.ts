@@ -13,6 +13,8 @@ import type { Features } from "./features.ts";
 export interface Example {
   readonly features: Features;
   readonly label: number;
+  /** How much the example counts in training (default 1; e.g. < 1 for a pseudo-labelled one). */
+  readonly weight?: number;
 }
 
 export interface TrainOptions {
@@ -40,7 +42,16 @@ export interface ModelFile {
     readonly examples: number;
     readonly seed: number;
     /** The training options (without the excluded names, which would spell out the queries). */
-    readonly options: Omit<TrainOptions, "exclude"> & { readonly excluded?: number };
+    readonly options: Omit<TrainOptions, "exclude"> & {
+      readonly excluded?: number;
+      /** Self-training's settings and the number of pool queries, when it was used (train.ts). */
+      readonly selfTraining?: {
+        readonly threshold: number;
+        readonly weight: number;
+        readonly minUsers: number;
+        readonly pool: number;
+      };
+    };
   };
   readonly classes: readonly string[];
   /** Weights × `SCALE`, rounded: per class, then per feature. */
@@ -197,7 +208,8 @@ export class LinearModel {
           s[c] = Math.exp(s[c]! - m);
           z += s[c]!;
         }
-        for (let c = 0; c < k; c++) g[c] = s[c]! / z - (c === e.label ? 1 : 0);
+        const ew = e.weight ?? 1;
+        for (let c = 0; c < k; c++) g[c] = ew * (s[c]! / z - (c === e.label ? 1 : 0));
         for (let c = 0; c < k; c++) {
           biasG[c]! += g[c]! * g[c]!;
           bias[c]! -= (rate * g[c]!) / Math.sqrt(biasG[c]!);

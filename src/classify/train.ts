@@ -7,10 +7,11 @@
 import { readFileSync } from "node:fs";
 import { Embeddings } from "../knowledge/embeddings.ts";
 import { type KnowledgeBase, loadKnowledgeBase } from "../knowledge/knowledge-base.ts";
+import { openLog } from "../log/read.ts";
 import { InputError } from "../util/errors.ts";
 import { Rng } from "../util/random.ts";
 import { Classifier } from "./classifier.ts";
-import { queryFeatures } from "./features.ts";
+import { type Features, queryFeatures } from "./features.ts";
 import { type Example, LinearModel, type ModelFile, type TrainOptions } from "./model.ts";
 
 /** The top-level branches a query can be labelled with (labels/GUIDE.md). */
@@ -136,6 +137,8 @@ export function crossValidate(
   opts: TrainOptions = {},
   seed = 1,
   predict: (m: LinearModel, e: Example) => number = (m, e) => m.predict(e.features),
+  /** Fits a fold's model on its training examples (default `trainModel`; e.g. `selfTrain`). */
+  fit: (train: readonly Example[]) => LinearModel = (train) => trainModel(train, opts),
 ): CrossValidation {
   const order = Rng.fromSeed(seed).shuffle(examples.map((_, i) => i));
   const fold = new Int32Array(examples.length);
@@ -146,7 +149,7 @@ export function crossValidate(
   const folds: number[] = [];
   for (let f = 0; f < k; f++) {
     const train = examples.filter((_, i) => fold[i] !== f);
-    const model = trainModel(train, opts);
+    const model = fit(train);
     let ok = 0;
     let n = 0;
     for (let i = 0; i < examples.length; i++) {
@@ -186,6 +189,119 @@ export function precisionRecall(
   });
 }
 
+/**
+ * Self-training on unlabelled queries (docs/classifier.md, session 13): the model of the labelled queries labels
+ * a pool of unlabelled ones, those it gives probability ≥ `threshold` join the labelled ones with weight
+ * `weight`, and the model is fitted again. A word, word-pair or 4-gram feature of a pool query is kept only when
+ * queries of at least `minUsers` distinct users of the pool's log hold it: the model file learns no word that
+ * only a few people's queries carry. Chosen by 5-fold cross-validation on train.tsv.
+ */
+export interface SelfTraining {
+  readonly threshold: number;
+  readonly weight: number;
+  readonly minUsers: number;
+}
+
+export const SELF_TRAINING: SelfTraining = { threshold: 0.9, weight: 0.5, minUsers: 5 };
+
+/** Lower-cased, single-spaced: the form in which queries are compared (pool vs labelled, withheld features). */
+export function normalizeQuery(q: string): string {
+  return q.toLowerCase().trim().split(/\s+/).join(" ");
+}
+
+/**
+ * The distinct queries of a log (any layout `openLog` reads; strict: a bad line is `file:line: reason`) with
+ * the users who typed each, leaving out empty queries and those in `exclude` (normalized: the labelled ones).
+ */
+export async function readPool(
+  path: string,
+  exclude: ReadonlySet<string>,
+): Promise<Map<string, Set<string>>> {
+  const users = new Map<string, Set<string>>();
+  const log = await openLog([path], { keepSource: false });
+  for await (const batch of log.batches())
+    for (const r of batch) {
+      const q = normalizeQuery(r.query);
+      if (q === "" || q === "-" || exclude.has(q)) continue;
+      const s = users.get(q);
+      if (s === undefined) users.set(q, new Set([r.user]));
+      else s.add(r.user);
+    }
+  return users;
+}
+
+/** A feature that can carry a private word: a word, a word pair, a character 4-gram. */
+const carriesWords = (name: string) =>
+  name.startsWith("w:") || name.startsWith("b:") || name.startsWith("c:");
+
+/**
+ * The features of the pool's queries (sorted, so the order does not depend on the log's), without the word,
+ * pair and 4-gram features that fewer than `minUsers` distinct users' queries hold.
+ */
+export function poolFeatures(
+  classifier: Classifier,
+  pool: ReadonlyMap<string, ReadonlySet<string>>,
+  minUsers: number,
+  emb?: Embeddings,
+): Features[] {
+  const tax = classifier.kb.taxonomy;
+  const queries = [...pool.keys()].sort();
+  const intern = new Map<string, string>();
+  const usersOf = new Map<string, Set<string>>();
+  const all = queries.map((q) => {
+    const f = queryFeatures(classifier.evidence(q), tax, emb);
+    const names = f.names.map((x) => {
+      const h = intern.get(x);
+      if (h !== undefined) return h;
+      intern.set(x, x);
+      return x;
+    });
+    for (const name of new Set(names))
+      if (carriesWords(name)) {
+        const s = usersOf.get(name);
+        if (s === undefined) usersOf.set(name, new Set(pool.get(q)));
+        else if (s.size < minUsers) for (const u of pool.get(q)!) s.add(u);
+      }
+    return { names, values: f.values, dense: f.dense };
+  });
+  return all.map((f) => {
+    const names: string[] = [];
+    const values: number[] = [];
+    f.names.forEach((name, j) => {
+      if (!carriesWords(name) || (usersOf.get(name)?.size ?? 0) >= minUsers) {
+        names.push(name);
+        values.push(f.values[j]!);
+      }
+    });
+    return { names, values, dense: f.dense };
+  });
+}
+
+/** `trainModel` on the labelled examples plus the pool's confident pseudo-labelled ones (`SelfTraining`). */
+export function selfTrain(
+  gold: readonly Example[],
+  pool: readonly Features[],
+  opts: TrainOptions,
+  st: SelfTraining = SELF_TRAINING,
+  /** Told how many pool queries joined. */
+  onAdded?: (added: number) => void,
+): LinearModel {
+  const first = trainModel(gold, opts);
+  const k = TOP_LEVELS.length;
+  const s = new Float64Array(k);
+  const added: Example[] = [];
+  for (const f of pool) {
+    first.scores(f, s);
+    let best = 0;
+    for (let c = 1; c < k; c++) if (s[c]! > s[best]!) best = c;
+    let z = 0;
+    for (let c = 0; c < k; c++) z += Math.exp(s[c]! - s[best]!);
+    if (1 / z >= st.threshold) added.push({ features: f, label: best, weight: st.weight });
+  }
+  onAdded?.(added.length);
+  return trainModel([...gold, ...added], opts);
+}
+
 export interface TrainRun {
   readonly file: ModelFile;
   readonly model: LinearModel;
@@ -196,7 +312,8 @@ export interface TrainRun {
 
 /**
  * What `querymask kb train` does: features of the labelled queries (Algorithm 1 without a model, the word
- * vectors), an optional k-fold cross-validation, and the model trained on all of them.
+ * vectors), an optional k-fold cross-validation, and the model trained on all of them; with `pool` (unlabelled
+ * queries and their users, `readPool`), each model is self-trained on it (`selfTrain`).
  */
 export async function trainFromLabels(
   rows: readonly Labelled[],
@@ -207,6 +324,9 @@ export async function trainFromLabels(
     embeddings?: Embeddings | null;
     /** Queries no word or pair feature may spell out (default: the rows'; pass every query of the file). */
     withhold?: readonly string[];
+    /** Unlabelled queries with the users who typed them, for self-training (none = labelled queries only). */
+    pool?: ReadonlyMap<string, ReadonlySet<string>>;
+    selfTraining?: SelfTraining;
   } = {},
 ): Promise<TrainRun> {
   const kb = opts.kb ?? (await loadKnowledgeBase());
@@ -219,17 +339,29 @@ export async function trainFromLabels(
   // No word or word-pair feature spells out a whole labelled query: the model file must not hold the queries.
   const exclude = new Set<string>();
   for (const query of opts.withhold ?? rows.map((r) => r.query)) {
-    const q = query.toLowerCase().trim().split(/\s+/).join(" ");
+    const q = normalizeQuery(query);
     exclude.add(`w:${q}`);
     exclude.add(`b:${q}`);
   }
   const trainOpts: TrainOptions = { seed, exclude };
+  const st = opts.selfTraining ?? SELF_TRAINING;
+  const pool = opts.pool === undefined ? undefined : poolFeatures(classifier, opts.pool, st.minUsers, emb);
+  const fit = (train: readonly Example[]) =>
+    pool === undefined ? trainModel(train, trainOpts) : selfTrain(train, pool, trainOpts, st);
   const folds = opts.folds ?? 5;
-  const cv = folds > 1 ? crossValidate(examples, folds, trainOpts, seed) : undefined;
-  const model = trainModel(examples, trainOpts);
+  const cv = folds > 1 ? crossValidate(examples, folds, trainOpts, seed, undefined, fit) : undefined;
+  const model = fit(examples);
   const file = model.toFile(
     kb.contentHash,
-    { examples: examples.length, seed, options: { seed, excluded: exclude.size } },
+    {
+      examples: examples.length,
+      seed,
+      options: {
+        seed,
+        excluded: exclude.size,
+        ...(pool !== undefined ? { selfTraining: { ...st, pool: pool.length } } : {}),
+      },
+    },
     emb?.source,
   );
   return { file, model, examples: examples.length, cv };

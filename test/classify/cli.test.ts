@@ -96,12 +96,26 @@ describe("querymask kb train", () => {
     });
     writeFileSync(labels, `${rows.join("\n")}\n`);
     const out = join(dir, "model.json");
-    const ok = train([labels, "-o", out, "--folds", "2", "--json"]);
+    // Self-training on a made-up unlabelled log.
+    const pool = join(dir, "pool.tsv");
+    writeFileSync(
+      pool,
+      "AnonID\tQuery\tQueryTime\tItemRank\tClickURL\n1\tgolf balls\t2006-03-01 07:00:00\t\t\n2\tsoccer ball\t2006-03-01 07:00:00\t\t\n",
+    );
+    const ok = train([labels, "-o", out, "--folds", "2", "--json", "--pool", pool]);
     assert.equal(ok.status, 0, ok.stderr);
     const summary = JSON.parse(ok.stdout);
     assert.equal(summary.examples, 6);
     assert.equal(summary.cv.folds.length, 2);
-    assert.equal(JSON.parse(readFileSync(out, "utf8")).format, "querymask-classifier-model");
+    const file = JSON.parse(readFileSync(out, "utf8"));
+    assert.equal(file.format, "querymask-classifier-model");
+    assert.equal(file.trainedOn.options.selfTraining.pool, 1, "the labelled query is left out of the pool");
+    const plain = train([labels, "-o", out, "--folds", "0"]);
+    assert.equal(plain.status, 0, plain.stderr);
+    assert.equal(JSON.parse(readFileSync(out, "utf8")).trainedOn.options.selfTraining, undefined);
+    const noPool = train([labels, "-o", out, "--pool", join(dir, "missing.tsv")]);
+    assert.equal(noPool.status, 2);
+    assert.match(noPool.stderr, /missing\.tsv: no such file/);
     const badFolds = train([labels, "-o", out, "--folds", "1"]);
     assert.equal(badFolds.status, 2);
     assert.match(badFolds.stderr, /--folds/);

@@ -7,7 +7,13 @@ import fc from "fast-check";
 import { BUNDLED_MODEL, Classifier, loadModel } from "../../src/classify/classifier.ts";
 import { type Features, queryFeatures } from "../../src/classify/features.ts";
 import { LinearModel, type ModelFile } from "../../src/classify/model.ts";
-import { readLabelled, TOP_LEVELS, trainFromLabels } from "../../src/classify/train.ts";
+import {
+  normalizeQuery,
+  readLabelled,
+  readPool,
+  TOP_LEVELS,
+  trainFromLabels,
+} from "../../src/classify/train.ts";
 import { Embeddings } from "../../src/knowledge/embeddings.ts";
 import { loadKnowledgeBase } from "../../src/knowledge/knowledge-base.ts";
 import { readSnapshot, snapshotContentHash } from "../../src/knowledge/snapshot.ts";
@@ -137,6 +143,46 @@ test("no word or pair feature of the model file spells out a whole labelled quer
     withhold: [...rows.map((r) => r.query), "motors"],
   });
   assert.ok(!Object.keys(more.file.weights).includes("w:motors"));
+});
+
+test("self-training: the pool leaves out labelled queries, and a word only fewer than 5 users typed gets no weight", async () => {
+  // A made-up log (AOL layout): `qwzarp` typed by 5 users, `zorblax` by 4 (in two queries each, so both pass
+  // the two-example minimum and only the user rule tells them apart).
+  const lines = ["AnonID\tQuery\tQueryTime\tItemRank\tClickURL"];
+  const at = (u: number, q: string) => `${u}\t${q}\t2006-03-01 07:00:00\t\t`;
+  for (let u = 1; u <= 5; u++) lines.push(at(u, "qwzarp league"), at(u, "qwzarp scores"));
+  for (let u = 1; u <= 4; u++) lines.push(at(10 + u, "zorblax  Symptoms"), at(10 + u, "zorblax pain"));
+  lines.push(at(11, "zorblax symptoms"), at(12, "Soccer Ball"));
+  const log = join(dir, "pool.tsv");
+  writeFileSync(log, `${lines.join("\n")}\n`);
+  const rows = readLabelled(labels);
+  const pool = await readPool(log, new Set(rows.map((r) => normalizeQuery(r.query))));
+  assert.deepEqual(
+    [...pool.keys()].sort(),
+    ["qwzarp league", "qwzarp scores", "zorblax pain", "zorblax symptoms"],
+    "labelled query left out",
+  );
+  assert.equal(pool.get("zorblax symptoms")!.size, 4);
+  const st = { threshold: 0, weight: 0.5, minUsers: 5 };
+  const run = () => trainFromLabels(rows, { kb, folds: 0, embeddings: null, pool, selfTraining: st });
+  const a = await run();
+  assert.deepEqual(a.file, (await run()).file, "deterministic");
+  assert.deepEqual(a.file.trainedOn.options.selfTraining, { ...st, pool: 4 });
+  const names = Object.keys(a.file.weights);
+  assert.ok(names.includes("w:qwzarp"), "a word of 5 users is learned from the pool");
+  for (const gone of [
+    "w:zorblax",
+    "b:zorblax symptoms",
+    "c:^zor",
+    "c:zorb",
+    "c:orbl",
+    "c:rbla",
+    "c:blax",
+    "c:lax$",
+  ])
+    assert.ok(!names.includes(gone), `${gone}: a word of 4 users is not`);
+  const plain = await trainFromLabels(rows, { kb, folds: 0, embeddings: null });
+  assert.ok(!Object.keys(plain.file.weights).includes("w:qwzarp"));
 });
 
 test("bad labelled rows are reported as file:line", () => {

@@ -4,10 +4,17 @@
  * inputs and their licences).
  */
 import { existsSync, statSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import type { Command } from "commander";
 import { BUNDLED_MODEL } from "../../classify/classifier.ts";
-import { precisionRecall, readLabelled, readQueries, trainFromLabels } from "../../classify/train.ts";
+import {
+  normalizeQuery,
+  precisionRecall,
+  readLabelled,
+  readPool,
+  readQueries,
+  trainFromLabels,
+} from "../../classify/train.ts";
 import { buildKnowledgeBase, loadKnowledgeBase } from "../../knowledge/knowledge-base.ts";
 import { DEFAULT_SNAPSHOT } from "../../knowledge/snapshot.ts";
 import { writeFileAtomic } from "../../log/atomic.ts";
@@ -22,6 +29,14 @@ const DEFAULT_LABELS = join(
   "labels",
   "train.tsv",
 );
+
+interface TrainFlags {
+  out: string;
+  seed: string;
+  folds: string;
+  pool?: string;
+  json?: boolean;
+}
 
 export function register(program: Command): void {
   const kb = program.command("kb");
@@ -54,13 +69,19 @@ export function register(program: Command): void {
     .option("-o, --out <file>", "model file", BUNDLED_MODEL)
     .option("--seed <n>", "seed of the example order and the folds", "1")
     .option("--folds <k>", "cross-validate with k folds first (0 = skip)", "5")
+    .option(
+      "--pool <log>",
+      "also self-train on the distinct queries of this unlabelled log (e.g. ../shared/data/aol-top1000/aol_top1000_users.tsv.gz)",
+    )
     .option("--json", "print the figures as JSON")
     .addHelpText(
       "after",
       "\nThe model is bound to the current knowledge-base snapshot: rebuild the snapshot, retrain.\n" +
+        "--pool leaves out the queries of the labels file and of a dev.tsv beside it; a word, pair or 4-gram\n" +
+        "learned from the pool alone must occur in queries of at least 5 distinct users of the log.\n" +
         "Example:\n  querymask kb train ../shared/data/labels/train.tsv\n  querymask kb train my-labels.tsv -o my-model.json --folds 0",
     )
-    .action(async (labels: string, flags: { out: string; seed: string; folds: string; json?: boolean }) => {
+    .action(async (labels: string, flags: TrainFlags) => {
       const seed = Number(flags.seed);
       const folds = Number(flags.folds);
       if (!Number.isSafeInteger(seed)) throw new UsageError(`--seed: expected an integer, got ${flags.seed}`);
@@ -72,7 +93,23 @@ export function register(program: Command): void {
       const t0 = performance.now();
       const rows = readLabelled(labels);
       process.stderr.write(`training on ${rows.length} labelled queries of ${labels}…\n`);
-      const run = await trainFromLabels(rows, { seed, folds, withhold: readQueries(labels) });
+      const withhold = readQueries(labels);
+      let pool: Map<string, Set<string>> | undefined;
+      if (flags.pool !== undefined) {
+        if (!existsSync(flags.pool)) throw new InputError(flags.pool, undefined, "no such file");
+        const dev = join(dirname(labels), "dev.tsv");
+        const exclude = new Set(
+          [...withhold, ...(existsSync(dev) ? readQueries(dev) : [])].map(normalizeQuery),
+        );
+        pool = await readPool(flags.pool, exclude);
+        process.stderr.write(`self-training on ${pool.size} distinct unlabelled queries of ${flags.pool}…\n`);
+      }
+      const run = await trainFromLabels(rows, {
+        seed,
+        folds,
+        withhold,
+        ...(pool !== undefined ? { pool } : {}),
+      });
       await writeFileAtomic(flags.out, `${JSON.stringify(run.file)}\n`);
       const secs = ((performance.now() - t0) / 1000).toFixed(1);
       const summary = {
