@@ -150,6 +150,12 @@ const median = (xs: number[]) => {
 };
 const load = () => loadavg()[0]!.toFixed(1);
 
+/** `anonymize --method swap` at a grid setting `k/depth`, seed 1, quiet, JSON summary (input and -o follow). */
+function swapArgs(setting: string): string[] {
+  const [k, depth] = setting.split("/");
+  return ["anonymize", "--method", "swap", "--k", k!, "--depth", depth!, "--seed", "1", "-q", "--json"];
+}
+
 /**
  * The subset classified by querymask and sorted by time, made once per classifier: a stamp beside it holds the
  * hash of the input and of everything the classifier reads (eval-swap's key), so a release of a stale input (one
@@ -250,20 +256,7 @@ try {
       for (const s of settings) {
         const [k, depth] = s.split("/");
         const out = join(tmp, "released.tsv");
-        const argv = [
-          "anonymize",
-          "--method",
-          "swap",
-          "--k",
-          k!,
-          "--depth",
-          depth!,
-          "--seed",
-          "1",
-          "-q",
-          "--json",
-        ];
-        runs[s]!.push(cli([...argv, input, "-o", out]));
+        runs[s]!.push(cli([...swapArgs(s), input, "-o", out]));
         if (sapsDir) sapsRuns[s]!.push(timed([SAPS_BIN!, k!, depth!], sapsDir));
       }
     }
@@ -350,20 +343,7 @@ try {
     ];
     console.log(`\nthis checkout vs ${BASE} (${RUNS} alternating runs, load ${load()}):`);
     for (const s of ["3/1", "10/1", "30/1", "3/3"]) {
-      const [k, depth] = s.split("/");
-      const argv = [
-        "anonymize",
-        "--method",
-        "swap",
-        "--k",
-        k!,
-        "--depth",
-        depth!,
-        "--seed",
-        "1",
-        "-q",
-        "--json",
-      ];
+      const argv = swapArgs(s);
       const runs: Measured[][] = builds.map(() => []);
       for (let r = 0; r < RUNS; r++) {
         for (const [i, [, bin]] of builds.entries()) {
