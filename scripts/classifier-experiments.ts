@@ -61,11 +61,10 @@ import {
 } from "../src/classify/features.ts";
 import type { Example, LinearModel } from "../src/classify/model.ts";
 import {
-  normalizeQuery,
+  labelledBeside,
   poolFeatures,
   readLabelled,
   readPool,
-  readQueries,
   selfTrain,
   TOP_LEVELS,
   trainModel,
@@ -816,11 +815,7 @@ if (want("selftrain")) {
   if (!existsSync(aolPath)) console.log(`selftrain: ${aolPath} not found; skipping`);
   else {
     const t0 = process.cpuUsage();
-    const devPath = join(shared, "labels", "dev.tsv");
-    const exclude = new Set(
-      [...readQueries(trainPath), ...(existsSync(devPath) ? readQueries(devPath) : [])].map(normalizeQuery),
-    );
-    const users = await readPool(aolPath, exclude);
+    const users = await readPool(aolPath, labelledBeside(trainPath));
     const configs = (process.env.SELFTRAIN_CONFIGS ?? "0.9:0.5:5,0.8:0.3:5,0.7:0.3:5,0.9:1:5")
       .split(",")
       .map((c) => c.split(":").map(Number) as [number, number, number]);

@@ -26,12 +26,11 @@ import type { Example, LinearModel } from "../src/classify/model.ts";
 import {
   crossValidate,
   featurize,
-  normalizeQuery,
+  labelledBeside,
   poolFeatures,
   precisionRecall,
   readLabelled,
   readPool,
-  readQueries,
   SELF_TRAINING,
   selfTrain,
   trainModel,
@@ -66,8 +65,12 @@ if (!noModel && !process.argv.includes("--no-cv") && existsSync(trainPath) && ex
   // With --pool, as `querymask kb train --pool <the AOL subset>` does: self-trained on its other queries.
   let fit: ((tr: readonly Example[]) => LinearModel) | undefined;
   if (process.argv.includes("--pool") && existsSync(aolPath)) {
-    const exclude = new Set([...readQueries(trainPath), ...readQueries(devPath)].map(normalizeQuery));
-    const pool = poolFeatures(base, await readPool(aolPath, exclude), SELF_TRAINING.minUsers, emb);
+    const pool = poolFeatures(
+      base,
+      await readPool(aolPath, labelledBeside(trainPath)),
+      SELF_TRAINING.minUsers,
+      emb,
+    );
     console.log(`self-training on ${pool.length} distinct unlabelled AOL queries`);
     fit = (tr) => selfTrain(tr, pool, {}, SELF_TRAINING);
   }

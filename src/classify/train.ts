@@ -4,7 +4,8 @@
  * out), such as ../shared/data/labels/train.tsv. Features are computed once per query with a classifier that
  * has no model (Algorithm 1 alone) and reused by every fold.
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { Embeddings } from "../knowledge/embeddings.ts";
 import { type KnowledgeBase, loadKnowledgeBase } from "../knowledge/knowledge-base.ts";
 import { openLog } from "../log/read.ts";
@@ -205,23 +206,31 @@ export interface SelfTraining {
 export const SELF_TRAINING: SelfTraining = { threshold: 0.9, weight: 0.5, minUsers: 5 };
 
 /** Lower-cased, single-spaced: the form in which queries are compared (pool vs labelled, withheld features). */
-export function normalizeQuery(q: string): string {
+function comparable(q: string): string {
   return q.toLowerCase().trim().split(/\s+/).join(" ");
 }
 
 /**
- * The distinct queries of a log (any layout `openLog` reads; strict: a bad line is `file:line: reason`) with
- * the users who typed each, leaving out empty queries and those in `exclude` (normalized: the labelled ones).
+ * The queries a self-training pool must leave out for the labels file `labels`: its own and those of a `dev.tsv`
+ * beside it (the check set), when there is one.
  */
-export async function readPool(
-  path: string,
-  exclude: ReadonlySet<string>,
-): Promise<Map<string, Set<string>>> {
+export function labelledBeside(labels: string): string[] {
+  const dev = join(dirname(labels), "dev.tsv");
+  return [...readQueries(labels), ...(existsSync(dev) && dev !== labels ? readQueries(dev) : [])];
+}
+
+/**
+ * The distinct queries of a log (any layout `openLog` reads; strict: a bad line is `file:line: reason`) with
+ * the users who typed each, leaving out empty queries and the `labelled` ones (compared lower-cased and
+ * single-spaced).
+ */
+export async function readPool(path: string, labelled: readonly string[]): Promise<Map<string, Set<string>>> {
+  const exclude = new Set(labelled.map(comparable));
   const users = new Map<string, Set<string>>();
   const log = await openLog([path], { keepSource: false });
   for await (const batch of log.batches())
     for (const r of batch) {
-      const q = normalizeQuery(r.query);
+      const q = comparable(r.query);
       if (q === "" || q === "-" || exclude.has(q)) continue;
       const s = users.get(q);
       if (s === undefined) users.set(q, new Set([r.user]));
@@ -339,7 +348,7 @@ export async function trainFromLabels(
   // No word or word-pair feature spells out a whole labelled query: the model file must not hold the queries.
   const exclude = new Set<string>();
   for (const query of opts.withhold ?? rows.map((r) => r.query)) {
-    const q = normalizeQuery(query);
+    const q = comparable(query);
     exclude.add(`w:${q}`);
     exclude.add(`b:${q}`);
   }

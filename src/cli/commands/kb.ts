@@ -4,11 +4,11 @@
  * inputs and their licences).
  */
 import { existsSync, statSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { join, resolve } from "node:path";
 import type { Command } from "commander";
 import { BUNDLED_MODEL } from "../../classify/classifier.ts";
 import {
-  normalizeQuery,
+  labelledBeside,
   precisionRecall,
   readLabelled,
   readPool,
@@ -97,11 +97,7 @@ export function register(program: Command): void {
       let pool: Map<string, Set<string>> | undefined;
       if (flags.pool !== undefined) {
         if (!existsSync(flags.pool)) throw new InputError(flags.pool, undefined, "no such file");
-        const dev = join(dirname(labels), "dev.tsv");
-        const exclude = new Set(
-          [...withhold, ...(existsSync(dev) ? readQueries(dev) : [])].map(normalizeQuery),
-        );
-        pool = await readPool(flags.pool, exclude);
+        pool = await readPool(flags.pool, labelledBeside(labels));
         process.stderr.write(`self-training on ${pool.size} distinct unlabelled queries of ${flags.pool}…\n`);
       }
       const run = await trainFromLabels(rows, {
