@@ -139,6 +139,24 @@ export interface Method<P = unknown> extends MethodInfo {
     out: RowWriter,
     opts: { readonly classified: boolean },
   ): RowStage | undefined;
+  /**
+   * Methods that need each user's whole history but never two users' at once (dp's set selections): the release
+   * read from the log one user at a time, in as many passes as the method needs, so memory follows one user and
+   * the release's own tables, not the log. The CLI uses it instead of `anonymize` for a log grouped by user that
+   * it can read again (files, not stdin); undefined when these parameters need the whole log (dp's korolova). The
+   * release must equal `anonymize`'s on the same log for the same randomness.
+   */
+  anonymizeByUser?(log: UserPasses, params: P, ctx: MethodContext): Promise<Release | undefined>;
+}
+
+/** A log a method reads by user ({@link Method.anonymizeByUser}). */
+export interface UserPasses {
+  /**
+   * One pass over the log: each user's records (as `anonymize` would be given them: scrubbed when the CLI scrubs)
+   * as one block, users in log order, the same records in the same order every pass. Throws
+   * NotGroupedByUser (src/log/user-blocks.ts) when a user's rows are not contiguous.
+   */
+  pass(): AsyncIterable<readonly LogRecord[]>;
 }
 
 export { intParam, numberParam } from "../util/params.ts";

@@ -21,6 +21,7 @@ import {
   type MethodContext,
   methodRng,
   NO_GUARANTEE,
+  type Release,
   withParamRange,
 } from "../../methods/method.ts";
 import { ClickUsers } from "../../scrub/click-url.ts";
@@ -98,7 +99,7 @@ export function register(program: Command): void {
       "released log (same format as the input; .gz compresses) or count table (dp)",
     )
     .option("--seed <n>", "random seed", parseSeed, DEFAULT_SEED)
-    .option("--batch", "load the whole log even if the method can stream")
+    .option("--batch", "load the whole log even if the method can stream it or read it one user at a time")
     .option(
       "--sort-buffer <records>",
       "streaming a log not in time order: records held in memory per sorted run on disk",
@@ -230,27 +231,46 @@ export function register(program: Command): void {
       guarantee = method.stageGuarantee?.(params) ?? NO_GUARANTEE;
       rejected = run.rejected;
     } else {
-      opts.progress.start("reading");
-      const read = await loadLog(inputs, opts);
-      opts.progress.stop();
-      let input = read;
-      // Loaded here only: the scrubber's dictionaries are not needed by a streaming method.
-      const { scrubLog, scrubsInput } = await import("../../scrub/scrub-log.ts");
-      if (scrubsInput(method.name, read)) {
-        opts.progress.start("scrubbing identifiers");
-        const scrubbed = await scrubLog(read);
+      // A method that reads by user (dp) holds one user at a time when the log is grouped by user.
+      const byUser =
+        flags.batch || method.anonymizeByUser === undefined
+          ? undefined
+          : await (await import("../by-user.ts")).releaseByUser(
+              method,
+              params,
+              ctx,
+              inputs,
+              opts,
+              !!flags.quiet,
+            );
+      let release: Release;
+      if (byUser !== undefined) {
+        release = byUser.release;
+        if (byUser.scrub) scrubCounts = scrubCountsOf(byUser.scrub);
+        rejected = byUser.rejected;
+      } else {
+        opts.progress.start("reading");
+        const read = await loadLog(inputs, opts);
         opts.progress.stop();
-        input = scrubbed.log;
-        scrubCounts = scrubCountsOf(scrubbed.counts);
+        let input = read;
+        // Loaded here only: the scrubber's dictionaries are not needed by a streaming method.
+        const { scrubLog, scrubsInput } = await import("../../scrub/scrub-log.ts");
+        if (scrubsInput(method.name, read)) {
+          opts.progress.start("scrubbing identifiers");
+          const scrubbed = await scrubLog(read);
+          opts.progress.stop();
+          input = scrubbed.log;
+          scrubCounts = scrubCountsOf(scrubbed.counts);
+        }
+        release = await withParamRange(method.name, () => method.anonymize(input, params, ctx));
+        rejected = input.rejected;
       }
-      const release = await withParamRange(method.name, () => method.anonymize(input, params, ctx));
       if (release.log) await writeLog(flags.out, release.log);
       else if (release.table) await writeCountTable(flags.out, release.table);
       else throw new Error(`method ${method.name} released nothing`);
       counts = { ...scrubCounts, ...release.counts };
       guarantee = release.guarantee;
       notes = release.notes ?? [];
-      rejected = input.rejected;
     }
     const seconds = (performance.now() - t0) / 1000;
     reportRejects(rejected, opts.rejectsPath);

@@ -10,47 +10,31 @@
  * `korolova`, the 2009 baseline (`korolova.ts`).
  */
 import { groupEvents } from "../../log/events.ts";
-import { describeGuarantee } from "../../log/guarantee.ts";
 import {
   type Guarantee,
   intParam,
   type Method,
-  NO_GUARANTEE,
+  type MethodContext,
   numberParam,
   ParamError,
   type Release,
   userLevelDp,
 } from "../method.ts";
-import { Accountant, type GaussianShare, gaussianPlan, type Share, splitBudget } from "./accountant.ts";
+import { Accountant } from "./accountant.ts";
 import { budget } from "./budget.ts";
+import { boundPairsByUser, boundQueriesByUser, type FirstPass } from "./by-user.ts";
 import { boundPairs, boundQueries, histories } from "./contributions.ts";
-import { type CountNoise, gaussianCountNoise, laplaceCountNoise, noisyCounts } from "./counts.ts";
 import { discreteLaplace } from "./discrete.ts";
 import { limitAndCount, noisyRelease } from "./korolova.ts";
 import { dpInfo } from "./meta.ts";
-import { korolovaNothingReleased, nothingReleased } from "./notes.ts";
-import { type NoiseSource, randomness } from "./random.ts";
+import { korolovaNothingReleased } from "./notes.ts";
+import { type DpParams, plan, type SelectionName } from "./plan.ts";
+import { randomness } from "./random.ts";
+import { claim, setRelease } from "./release.ts";
 import { SELECTION_NAMES, selections } from "./selection/index.ts";
-import { type Calibration, type Selection, userCounts } from "./selection/selection.ts";
+import type { Calibration, Selection } from "./selection/selection.ts";
 
-export type SelectionName = (typeof SELECTION_NAMES)[number];
-
-export interface DpParams {
-  /** How queries are chosen for release. */
-  readonly selection: SelectionName;
-  /** Privacy loss ε of the whole release. */
-  readonly epsilon: number;
-  /** Failure probability δ of the whole release. */
-  readonly delta: number;
-  /** Contribution bound: distinct queries (and distinct query-click pairs) per user; korolova: query events. */
-  readonly d: number;
-  /** Policy strategies: the cutoff Γ = ρ + α·(noise scale). */
-  readonly alpha: number;
-  /** "crypto" (default: a real release) or "seeded" (reproducible from the seed: experiments only, not private). */
-  readonly noise: NoiseSource;
-  /** Release noisy click counts too (default). */
-  readonly clicks: boolean;
-}
+export { type DpParams, type KindPlan, type Plan, plan, type SelectionName } from "./plan.ts";
 
 /** Defaults, chosen by a sweep of strategy × d on generated 100k-user logs (docs/dp.md, docs/results/dp.md). */
 export const DEFAULT_SELECTION: SelectionName = "length-weighted";
@@ -76,102 +60,6 @@ function boolParam(raw: Readonly<Record<string, unknown>>, name: string, def: bo
 
 const strategy = (name: SelectionName): Selection<Calibration> | undefined =>
   selections.find((s) => s.name === name);
-
-/** Run a calibration, turning unusable numbers into a ParamError. */
-function checked(sel: Selection<Calibration>, params: DpParams, calibrate: () => Calibration): Calibration {
-  let cal: Calibration;
-  try {
-    cal = calibrate();
-  } catch (e) {
-    if (e instanceof RangeError)
-      throw new ParamError("dp", "epsilon", `no usable ${sel.name} threshold: ${e.message}`);
-    throw e;
-  }
-  if (!Object.values(cal.facts).every(Number.isFinite) || !Number.isFinite(cal.usersNeeded)) {
-    throw new ParamError(
-      "dp",
-      "epsilon",
-      `ε = ${params.epsilon}, δ = ${params.delta}, d = ${params.d} give no finite ${sel.name} threshold; use ε ≥ 0.001`,
-    );
-  }
-  return cal;
-}
-
-/** One kind of item (queries, or query-click pairs): its selection's calibration, its count noise, its charges. */
-export interface KindPlan {
-  readonly cal: Calibration;
-  readonly noise: CountNoise;
-  /** Charge this kind's selection and counts. */
-  charge(account: Accountant): void;
-}
-
-export interface Plan {
-  readonly account: Accountant;
-  readonly queries: KindPlan;
-  /** Absent when clicks are not released. */
-  readonly pairs?: KindPlan;
-}
-
-/**
- * How a set-selection release spends (ε, δ): Gaussian strategies by the zCDP plan (`gaussianPlan`), Laplace ones
- * by the basic-composition split (`splitBudget`). Throws ParamError when (ε, δ, d) allow no usable threshold.
- */
-export function plan(params: DpParams, sel: Selection<Calibration>): Plan {
-  const { epsilon, delta, d, alpha, clicks } = params;
-  const g = sel.gaussian;
-  if (g) {
-    let p: ReturnType<typeof gaussianPlan>;
-    try {
-      p = gaussianPlan(epsilon, delta, clicks, d);
-    } catch (e) {
-      if (e instanceof RangeError) throw new ParamError("dp", "epsilon", e.message);
-      throw e;
-    }
-    const kind = (label: string, s: GaussianShare, c: GaussianShare): KindPlan => {
-      const sigma = g.sensitivity(d) / Math.sqrt(2 * s.rho);
-      const cal = checked(sel, params, () => g.calibrateNoise(sigma, s.thresholdDelta, d, alpha));
-      const noise = gaussianCountNoise(c.rho, d);
-      return {
-        cal,
-        noise,
-        charge(account) {
-          account.spendGaussian(`${label} selection (${sel.name})`, 2 * s.rho);
-          account.spendThreshold(
-            `${label} selection: an item only the added user holds passes`,
-            s.thresholdDelta,
-          );
-          account.spendDiscreteGaussian(`${label} counts (${noise.kind})`, noise.scale, d);
-        },
-      };
-    };
-    return {
-      account: new Accountant(epsilon),
-      queries: kind("query", p.querySelection, p.queryCounts),
-      pairs: p.pairSelection && p.pairCounts ? kind("click-pair", p.pairSelection, p.pairCounts) : undefined,
-    };
-  }
-  const shares = splitBudget(epsilon, delta, clicks);
-  const kind = (label: string, s: Share, c: Share): KindPlan => {
-    const cal = checked(sel, params, () => sel.calibrate(s.epsilon, s.delta, d, alpha));
-    const noise = laplaceCountNoise(c.epsilon, d);
-    return {
-      cal,
-      noise,
-      charge(account) {
-        account.spend(`${label} selection (${sel.name})`, s.epsilon, s.delta);
-        account.spend(`${label} counts (${noise.kind})`, c.epsilon, c.delta);
-      },
-    };
-  };
-  return {
-    account: new Accountant(),
-    queries: kind("query", shares.querySelection, shares.queryCounts),
-    pairs:
-      shares.pairSelection && shares.pairCounts
-        ? kind("click-pair", shares.pairSelection, shares.pairCounts)
-        : undefined,
-  };
-}
 
 export const dp: Method<DpParams> = {
   ...dpInfo,
@@ -220,96 +108,53 @@ export const dp: Method<DpParams> = {
     return params;
   },
   async anonymize(input, params, ctx): Promise<Release> {
-    if (params.noise === "seeded" && !warned) {
-      warned = true;
-      // The caller's channel when it gives one (the library API's onWarning), stderr otherwise.
-      if (ctx.warn) ctx.warn(SEEDED_WARNING.trimEnd());
-      else process.stderr.write(SEEDED_WARNING);
-    }
-    const random = randomness(params.noise, ctx.rng);
+    const random = noiseFor(params, ctx);
     ctx.progress.start(`dp (${params.selection}): bounding users' contributions`);
     const events = groupEvents(input.records);
     const users = histories(events);
     ctx.progress.stop();
     const sel = strategy(params.selection);
     if (!sel) return korolovaRelease(input.records, events, params, random);
-
-    const { account, queries: qPlan, pairs: pPlan } = plan(params, sel);
-    const queries = boundQueries(users, params.d, sel.prior);
-    const qCal = qPlan.cal;
-    ctx.progress.start(`dp: ${sel.name} selection over ${queries.keys.length.toLocaleString("en")} queries`);
-    const qPrior = priors(sel, queries.keys);
-    const chosen = sel.select(queries.users, queries.keys.length, qCal, random, qPrior);
-    ctx.progress.stop();
-    const qNoise = qPlan.noise;
-    const qCounts = noisyCounts(queries.users, queries.keys.length, chosen, qNoise, random);
-    qPlan.charge(account);
-    const table: {
-      queries: { query: string; count: number }[];
-      clicks: { query: string; url: string; count: number }[];
-    } = {
-      queries: Array.from(chosen, (id, i) => ({ query: queries.keys[id]!, count: qCounts[i]! })),
-      clicks: [],
-    };
-
-    const counts: Record<string, number> = {
+    const first = {
+      queries: boundQueries(users, params.d, sel.prior),
       users: users.length,
-      "users over d": queries.usersTruncated,
-      "(user, query) pairs over d": queries.dropped,
-      "distinct queries": distinctQueries(events),
-      "distinct queries within the bound": queries.keys.length,
-      "queries released": chosen.length,
-      ...qCal.facts,
-      [`count noise (${qNoise.kind})`]: qNoise.scale,
+      distinct: distinctQueries(events),
     };
-    if (pPlan) {
-      const released = new Set(table.queries.map((q) => q.query));
-      const pairs = boundPairs(input.records, users, released, params.d, sel.prior);
-      const pChosen = sel.select(pairs.users, pairs.keys.length, pPlan.cal, random, priors(sel, pairs.keys));
-      const pCounts = noisyCounts(pairs.users, pairs.keys.length, pChosen, pPlan.noise, random);
-      pPlan.charge(account);
-      table.clicks = Array.from(pChosen, (id, i) => {
-        const key = pairs.keys[id]!;
-        const tab = key.indexOf("\t");
-        return { query: key.slice(0, tab), url: key.slice(tab + 1), count: pCounts[i]! };
-      });
-      counts["distinct click pairs of released queries"] = pairs.keys.length;
-      counts["click pairs released"] = pChosen.length;
+    return setRelease(params, sel, random, ctx, first, async (released) =>
+      boundPairs(input.records, users, released, params.d, sel.prior),
+    );
+  },
+  async anonymizeByUser(log, params, ctx): Promise<Release | undefined> {
+    const sel = strategy(params.selection);
+    if (!sel) return undefined; // korolova keeps each user's first d events of the whole log's order
+    ctx.progress.start(`dp (${params.selection}): bounding users' contributions, one user at a time`);
+    let first: FirstPass;
+    try {
+      first = await boundQueriesByUser(log, params.d, sel.prior, ctx.progress);
+    } finally {
+      ctx.progress.stop();
     }
-    sortTable(table);
-    const total = account.total();
-    for (const c of account.charges) {
-      if (c.kind === "dp") counts[`ε ${c.what}`] = c.epsilon;
-      else if (c.kind === "zcdp") counts[`ρ (zCDP) ${c.what}`] = c.rho;
-      else if (c.kind === "gaussian") counts[`μ (GDP) ${c.what}`] = Math.sqrt(c.mu2);
-      else if (c.kind === "discrete-gaussian") counts[`σ ${c.what}, ${c.coordinates} per user`] = c.sigma;
-      else counts[`δ ${c.what}`] = c.delta;
-    }
-    counts["cryptographic noise"] = random.private ? 1 : 0;
-    const notes: string[] = [];
-    if (chosen.length === 0) {
-      const n = userCounts(queries.users, queries.keys.length);
-      const most = n.reduce((a, b) => Math.max(a, b), 0);
-      const top = sel.score?.(queries.users, queries.keys.length, qPrior).reduce((a, b) => Math.max(a, b), 0);
-      notes.push(
-        nothingReleased(
-          params,
-          most,
-          qCal.usersNeeded,
-          sel.name,
-          (p) => plan(p, sel).queries.cal.usersNeeded,
-          top,
-        ),
-      );
-    }
-    return { table, guarantee: claim(params, total, notes), counts, notes };
+    // Only now: a log found not grouped by user goes to `anonymize`, which must get the context's randomness whole.
+    const random = noiseFor(params, ctx);
+    return setRelease(params, sel, random, ctx, first, async (released) => {
+      ctx.progress.start("dp: click pairs of the released queries (second pass)");
+      try {
+        return await boundPairsByUser(log, released, params.d, sel.prior);
+      } finally {
+        ctx.progress.stop();
+      }
+    });
   },
 };
 
-/** The items' public priors, when the strategy weighs by one. */
-function priors(sel: Selection<Calibration>, keys: readonly string[]): Float64Array | undefined {
-  const prior = sel.prior;
-  return prior ? Float64Array.from(keys, (k) => prior(k)) : undefined;
+/** The run's noise source; seeded noise is announced once per process (the caller's channel, else stderr). */
+function noiseFor(params: DpParams, ctx: MethodContext): ReturnType<typeof randomness> {
+  if (params.noise === "seeded" && !warned) {
+    warned = true;
+    if (ctx.warn) ctx.warn(SEEDED_WARNING.trimEnd());
+    else process.stderr.write(SEEDED_WARNING);
+  }
+  return randomness(params.noise, ctx.rng);
 }
 
 /** Distinct non-empty queries in the log, before any contribution bound: the same denominator for every strategy. */
@@ -330,30 +175,6 @@ export function plannedGuarantee(params: DpParams): Guarantee {
   queries.charge(account);
   pairs?.charge(account);
   return userLevelDp(account.total());
-}
-
-/**
- * What the release may claim: (ε, δ)-DP with the crypto noise; nothing with seeded noise, which anyone who knows
- * the seed can subtract. Then a note says what the same parameters give with private noise.
- */
-function claim(params: DpParams, total: { epsilon: number; delta: number }, notes: string[]): Guarantee {
-  const dp = userLevelDp(total);
-  if (params.noise === "crypto") return dp;
-  notes.push(
-    `seeded noise: this release is not private and claims no guarantee; with --noise crypto the same ` +
-      `parameters give ${describeGuarantee(dp)}.`,
-  );
-  return NO_GUARANTEE;
-}
-
-const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
-
-function sortTable(table: {
-  queries: { query: string; count: number }[];
-  clicks: { query: string; url: string; count: number }[];
-}): void {
-  table.queries.sort((a, b) => b.count - a.count || byText(a.query, b.query));
-  table.clicks.sort((a, b) => byText(a.query, b.query) || b.count - a.count || byText(a.url, b.url));
 }
 
 function korolovaRelease(
