@@ -24,8 +24,8 @@ export interface ByUserRun {
 }
 
 /**
- * The method's release read by user, or undefined when this input or these parameters need the batch path (then
- * nothing was written, and a note on stderr says why when the log turned out not to be grouped by user).
+ * The method's release read by user, or undefined when this input needs the batch path (then nothing was
+ * written, and a note on stderr says why when the log turned out not to be grouped by user).
  */
 export async function releaseByUser<P>(
   method: Method<P>,
@@ -65,7 +65,7 @@ async function byUser<P>(
   const again = { format: first.format, lenient: true };
   const scrubs = scrubsInput(method.name, first);
   const scrubbed = emptyCounts();
-  let released: Release | undefined;
+  let released: Release;
   try {
     let clicks: ClickUsers | undefined;
     if (scrubs) {
@@ -101,10 +101,6 @@ async function byUser<P>(
         `querymask: ${e.where}: the log is not grouped by user, so it cannot be read one user at a time; loading it whole\n`,
       );
     }
-    return undefined;
-  }
-  if (released === undefined) {
-    await first.rejects.abort();
     return undefined;
   }
   await first.rejects.close();

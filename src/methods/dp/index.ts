@@ -10,6 +10,7 @@
  * `korolova`, the 2009 baseline (`korolova.ts`).
  */
 import { groupEvents } from "../../log/events.ts";
+import type { Progress } from "../../util/progress.ts";
 import {
   type Guarantee,
   intParam,
@@ -22,10 +23,10 @@ import {
 } from "../method.ts";
 import { Accountant } from "./accountant.ts";
 import { budget } from "./budget.ts";
-import { boundPairsByUser, boundQueriesByUser, type FirstPass } from "./by-user.ts";
+import { boundPairsByUser, boundQueriesByUser, limitByUser } from "./by-user.ts";
 import { boundPairs, boundQueries, histories } from "./contributions.ts";
 import { discreteLaplace } from "./discrete.ts";
-import { limitAndCount, noisyRelease } from "./korolova.ts";
+import { EventLimiter, type LimitedCounts, noisyRelease } from "./korolova.ts";
 import { dpInfo } from "./meta.ts";
 import { korolovaNothingReleased } from "./notes.ts";
 import { type DpParams, plan, type SelectionName } from "./plan.ts";
@@ -113,39 +114,49 @@ export const dp: Method<DpParams> = {
     const events = groupEvents(input.records);
     const users = histories(events);
     ctx.progress.stop();
+    const distinct = distinctQueries(events);
     const sel = strategy(params.selection);
-    if (!sel) return korolovaRelease(input.records, events, params, random);
-    const first = {
-      queries: boundQueries(users, params.d, sel.prior),
-      users: users.length,
-      distinct: distinctQueries(events),
-    };
+    if (!sel) {
+      const counts = new EventLimiter(params.d);
+      for (const list of users) counts.add(input.records, list);
+      return korolovaRelease(counts, distinct, params, random);
+    }
+    const first = { queries: boundQueries(users, params.d, sel.prior), users: users.length, distinct };
     return setRelease(params, sel, random, ctx, first, async (released) =>
       boundPairs(input.records, users, released, params.d, sel.prior),
     );
   },
-  async anonymizeByUser(log, params, ctx): Promise<Release | undefined> {
+  async anonymizeByUser(log, params, ctx): Promise<Release> {
     const sel = strategy(params.selection);
-    if (!sel) return undefined; // korolova keeps each user's first d events of the whole log's order
-    ctx.progress.start(`dp (${params.selection}): bounding users' contributions, one user at a time`);
-    let first: FirstPass;
-    try {
-      first = await boundQueriesByUser(log, params.d, sel.prior, ctx.progress);
-    } finally {
-      ctx.progress.stop();
+    const label = `dp (${params.selection}): bounding users' contributions, one user at a time`;
+    // The randomness is taken after the first pass: a log found not grouped by user there goes to `anonymize`,
+    // which must get the context's randomness whole.
+    if (!sel) {
+      const { counts, distinct } = await phase(ctx.progress, label, () =>
+        limitByUser(log, params.d, ctx.progress),
+      );
+      return korolovaRelease(counts, distinct, params, noiseFor(params, ctx));
     }
-    // Only now: a log found not grouped by user goes to `anonymize`, which must get the context's randomness whole.
-    const random = noiseFor(params, ctx);
-    return setRelease(params, sel, random, ctx, first, async (released) => {
-      ctx.progress.start("dp: click pairs of the released queries (second pass)");
-      try {
-        return await boundPairsByUser(log, released, params.d, sel.prior);
-      } finally {
-        ctx.progress.stop();
-      }
-    });
+    const first = await phase(ctx.progress, label, () =>
+      boundQueriesByUser(log, params.d, sel.prior, ctx.progress),
+    );
+    return setRelease(params, sel, noiseFor(params, ctx), ctx, first, (released) =>
+      phase(ctx.progress, "dp: click pairs of the released queries (second pass)", () =>
+        boundPairsByUser(log, released, params.d, sel.prior),
+      ),
+    );
   },
 };
+
+/** `work` as a progress phase, ended even when it throws. */
+async function phase<T>(progress: Progress, label: string, work: () => Promise<T>): Promise<T> {
+  progress.start(label);
+  try {
+    return await work();
+  } finally {
+    progress.stop();
+  }
+}
 
 /** The run's noise source; seeded noise is announced once per process (the caller's channel, else stderr). */
 function noiseFor(params: DpParams, ctx: MethodContext): ReturnType<typeof randomness> {
@@ -178,13 +189,12 @@ export function plannedGuarantee(params: DpParams): Guarantee {
 }
 
 function korolovaRelease(
-  records: Parameters<typeof limitAndCount>[0],
-  events: Parameters<typeof limitAndCount>[1],
+  counts: LimitedCounts,
+  distinct: number,
   params: DpParams,
   random: ReturnType<typeof randomness>,
 ): Release {
   const plan = budget(params.epsilon, params.delta, params.d, params.clicks);
-  const counts = limitAndCount(records, events, params.d);
   const table = noisyRelease(counts, plan, discreteLaplace(random, plan.b));
   const notes: string[] = [];
   if (table.queries.length === 0) {
@@ -203,7 +213,7 @@ function korolovaRelease(
       "events dropped (over d)": counts.eventsDropped,
       "clicks kept": counts.clicksKept,
       "clicks dropped (over d)": counts.clicksDropped,
-      "distinct queries": distinctQueries(events),
+      "distinct queries": distinct,
       "distinct queries within the bound": counts.queries.size,
       "queries released": table.queries.length,
       "click pairs released": table.clicks.length,

@@ -27,49 +27,64 @@ export interface LimitedCounts {
   readonly clicksDropped: number;
 }
 
-/** Step 1: limit each user to their first `d` events and first `d` clicks; count what is left. */
-export function limitAndCount(
-  records: readonly LogRecord[],
-  events: readonly QueryEvent[],
-  d: number,
-): LimitedCounts {
-  const byUser = histories(events);
-  const queries = new Map<string, number>();
-  const clicks = new Map<string, Map<string, number>>();
-  let eventsKept = 0;
-  let eventsDropped = 0;
-  let clicksKept = 0;
-  let clicksDropped = 0;
-  for (const list of byUser) {
+/**
+ * Step 1, one user at a time: keep the user's first `d` events and first `d` clicks, and count what is left. The
+ * choice reads only the user's own history, so the log can be read by user (`by-user.ts`).
+ */
+export class EventLimiter implements LimitedCounts {
+  readonly queries = new Map<string, number>();
+  readonly clicks = new Map<string, Map<string, number>>();
+  users = 0;
+  eventsKept = 0;
+  eventsDropped = 0;
+  clicksKept = 0;
+  clicksDropped = 0;
+
+  constructor(private readonly d: number) {}
+
+  /** One user's non-empty query events by time (`histories`), indexing `records`. */
+  add(records: readonly LogRecord[], list: readonly QueryEvent[]): void {
+    const d = this.d;
+    this.users++;
     let userClicks = 0;
     for (let i = 0; i < list.length; i++) {
       const e = list[i]!;
       if (i >= d) {
-        eventsDropped++;
-        clicksDropped += e.clicks;
+        this.eventsDropped++;
+        this.clicksDropped += e.clicks;
         continue;
       }
-      eventsKept++;
-      queries.set(e.query, (queries.get(e.query) ?? 0) + 1);
+      this.eventsKept++;
+      this.queries.set(e.query, (this.queries.get(e.query) ?? 0) + 1);
       for (let r = e.first; r < e.first + e.rows; r++) {
         const url = records[r]!.clickUrl;
         if (!url) continue;
         if (userClicks >= d) {
-          clicksDropped++;
+          this.clicksDropped++;
           continue;
         }
         userClicks++;
-        clicksKept++;
-        let urls = clicks.get(e.query);
+        this.clicksKept++;
+        let urls = this.clicks.get(e.query);
         if (!urls) {
           urls = new Map();
-          clicks.set(e.query, urls);
+          this.clicks.set(e.query, urls);
         }
         urls.set(url, (urls.get(url) ?? 0) + 1);
       }
     }
   }
-  return { queries, clicks, users: byUser.length, eventsKept, eventsDropped, clicksKept, clicksDropped };
+}
+
+/** Step 1 over the whole log: each user limited to their first `d` events and first `d` clicks. */
+export function limitAndCount(
+  records: readonly LogRecord[],
+  events: readonly QueryEvent[],
+  d: number,
+): LimitedCounts {
+  const limiter = new EventLimiter(d);
+  for (const list of histories(events)) limiter.add(records, list);
+  return limiter;
 }
 
 const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
