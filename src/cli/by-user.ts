@@ -38,71 +38,64 @@ export async function releaseByUser<P>(
   // The state grows with the log's distinct queries, not its rows; V8 would let the old generation grow up to 4×
   // past it between mark-compacts (100k generated users: peak RSS 624 → 500 MiB at 50%, CPU within the noise).
   slowOldGenerationGrowth(50);
-  const run = await byUser(method, params, ctx, inputs, opts, quiet);
+  const run = await attempt();
   // The batch path holds the whole log: V8's own sizing (0) again, or it would mark-compact it far more often.
   if (run === undefined) slowOldGenerationGrowth(0);
   return run;
-}
 
-async function byUser<P>(
-  method: Method<P>,
-  params: P,
-  ctx: MethodContext,
-  inputs: readonly string[],
-  opts: ReadOptions & { progress: Progress },
-  quiet: boolean,
-): Promise<ByUserRun | undefined> {
-  const release = method.anonymizeByUser?.bind(method);
-  const progress = opts.progress;
-  if (release === undefined) return undefined;
-  // The reader's progress counts rows; the method's phases count users' rows themselves.
-  const first = await openLog(inputs, { ...opts, progress: undefined });
-  if (!first.files.every((f) => statSync(f).isFile())) {
-    await first.rejects.abort();
-    return undefined;
-  }
-  // Later passes read what the first one read: bad lines were reported (or, lenient, set aside) by it.
-  const again = { format: first.format, lenient: true };
-  const scrubs = scrubsInput(method.name, first);
-  const scrubbed = emptyCounts();
-  let released: Release;
-  try {
-    let clicks: ClickUsers | undefined;
-    if (scrubs) {
-      // Through userBlocks too: a log not grouped by user is found here, before a whole pass is spent on it.
-      progress.start("counting each clicked URL's users (the scrubber drops clicks only one user made)");
-      try {
-        clicks = await ClickUsers.of(userBlocks((await openLog(inputs, { ...again, progress })).batches()));
-      } finally {
-        progress.stop();
+  async function attempt(): Promise<ByUserRun | undefined> {
+    const release = method.anonymizeByUser?.bind(method);
+    const progress = opts.progress;
+    if (release === undefined) return undefined;
+    // The reader's progress counts rows; the method's phases count users' rows themselves.
+    const first = await openLog(inputs, { ...opts, progress: undefined });
+    if (!first.files.every((f) => statSync(f).isFile())) {
+      await first.rejects.abort();
+      return undefined;
+    }
+    // Later passes read what the first one read: bad lines were reported (or, lenient, set aside) by it.
+    const again = { format: first.format, lenient: true };
+    const scrubs = scrubsInput(method.name, first);
+    const scrubbed = emptyCounts();
+    let released: Release;
+    try {
+      let clicks: ClickUsers | undefined;
+      if (scrubs) {
+        // Through userBlocks too: a log not grouped by user is found here, before a whole pass is spent on it.
+        progress.start("counting each clicked URL's users (the scrubber drops clicks only one user made)");
+        try {
+          clicks = await ClickUsers.of(userBlocks((await openLog(inputs, { ...again, progress })).batches()));
+        } finally {
+          progress.stop();
+        }
       }
+      const scrubber = scrubs ? createScrubber() : undefined;
+      let passes = 0;
+      const log = {
+        pass(): AsyncIterable<LogRecord[]> {
+          const n = passes++;
+          return (async function* () {
+            const opened = n === 0 ? first : await openLog(inputs, again);
+            const batches =
+              scrubber === undefined
+                ? opened.batches()
+                : scrubRecords(opened.batches(), scrubber, n === 0 ? scrubbed : emptyCounts(), { clicks });
+            yield* userBlocks(batches);
+          })();
+        },
+      };
+      released = await withParamRange(method.name, () => release(log, params, ctx));
+    } catch (e) {
+      if (!(e instanceof NotGroupedByUser)) throw e;
+      await first.rejects.abort();
+      if (!quiet) {
+        process.stderr.write(
+          `querymask: ${e.where}: the log is not grouped by user, so it cannot be read one user at a time; loading it whole\n`,
+        );
+      }
+      return undefined;
     }
-    const scrubber = scrubs ? createScrubber() : undefined;
-    let passes = 0;
-    const log = {
-      pass(): AsyncIterable<LogRecord[]> {
-        const n = passes++;
-        return (async function* () {
-          const opened = n === 0 ? first : await openLog(inputs, again);
-          const batches =
-            scrubber === undefined
-              ? opened.batches()
-              : scrubRecords(opened.batches(), scrubber, n === 0 ? scrubbed : emptyCounts(), { clicks });
-          yield* userBlocks(batches);
-        })();
-      },
-    };
-    released = await withParamRange(method.name, () => release(log, params, ctx));
-  } catch (e) {
-    if (!(e instanceof NotGroupedByUser)) throw e;
-    await first.rejects.abort();
-    if (!quiet) {
-      process.stderr.write(
-        `querymask: ${e.where}: the log is not grouped by user, so it cannot be read one user at a time; loading it whole\n`,
-      );
-    }
-    return undefined;
+    await first.rejects.close();
+    return { release: released, scrub: scrubs ? scrubbed : undefined, rejected: first.rejects.count };
   }
-  await first.rejects.close();
-  return { release: released, scrub: scrubs ? scrubbed : undefined, rejected: first.rejects.count };
 }
