@@ -30,7 +30,7 @@ import {
   SHOPPING_WORDS,
   shoppingApplies,
 } from "./rules.ts";
-import { QueryLevelScorer } from "./scoring.ts";
+import { QueryLevelScorer, WordParts } from "./scoring.ts";
 import { phraseRefs, semanticUnits, type Unit, type WordFacts, wordFacts } from "./units.ts";
 
 export interface Classification {
@@ -145,6 +145,10 @@ export class Classifier {
     this.scoreScratch = new Float64Array(model?.classes.length ?? 0);
     this.queryScorer = model === undefined ? undefined : new QueryLevelScorer(model, kb.taxonomy);
     this.projScratch = new Float64Array(model?.classes.length ?? 0);
+    const k = model?.classes.length ?? 0;
+    this.parts = model === undefined ? undefined : new WordParts(2 * k);
+    this.partScratch = new Float64Array(2 * k);
+    this.denseHalf = this.partScratch.subarray(k);
     if (model !== undefined)
       this.modelTops = model.classes.map((c) => {
         const id = kb.taxonomy.id(`Top/${c}`);
@@ -314,9 +318,10 @@ export class Classifier {
 
   /**
    * The model's scores of the analysed query: `model.scores(queryFeatures(…))`, with each word's part (its
-   * named features, the projection of its vector) remembered with the word's facts (one per scorer: the part
-   * depends on the model and the word vectors, and the facts are shared by the knowledge base's classifiers). Undefined when neither Algorithm 1 nor
-   * the word vectors know anything of the query.
+   * named features' scores, the projection of its vector) computed once into the table of word parts and its
+   * offset remembered with the word's facts (one table per classifier: the part depends on the model and the word
+   * vectors, and the facts are shared by the knowledge base's classifiers). Undefined when neither Algorithm 1
+   * nor the word vectors know anything of the query.
    */
   private scoreQuery(a: Analysis): Float64Array | undefined {
     const model = this.model!;
@@ -333,34 +338,20 @@ export class Classifier {
     }
     const acc = emb === undefined ? undefined : this.denseScratch!.fill(0);
     const proj = this.projScratch.fill(0);
+    const parts = this.parts!;
     let found = 0;
     for (let i = 0; i < ev.words.length; i++) {
       const f = a.facts[i]!;
-      let part = f.part;
-      if (part === undefined || f.partOf !== this.queryScorer) {
-        const w = ev.words[i]!;
-        const names: string[] = [];
-        const values: number[] = [];
-        wordFeatures(w, f.ids, tax, names, values);
-        // Named features' scores, then the projection of the word's vector, in one array.
-        const scores = new Float64Array(2 * k);
-        model.addWeights(names, values, scores);
-        const vec = emb !== undefined && !isStopword(w) ? emb.find(w) : -1;
-        if (vec >= 0) {
-          const x = this.vectorScratch!.fill(0);
-          emb!.addIndex(vec, x);
-          const dense = scores.subarray(k);
-          model.projectDense(x, dense);
-        }
-        part = { scores, vec };
-        f.part = part;
-        f.partOf = this.queryScorer;
+      if (f.partOf !== parts.token) {
+        f.partAt = this.wordPart(ev.words[i]!, f);
+        f.partOf = parts.token;
       }
-      const ps = part.scores;
-      for (let c = 0; c < k; c++) s[c]! += ps[c]!;
-      if (part.vec >= 0 && acc !== undefined) {
-        emb!.addIndex(part.vec, acc);
-        for (let c = 0; c < k; c++) proj[c]! += ps[k + c]!;
+      const ps = parts.values;
+      const o = f.partAt;
+      for (let c = 0; c < k; c++) s[c]! += ps[o + c]!;
+      if (f.vec >= 0 && acc !== undefined) {
+        emb!.addIndex(f.vec, acc);
+        for (let c = 0; c < k; c++) proj[c]! += ps[o + k + c]!;
         found++;
       }
     }
@@ -377,6 +368,37 @@ export class Classifier {
     return s;
   }
 
+  /**
+   * A word's part of the scores, into a new entry of the table of word parts: its named features' scores, then
+   * the projection of its vector; sets the word's vector number and returns the entry's offset. (A method of its
+   * own, as are the other steps taken once per word or rarely: the hot methods stay small, and V8 recompiles them
+   * several times over a log's first queries.)
+   */
+  private wordPart(w: string, f: WordFacts): number {
+    const model = this.model!;
+    const emb = this.embeddings;
+    const names: string[] = [];
+    const values: number[] = [];
+    wordFeatures(w, f.ids, this.kb.taxonomy, names, values);
+    const scores = this.partScratch.fill(0);
+    model.addWeights(names, values, scores);
+    const vec = emb !== undefined && !isStopword(w) ? emb.find(w) : -1;
+    if (vec >= 0) {
+      const x = this.vectorScratch!.fill(0);
+      emb!.addIndex(vec, x);
+      model.projectDense(x, this.denseHalf);
+    }
+    f.vec = vec;
+    const at = this.parts!.add();
+    this.parts!.values.set(scores, at);
+    return at;
+  }
+
+  /** The table of the words' parts of the scores, `2 × classes` values each (with a model). */
+  private readonly parts: WordParts | undefined;
+  /** Scratch of `wordPart`: one word's part, and its second half (the projection of the word's vector). */
+  private readonly partScratch: Float64Array;
+  private readonly denseHalf: Float64Array;
   private readonly scoreScratch: Float64Array;
   private readonly queryScorer: QueryLevelScorer | undefined;
   private denseScratch: Float64Array | undefined;

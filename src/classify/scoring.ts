@@ -70,3 +70,41 @@ export class QueryLevelScorer implements FeatureSink {
     this.addVector(this.model.weightOf(`b:${first} ${second}`) ?? null, 1);
   }
 }
+
+/** Most word parts a table holds before it starts over (as many words as the memo of word facts keeps). */
+const PARTS_LIMIT = 200_000;
+
+/**
+ * The words' parts of the learned layer's scores (`Classifier.scoreQuery`), `width` values each, side by side in
+ * one table: a word's facts keep its offset (`WordFacts.partAt`) and the table's token of the time. A typed
+ * array per word cost a buffer allocation per new word (4–17 µs in a classification's heap) and put the parts a
+ * query reads all over memory. Full at `limit` parts, the table starts over under a new token (the parts
+ * it held are computed again when next met).
+ */
+export class WordParts {
+  values: Float64Array;
+  token: object = {};
+  private used = 0;
+
+  constructor(
+    readonly width: number,
+    private readonly limit = PARTS_LIMIT,
+  ) {
+    this.values = new Float64Array(width * Math.min(1024, limit));
+  }
+
+  /** The offset of a new part, to be written in `values` (which may be a new, larger array after this). */
+  add(): number {
+    if (this.used === this.limit) {
+      this.used = 0;
+      this.token = {};
+    }
+    const at = this.used++ * this.width;
+    if (at + this.width > this.values.length) {
+      const grown = new Float64Array(Math.min(2 * this.values.length, this.limit * this.width));
+      grown.set(this.values);
+      this.values = grown;
+    }
+    return at;
+  }
+}

@@ -48,20 +48,14 @@ export interface WordFacts {
   /** wink-nlp's lexeme index of the word, -1 = not known yet (kept for `analyzeWords`, see nlp.ts). */
   lexeme: number;
   /**
-   * The learned layer's part of the scores for this word (see `Classifier.scoreQuery`), filled on first use, and
-   * the scorer it belongs to (a word's part depends on the model and the word vectors): kept here so that a word
-   * costs one look-up.
+   * The learned layer's part of the scores for this word (see `Classifier.scoreQuery`), filled on first use: its
+   * offset in a table of word parts (-1 = not computed yet) and that table's token (a word's part depends on the
+   * model and the word vectors, and a table starts over when full), and the word's number in the word vectors
+   * (-1 = none): kept here so that a word costs one look-up.
    */
-  part: WordPart | undefined;
+  partAt: number;
   partOf: object | undefined;
-}
-
-/** A word's part of the learned layer's scores: its named features' scores, then its vector's projection. */
-export interface WordPart {
-  /** `2 × classes` values: the named features' scores, then the projection of the word's vector. */
-  readonly scores: Float64Array;
-  /** The word's number in the word vectors, -1 = none. */
-  readonly vec: number;
+  vec: number;
 }
 
 const FACTS_LIMIT = 200_000;
@@ -99,8 +93,9 @@ export function wordFacts(kb: KnowledgeBase, word: string): WordFacts {
       recommendation: undefined,
       ruleFlags: -1,
       lexeme: -1,
-      part: undefined,
+      partAt: -1,
       partOf: undefined,
+      vec: -1,
     };
     if (memo.size >= FACTS_LIMIT) memo.clear();
     memo.set(word, f);

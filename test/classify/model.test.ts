@@ -7,6 +7,7 @@ import fc from "fast-check";
 import { BUNDLED_MODEL, Classifier, loadModel } from "../../src/classify/classifier.ts";
 import { type Features, queryFeatures } from "../../src/classify/features.ts";
 import { LinearModel, type ModelFile } from "../../src/classify/model.ts";
+import { WordParts } from "../../src/classify/scoring.ts";
 import { readLabelled, readPool, TOP_LEVELS, trainFromLabels } from "../../src/classify/train.ts";
 import { Embeddings } from "../../src/knowledge/embeddings.ts";
 import { loadKnowledgeBase } from "../../src/knowledge/knowledge-base.ts";
@@ -232,5 +233,62 @@ test("the model binds to what the knowledge base knows, not to where or by which
   assert.notEqual(
     snapshotContentHash({ ...snap, categories: snap.categories.slice(1) }),
     snapshotContentHash(snap),
+  );
+});
+
+test("a model read from a file adds each feature's weights as its weightOf row gives them", () => {
+  const model = loadModel(kb)!;
+  const names = [...model.featureNames()];
+  const k = model.classes.length;
+  fc.assert(
+    fc.property(
+      fc.array(
+        fc.record({
+          at: fc.nat(names.length - 1),
+          unknown: fc.boolean(),
+          value: fc.double({ min: -2, max: 2, noNaN: true }),
+        }),
+        { maxLength: 12 },
+      ),
+      (picks) => {
+        const ns = picks.map((p) => (p.unknown ? `zz:not a feature ${p.at}` : names[p.at]!));
+        const vs = picks.map((p) => p.value);
+        const got = new Float64Array(k);
+        model.addWeights(ns, vs, got);
+        const want = new Float64Array(k);
+        ns.forEach((n, i) => {
+          const w = model.weightOf(n);
+          if (w !== undefined) for (let c = 0; c < k; c++) want[c]! += vs[i]! * w[c]!;
+        });
+        assert.deepEqual(got, want);
+      },
+    ),
+  );
+});
+
+test("the table of word parts keeps every part until it starts over, under a new token, when full", () => {
+  fc.assert(
+    fc.property(
+      fc.integer({ min: 1, max: 40 }),
+      fc.integer({ min: 1, max: 5 }),
+      fc.nat(200),
+      (limit, width, n) => {
+        const parts = new WordParts(width, limit);
+        const held: { at: number; token: object; fill: number }[] = [];
+        for (let i = 0; i < n; i++) {
+          const before = parts.token;
+          const at = parts.add();
+          // The token changes exactly when `limit` parts were held.
+          assert.equal(parts.token !== before, i > 0 && i % limit === 0);
+          assert.equal(at, (i % limit) * width);
+          parts.values.fill(i + 1, at, at + width);
+          held.push({ at, token: parts.token, fill: i + 1 });
+        }
+        // Every part written under the current token reads back intact (growing the table kept it).
+        for (const h of held)
+          if (h.token === parts.token)
+            assert.deepEqual([...parts.values.subarray(h.at, h.at + width)], new Array(width).fill(h.fill));
+      },
+    ),
   );
 });
