@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import fc from "fast-check";
@@ -13,9 +12,10 @@ import { Embeddings } from "../../src/knowledge/embeddings.ts";
 import { loadKnowledgeBase } from "../../src/knowledge/knowledge-base.ts";
 import { readSnapshot, snapshotContentHash } from "../../src/knowledge/snapshot.ts";
 import { InputError } from "../../src/util/errors.ts";
+import { tempDir } from "../helpers/tmp.ts";
 
 const kb = await loadKnowledgeBase();
-const dir = mkdtempSync(join(tmpdir(), "qm-model-"));
+const dir = tempDir("qm-model-");
 
 /** Made-up labelled queries (never real log rows). */
 const LABELS = [

@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { BUILD_CODE, buildFingerprint, SNAPSHOT_VERSION } from "../../src/knowledge/fingerprint.ts";
 import { isStale } from "../../src/knowledge/knowledge-base.ts";
 import type { KbSnapshot } from "../../src/knowledge/snapshot.ts";
+import { tempDir } from "../helpers/tmp.ts";
 
 const empty = { inputs: [], categories: [], phrases: "", spelling: "", misspellings: "" };
 const snap = (version: number, fingerprint?: string, termstatsFile?: string): KbSnapshot => ({
@@ -17,7 +17,7 @@ const snap = (version: number, fingerprint?: string, termstatsFile?: string): Kb
 });
 
 test("the fingerprint is stable and follows the content of the build inputs", () => {
-  const dir = mkdtempSync(join(tmpdir(), "qm-fp-"));
+  const dir = tempDir("qm-fp-");
   const a = join(dir, "a.tsv");
   writeFileSync(a, "10\nsoccer\t3\n");
   const fa = buildFingerprint(a);
@@ -33,7 +33,7 @@ test("a snapshot is stale when its version or its inputs' fingerprint differ", (
   assert.equal(isStale(snap(SNAPSHOT_VERSION, "0".repeat(32))), true);
   assert.equal(isStale(snap(SNAPSHOT_VERSION)), true); // written before fingerprints existed
   // Built from a user's term table: judged against that table.
-  const dir = mkdtempSync(join(tmpdir(), "qm-fp-"));
+  const dir = tempDir("qm-fp-");
   const t = join(dir, "hits.tsv");
   writeFileSync(t, "5\nsoccer\t2\n");
   assert.equal(isStale(snap(SNAPSHOT_VERSION, buildFingerprint(t), t)), false);

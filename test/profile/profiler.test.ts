@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import fc from "fast-check";
@@ -10,6 +9,7 @@ import { parseSwapParams } from "../../src/methods/swap/params.ts";
 import { categoryAt, Profiler } from "../../src/profile/profiler.ts";
 import { SqliteProfileStore } from "../../src/profile/sqlite-store.ts";
 import { Rng } from "../../src/util/random.ts";
+import { tempDir } from "../helpers/tmp.ts";
 import { logArb } from "../swap/fixtures.ts";
 
 function queries(user: string, category: string, n: number, t0: number): LogRecord[] {
@@ -60,7 +60,7 @@ test("categoryAt truncates ODP paths to a depth", () => {
 });
 
 test("profiles of the original and the swapped log are equal (§4.5), on a file store", () => {
-  const dir = mkdtempSync(join(tmpdir(), "qm-profile-"));
+  const dir = tempDir("qm-profile-");
   try {
     fc.assert(
       fc.property(logArb(4, 100), (recs) => {
