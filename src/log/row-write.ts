@@ -1,6 +1,6 @@
 /**
  * Writes raw rows (./rows.ts) back as AOL lines, atomically: the bytes a method does not change are copied from
- * the row, and only the fields it rewrites are encoded — a released row is its new user, the bytes from the tab
+ * the rows, and only the fields it rewrites are encoded — a released row is its new user, the bytes from the tab
  * before its query to the tab after it, its new time, and the bytes from the tab after the old time to the end
  * (ItemRank, ClickURL, and the classifier's columns). A row the reader left to the codec is printed by the codec.
  * The bytes are those {@link createLogWriter} writes for the same records, and its errors are the same.
@@ -10,14 +10,19 @@ import { AtomicTextFile } from "./atomic.ts";
 import { aolCodec } from "./formats/aol.ts";
 import { UnwritableRecord } from "./formats/codec.ts";
 import type { LogRecord } from "./record.ts";
-import type { RawRow } from "./rows.ts";
+import type { RowBlock } from "./rows.ts";
 import { writeAolTime } from "./time.ts";
 
 export interface RowWriter {
-  /** Write `row` released under `user` at `time`; its other fields as read. */
-  release(row: RawRow, user: string, time: number): void;
-  /** Write `row` as read. */
-  copy(row: RawRow): void;
+  /** Write every row of `rows` as read. */
+  copyAll(rows: RowBlock): void;
+  /**
+   * Write the AOL lines `bytes[start, end)` (lines the fast path read, joined by newlines) released under `user`
+   * at `time`; their other fields as read.
+   */
+  releaseLines(bytes: Uint8Array, start: number, end: number, user: string, time: number): void;
+  /** Write a record the codec read, released under `user` at `time`. */
+  releaseRecord(rec: LogRecord, user: string, time: number): void;
   /** The file is behind: await this (when it is a promise) before reading more. */
   backlog(): undefined | Promise<void>;
   /** Flush and move the file into place. */
@@ -39,18 +44,25 @@ export function copyBytes(from: Uint8Array, start: number, end: number, to: Uint
 
 /** Bytes staged before they go to the file: room for two lines of the longest a reader accepts, and more. */
 const STAGE_BYTES = 1 << 18;
-/** A character a TSV field cannot hold. */
-const NOT_IN_FIELD = /[\t\n\r\0]/;
+/** Ranges at least this long are copied by `Buffer.copy` (a native call), shorter ones by a loop. */
+const NATIVE_COPY = 64;
 
 /**
- * Encode `text` into `to` at `at` as UTF-8; returns the end. ASCII (user ids, times) by a loop: `Buffer.write`
- * is a native call per field.
+ * Encode the user id `text` into `to` at `at` as UTF-8; returns the end, or -1 if it holds a character a TSV field
+ * cannot (then the codec names it). ASCII by a loop: `Buffer.write` is a native call per field.
  */
-function putText(text: string, to: Buffer, at: number): number {
+function putUser(text: string, to: Buffer, at: number): number {
   const n = text.length;
   for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i);
-    if (c > 127) return at - i + to.write(text, at - i);
+    if (c > 127) {
+      for (let j = i; j < n; j++) {
+        const d = text.charCodeAt(j);
+        if (d === 9 || d === 10 || d === 13 || d === 0) return -1;
+      }
+      return at - i + to.write(text, at - i);
+    }
+    if (c === 9 || c === 10 || c === 13 || c === 0) return -1;
     to[at++] = c;
   }
   return at;
@@ -74,6 +86,23 @@ export function createRowWriter(path: string, classified: boolean): RowWriter {
   const room = (n: number) => {
     if (used + n > STAGE_BYTES) flush();
   };
+  /** `b[start, end)` and a newline, as they are (a span of whole lines may be longer than the stage). */
+  const putLines = (b: Uint8Array, start: number, end: number) => {
+    while (end - start + 1 > STAGE_BYTES - used) {
+      if (used > 0) flush();
+      else {
+        const cut = start + STAGE_BYTES - 1;
+        used = (b as Buffer).copy(stage, 0, start, cut);
+        start = cut;
+        flush();
+      }
+    }
+    used =
+      end - start < NATIVE_COPY
+        ? copyBytes(b, start, end, stage, used)
+        : used + (b as Buffer).copy(stage, used, start, end);
+    stage[used++] = 10;
+  };
   /** A record through the codec, as the record writer prints it. */
   const viaCodec = (rec: LogRecord, where: string) => {
     let line: string;
@@ -90,28 +119,50 @@ export function createRowWriter(path: string, classified: boolean): RowWriter {
     stage[used++] = 10;
   };
   return {
-    release(row, user, time) {
-      if (row.rec !== undefined || NOT_IN_FIELD.test(user)) {
-        // The codec prints it, or names what cannot be written (a user id with a line break).
-        viaCodec({ ...(row.rec ?? { query: row.query, time: row.time }), user, time }, "");
-      } else {
-        const b = row.bytes;
-        room(user.length * 3 + (row.tab2 - row.tab1) + 20 + (row.end - row.tab3) + 1);
-        used = putText(user, stage, used);
-        used = copyBytes(b, row.tab1, row.tab2 + 1, stage, used);
-        used = writeAolTime(time, stage, used);
-        used = copyBytes(b, row.tab3, row.end, stage, used);
-        stage[used++] = 10;
+    copyAll(rows) {
+      const { bytes, start, end, rec } = rows;
+      // Rows that follow each other in the block, newline to newline, are copied as one span.
+      for (let i = 0; i < rows.n; ) {
+        const r = rec[i];
+        if (r !== undefined) {
+          viaCodec(r, ` (from ${rows.file}:${rows.line[i]})`);
+          count++;
+          i++;
+          continue;
+        }
+        let j = i + 1;
+        while (j < rows.n && rec[j] === undefined && start[j] === end[j - 1]! + 1) j++;
+        putLines(bytes, start[i]!, end[j - 1]!);
+        count += j - i;
+        i = j;
       }
-      count++;
     },
-    copy(row) {
-      if (row.rec !== undefined) viaCodec(row.rec, ` (from ${row.file}:${row.line})`);
-      else {
-        room(row.end - row.start + 1);
-        used = copyBytes(row.bytes, row.start, row.end, stage, used);
+    releaseLines(b, start, end, user, time) {
+      while (start < end) {
+        let t1 = start;
+        while (b[t1] !== 9) t1++;
+        let t2 = t1 + 1;
+        while (b[t2] !== 9) t2++;
+        const t3 = t2 + 20;
+        let nl = t3;
+        while (nl < end && b[nl] !== 10) nl++;
+        room(user.length * 3 + (t2 - t1) + 20 + (nl - t3) + 1);
+        const at = putUser(user, stage, used);
+        // A user id with a line break: the codec names what cannot be written.
+        if (at < 0) viaCodec({ user, query: "", time }, "");
+        used = copyBytes(b, t1, t2 + 1, stage, at);
+        used = writeAolTime(time, stage, used);
+        used =
+          nl - t3 < NATIVE_COPY
+            ? copyBytes(b, t3, nl, stage, used)
+            : used + (b as Buffer).copy(stage, used, t3, nl);
         stage[used++] = 10;
+        count++;
+        start = nl + 1;
       }
+    },
+    releaseRecord(rec, user, time) {
+      viaCodec({ ...rec, user, time }, "");
       count++;
     },
     backlog() {

@@ -13,7 +13,7 @@ import { writeCountTable } from "../../log/count-table.ts";
 import { describeGuarantee } from "../../log/guarantee.ts";
 import { loadLog, type OpenedLog, openLog } from "../../log/read.ts";
 import { createRowWriter } from "../../log/row-write.ts";
-import { type RawRow, readRows } from "../../log/rows.ts";
+import { type RowBlock, readRows } from "../../log/rows.ts";
 import { writeBatches, writeLog } from "../../log/write.ts";
 import { catalog, loadMethod } from "../../methods/catalog.ts";
 import {
@@ -70,10 +70,12 @@ const RESERVED = new Set([
  * The time of the last of `rows`, which must be in time order after `last`; {@link NotInTimeOrder} at the first
  * that is not. (A function of its own: inside the async driver the loop ran unoptimized.)
  */
-function checkRowOrder(rows: readonly RawRow[], last: number): number {
-  for (const row of rows) {
-    if (row.time < last) throw new NotInTimeOrder(`${row.file}:${row.line}`, last, row.time);
-    last = row.time;
+function checkRowOrder(rows: RowBlock, last: number): number {
+  const time = rows.time;
+  for (let i = 0; i < rows.n; i++) {
+    const t = time[i]!;
+    if (t < last) throw new NotInTimeOrder(`${rows.file}:${rows.line[i]}`, last, t);
+    last = t;
   }
   return last;
 }
