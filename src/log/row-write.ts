@@ -17,10 +17,20 @@ export interface RowWriter {
   /** Write every row of `rows` as read. */
   copyAll(rows: RowBlock): void;
   /**
-   * Write the AOL lines `bytes[start, end)` (lines the fast path read, joined by newlines) released under `user`
-   * at `time`; their other fields as read.
+   * Write the `rows` AOL lines `bytes[start, end)` of one event (lines the fast path read, joined by newlines; an
+   * event's lines share user, query and time, so their fields sit at the same offsets), whose first line's query
+   * is `bytes(queryStart - 1, queryEnd)`, released under `user` at `time`; their other fields as read.
    */
-  releaseLines(bytes: Uint8Array, start: number, end: number, user: string, time: number): void;
+  releaseLines(
+    bytes: Uint8Array,
+    start: number,
+    end: number,
+    rows: number,
+    queryStart: number,
+    queryEnd: number,
+    user: string,
+    time: number,
+  ): void;
   /** Write a record the codec read, released under `user` at `time`. */
   releaseRecord(rec: LogRecord, user: string, time: number): void;
   /** The file is behind: await this (when it is a promise) before reading more. */
@@ -76,6 +86,10 @@ export function createRowWriter(path: string, classified: boolean): RowWriter {
   let used = 0;
   let count = 0;
   let behind: Promise<void> | undefined;
+  /** The text of the last release time written. */
+  const timeText = new Uint8Array(32);
+  let timeLength = 0;
+  let timeOf = Number.NaN;
   const flush = () => {
     if (used === 0) return;
     const p = file.write(stage.subarray(0, used));
@@ -137,28 +151,32 @@ export function createRowWriter(path: string, classified: boolean): RowWriter {
         i = j;
       }
     },
-    releaseLines(b, start, end, user, time) {
-      while (start < end) {
-        let t1 = start;
-        while (b[t1] !== 9) t1++;
-        let t2 = t1 + 1;
-        while (b[t2] !== 9) t2++;
+    releaseLines(b, start, end, rows, queryStart, queryEnd, user, time) {
+      // Offsets in a line of the tab after the user and of the tab after the query.
+      const tab1 = queryStart - 1 - start;
+      const tab2 = queryEnd - start;
+      if (time !== timeOf) {
+        timeLength = writeAolTime(time, timeText, 0);
+        timeOf = time;
+      }
+      for (let line = start; rows > 0; rows--) {
+        const t1 = line + tab1;
+        const t2 = line + tab2;
         const t3 = t2 + 20;
-        let nl = t3;
-        while (nl < end && b[nl] !== 10) nl++;
-        room(user.length * 3 + (t2 - t1) + 20 + (nl - t3) + 1);
-        const at = putUser(user, stage, used);
+        const nl = rows === 1 ? end : (b as Buffer).indexOf(10, t3);
+        room(user.length * 3 + (t2 - t1) + timeLength + (nl - t3) + 2);
+        let at = putUser(user, stage, used);
         // A user id with a line break: the codec names what cannot be written.
         if (at < 0) viaCodec({ user, query: "", time }, "");
-        used = copyBytes(b, t1, t2 + 1, stage, at);
-        used = writeAolTime(time, stage, used);
+        at = copyBytes(b, t1, t2 + 1, stage, at);
+        for (let i = 0; i < timeLength; i++) stage[at++] = timeText[i]!;
         used =
           nl - t3 < NATIVE_COPY
-            ? copyBytes(b, t3, nl, stage, used)
-            : used + (b as Buffer).copy(stage, used, t3, nl);
+            ? copyBytes(b, t3, nl, stage, at)
+            : at + (b as Buffer).copy(stage, at, t3, nl);
         stage[used++] = 10;
         count++;
-        start = nl + 1;
+        line = nl + 1;
       }
     },
     releaseRecord(rec, user, time) {

@@ -167,14 +167,24 @@ export function formatAolTime(t: number): string {
   return lastText;
 }
 
+/** The date of {@link writeAolTime}'s last day, as bytes. */
+const dateBytes = new Uint8Array(16);
+let dateLength = 0;
+let dateBytesDay = Number.NaN;
+
 /**
  * {@link formatAolTime}'s text written into `to` at `at` (ASCII); returns the end. For the raw-row writer: no
  * string per time (a release time changes with nearly every event).
  */
 export function writeAolTime(t: number, to: Uint8Array, at: number): number {
   const day = Math.floor(t / DAY);
-  const date = dateOf(day);
-  for (let i = 0; i < date.length; i++) to[at++] = date.charCodeAt(i);
+  if (day !== dateBytesDay) {
+    const date = dateOf(day);
+    dateLength = date.length;
+    for (let i = 0; i < dateLength; i++) dateBytes[i] = date.charCodeAt(i);
+    dateBytesDay = day;
+  }
+  for (let i = 0; i < dateLength; i++) to[at++] = dateBytes[i]!;
   const s = t - day * DAY;
   const h = Math.floor(s / 3600);
   const m = Math.floor((s % 3600) / 60);

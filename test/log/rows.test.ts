@@ -119,18 +119,21 @@ test("a released row is its new user and time spliced into its bytes; a copied r
   writeFileSync(path, `${HEADER}\n${lines.join("\n")}\n`);
   const out = join(dir, "released.tsv");
   const w = createRowWriter(out, false);
-  const kept: { bytes: Buffer; user: string; time: number }[] = [];
+  const kept: { bytes: Buffer; query: [number, number]; user: string; time: number }[] = [];
   for await (const rows of readRows([path], false, new RejectSink(undefined))) {
     // Keep every other row past its block (a copy of its bytes), as a swap bucket does.
     for (let i = 0; i < rows.n; i++) {
       const user = `u${rows.user[i]}`;
       const time = rows.time[i]! + 60;
+      const start = rows.start[i]!;
+      const query: [number, number] = [rows.tab1[i]! + 1, rows.tab2[i]!];
       if (rows.line[i]! % 2 === 0) {
-        kept.push({ bytes: Buffer.from(rows.bytes.subarray(rows.start[i], rows.end[i])), user, time });
-      } else w.releaseLines(rows.bytes, rows.start[i]!, rows.end[i]!, user, time);
+        const bytes = Buffer.from(rows.bytes.subarray(start, rows.end[i]));
+        kept.push({ bytes, query: [query[0] - start, query[1] - start], user, time });
+      } else w.releaseLines(rows.bytes, start, rows.end[i]!, 1, query[0], query[1], user, time);
     }
   }
-  for (const r of kept) w.releaseLines(r.bytes, 0, r.bytes.length, r.user, r.time);
+  for (const r of kept) w.releaseLines(r.bytes, 0, r.bytes.length, 1, r.query[0], r.query[1], r.user, r.time);
   await w.close();
   const got = readFileSync(out, "utf8").split("\n");
   assert.equal(got.pop(), "");

@@ -160,7 +160,18 @@ class HeldEvents implements EventRows<number> {
   write(h: number, out: RowWriter, user: string, time: number): void {
     const recs = this.recs[h];
     if (recs !== undefined) for (const rec of recs) out.releaseRecord(rec, user, time);
-    else out.releaseLines(this.bytes[h]!, this.start[h]!, this.end[h]!, user, time);
+    else {
+      out.releaseLines(
+        this.bytes[h]!,
+        this.start[h]!,
+        this.end[h]!,
+        this.rows[h]!,
+        this.queryStart[h]!,
+        this.queryEnd[h]!,
+        user,
+        time,
+      );
+    }
   }
 
   /** Event h is gone: its handle may be reused. */
