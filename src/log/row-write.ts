@@ -9,6 +9,7 @@ import { UsageError } from "../util/errors.ts";
 import { AtomicTextFile } from "./atomic.ts";
 import { aolCodec } from "./formats/aol.ts";
 import { UnwritableRecord } from "./formats/codec.ts";
+import { BLOCK_BYTES } from "./lines.ts";
 import type { LogRecord } from "./record.ts";
 import type { RowBlock } from "./rows.ts";
 import { writeAolTime } from "./time.ts";
@@ -41,6 +42,11 @@ export interface RowWriter {
   abort(): Promise<void>;
   /** Rows written so far. */
   readonly count: number;
+  /**
+   * A buffer for the reader (`readRows`' `buffer`, ./rows.ts), in the same memory as the writer's stage, so that the
+   * bytes of released rows still in the reader's block are copied by `copyWithin` (no view, no loop).
+   */
+  readonly readBuffer: Buffer;
 }
 
 /**
@@ -54,8 +60,13 @@ export function copyBytes(from: Uint8Array, start: number, end: number, to: Uint
 
 /** Bytes staged before they go to the file: room for two lines of the longest a reader accepts, and more. */
 const STAGE_BYTES = 1 << 18;
-/** Ranges at least this long are copied by `Buffer.copy` (a native call), shorter ones by a loop. */
-const NATIVE_COPY = 64;
+/**
+ * Spans at least this long (identity's runs of rows) are copied by `Buffer.copy`, shorter ones by a loop:
+ * `Buffer.copy` makes a typed-array view of the source per call, which costs more than a loop over a line.
+ */
+const NATIVE_COPY = 1024;
+/** Ranges at least this long are copied within the shared memory by `copyWithin` (a native call, no view). */
+const SHARED_COPY = 16;
 
 /**
  * Encode the user id `text` into `to` at `at` as UTF-8; returns the end, or -1 if it holds a character a TSV field
@@ -82,7 +93,17 @@ function putUser(text: string, to: Buffer, at: number): number {
 export function createRowWriter(path: string, classified: boolean): RowWriter {
   const file = new AtomicTextFile(path);
   file.write(`${aolCodec.header(classified)}\n`);
-  const stage = Buffer.allocUnsafeSlow(STAGE_BYTES);
+  // The reader's block, then the stage: one memory, so that `copyWithin` copies from one to the other.
+  const memory = Buffer.allocUnsafeSlow(BLOCK_BYTES + STAGE_BYTES);
+  const readBuffer = memory.subarray(0, BLOCK_BYTES);
+  const stage = memory.subarray(BLOCK_BYTES);
+  const shared = memory.buffer;
+  /** `b[start, end)` into the stage at `at`; returns the end. */
+  const put = (b: Uint8Array, start: number, end: number, at: number): number => {
+    if (end - start < SHARED_COPY || b.buffer !== shared) return copyBytes(b, start, end, stage, at);
+    memory.copyWithin(BLOCK_BYTES + at, b.byteOffset + start, b.byteOffset + end);
+    return at + end - start;
+  };
   let used = 0;
   let count = 0;
   let behind: Promise<void> | undefined;
@@ -168,12 +189,9 @@ export function createRowWriter(path: string, classified: boolean): RowWriter {
         let at = putUser(user, stage, used);
         // A user id with a line break: the codec names what cannot be written.
         if (at < 0) viaCodec({ user, query: "", time }, "");
-        at = copyBytes(b, t1, t2 + 1, stage, at);
+        at = put(b, t1, t2 + 1, at);
         for (let i = 0; i < timeLength; i++) stage[at++] = timeText[i]!;
-        used =
-          nl - t3 < NATIVE_COPY
-            ? copyBytes(b, t3, nl, stage, at)
-            : at + (b as Buffer).copy(stage, at, t3, nl);
+        used = put(b, t3, nl, at);
         stage[used++] = 10;
         count++;
         line = nl + 1;
@@ -200,5 +218,6 @@ export function createRowWriter(path: string, classified: boolean): RowWriter {
     get count() {
       return count;
     },
+    readBuffer,
   };
 }

@@ -162,6 +162,7 @@ export function register(program: Command): void {
                 opts.lenient ?? false,
                 log.rejects,
                 opts.progress,
+                out.readBuffer,
               )) {
                 if (stage.timeOrdered && rows.n > 0) {
                   const bad = outOfOrder(rows, last);
