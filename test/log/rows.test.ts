@@ -25,7 +25,7 @@ const word = fc.stringMatching(/^[a-z0-9 .é字]{0,12}$/);
 const line = (classified: boolean): fc.Arbitrary<string> =>
   fc
     .record({
-      user: fc.constantFrom("1", "22", "333", "", "u\r1"),
+      user: fc.constantFrom("1", "22", "333", "", "u\r1", "ü7"),
       query: word,
       time: fc.constantFrom(
         "2006-03-01 00:01:44",
@@ -36,7 +36,7 @@ const line = (classified: boolean): fc.Arbitrary<string> =>
       ),
       rank: fc.constantFrom("", "1", "10", "007", "0", "x"),
       url: fc.constantFrom("", "http://a.example", "b.example"),
-      cat: fc.constantFrom("Top/Arts", "Top/Sports/Soccer", ""),
+      cat: fc.constantFrom("Top/Arts", "Top/Sports/Soccer", "", "Top/Arts/Café"),
       unit: word,
       shape: fc.constantFrom("full", "full", "full", "full", "three", "extra", "cr", "blank"),
     })
@@ -155,11 +155,11 @@ test("a released row is its new user and time spliced into its bytes; a copied r
 const nearLines = fc.array(
   fc
     .record({
-      user: fc.constantFrom("1", "22", "7"),
+      user: fc.constantFrom("1", "22", "7", "é"),
       query: fc.constantFrom("ab", "bb", "ba", "b", "", "abc", "é b", "xb"),
       time: fc.constantFrom("2006-03-01 00:01:44", "2006-03-01T00:01:44"),
       rank: fc.constantFrom("", "1", "007"),
-      cat: fc.constantFrom("Top/Arts", "Top/Arts/Music", "Top/Sports", ""),
+      cat: fc.constantFrom("Top/Arts", "Top/Arts/Music", "Top/Sports", "", "Top/Arts/Café"),
     })
     .map(
       (r) => `${r.user}\t${r.query}\t${r.time}\t${r.rank}\t${r.rank ? "http://a.example" : ""}\t${r.cat}\t`,
