@@ -56,7 +56,7 @@ async function child(layer: string, depth: number): Promise<void> {
   const t0 = process.cpuUsage();
   let rows = 0;
   let next = 100_000;
-  for await (const batch of readRows(log.files, false, log.rejects)) {
+  for await (const batch of readRows(log.files, false, log.rejects, undefined, out?.readBuffer)) {
     rows += batch.n;
     if (stage === undefined) continue;
     stage.push(batch);
