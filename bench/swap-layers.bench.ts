@@ -48,7 +48,7 @@ async function child(layer: string, depth: number): Promise<void> {
   // The release holds AOL text: removed at the end (earlier versions of this bench left it in the temp directory).
   const outPath = join(tmpdir(), `qm-swap-layers-${process.pid}.tsv`);
   const out = layer === "write" ? createRowWriter(outPath, true) : undefined;
-  const drop = { release() {}, copy() {}, backlog: () => undefined };
+  const drop = { releaseLines() {}, releaseRecord() {}, copyAll() {}, backlog: () => undefined };
   const stage =
     layer === "read"
       ? undefined
@@ -56,8 +56,8 @@ async function child(layer: string, depth: number): Promise<void> {
   const t0 = process.cpuUsage();
   let rows = 0;
   let next = 100_000;
-  for await (const batch of readRows(log.files, false, log.rejects)) {
-    rows += batch.length;
+  for await (const batch of readRows(log.files, false, log.rejects, undefined, out?.readBuffer)) {
+    rows += batch.n;
     if (stage === undefined) continue;
     stage.push(batch);
     const behind = out?.backlog();

@@ -7,7 +7,7 @@ import { checkOutputPaths, type OutputPath } from "../log/output-path.ts";
 import type { ReadOptions } from "../log/read.ts";
 import { LOG_FORMATS, type LogFormat } from "../log/record.ts";
 import { defaultRejectsPath } from "../log/rejects.ts";
-import { consoleProgress, type Progress } from "../util/progress.ts";
+import { consoleProgress, countText, type Progress } from "../util/progress.ts";
 
 export interface InputFlags {
   format?: LogFormat | "auto";
@@ -137,5 +137,5 @@ export function reportRejects(count: number, path: string | undefined): void {
     path === undefined
       ? "(not kept)"
       : `${path} — it holds raw input rows: keep it private, never ship it with the release`;
-  process.stderr.write(`${count.toLocaleString("en")} bad lines set aside in ${where}\n`);
+  process.stderr.write(`${countText(count)} bad lines set aside in ${where}\n`);
 }

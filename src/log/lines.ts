@@ -161,7 +161,7 @@ async function openBytes(file: string): Promise<ByteSource> {
 }
 
 /** Bytes read at a time: a block of lines is at most this long. */
-const BLOCK_BYTES = 1 << 18;
+export const BLOCK_BYTES = 1 << 18;
 
 /** A block of complete lines as bytes (no trailing newline), valid only until the next block is asked for. */
 export interface ByteBlock {
@@ -180,10 +180,14 @@ export interface ByteBlock {
  * Stream `file` as blocks of complete lines, undecoded. Over-long lines are reported to `onBad` (and left out of
  * the blocks, their numbers skipped). Call {@link checkFile} first for clean errors on missing files.
  */
-export async function* readByteBlocks(file: string, onBad: BadLineHandler): AsyncGenerator<ByteBlock> {
+export async function* readByteBlocks(
+  file: string,
+  onBad: BadLineHandler,
+  /** The buffer to read into ({@link BLOCK_BYTES} long): the caller's, when it copies out of it (./row-write.ts). */
+  buf: Buffer = Buffer.allocUnsafeSlow(BLOCK_BYTES),
+): AsyncGenerator<ByteBlock> {
   // One buffer for the whole file: the start of a line not yet complete moves to its front and the next bytes
   // are read in after it. A consumer copies what it keeps before it asks for the next block.
-  const buf = Buffer.allocUnsafeSlow(BLOCK_BYTES);
   let have = 0;
   let lineNo = 1;
   /** Inside an over-long line: bytes are skipped until its newline. */

@@ -1,6 +1,6 @@
 /**
  * Writes raw rows (./rows.ts) back as AOL lines, atomically: the bytes a method does not change are copied from
- * the row, and only the fields it rewrites are encoded — a released row is its new user, the bytes from the tab
+ * the rows, and only the fields it rewrites are encoded — a released row is its new user, the bytes from the tab
  * before its query to the tab after it, its new time, and the bytes from the tab after the old time to the end
  * (ItemRank, ClickURL, and the classifier's columns). A row the reader left to the codec is printed by the codec.
  * The bytes are those {@link createLogWriter} writes for the same records, and its errors are the same.
@@ -9,15 +9,31 @@ import { UsageError } from "../util/errors.ts";
 import { AtomicTextFile } from "./atomic.ts";
 import { aolCodec } from "./formats/aol.ts";
 import { UnwritableRecord } from "./formats/codec.ts";
+import { BLOCK_BYTES } from "./lines.ts";
 import type { LogRecord } from "./record.ts";
-import type { RawRow } from "./rows.ts";
+import type { RowBlock } from "./rows.ts";
 import { writeAolTime } from "./time.ts";
 
 export interface RowWriter {
-  /** Write `row` released under `user` at `time`; its other fields as read. */
-  release(row: RawRow, user: string, time: number): void;
-  /** Write `row` as read. */
-  copy(row: RawRow): void;
+  /** Write every row of `rows` as read. */
+  copyAll(rows: RowBlock): void;
+  /**
+   * Write the `rows` AOL lines `bytes[start, end)` of one event (lines the fast path read, joined by newlines; an
+   * event's lines share user, query and time, so their fields sit at the same offsets), whose first line's query
+   * is `bytes(queryStart - 1, queryEnd)`, released under `user` at `time`; their other fields as read.
+   */
+  releaseLines(
+    bytes: Uint8Array,
+    start: number,
+    end: number,
+    rows: number,
+    queryStart: number,
+    queryEnd: number,
+    user: string,
+    time: number,
+  ): void;
+  /** Write a record the codec read, released under `user` at `time`. */
+  releaseRecord(rec: LogRecord, user: string, time: number): void;
   /** The file is behind: await this (when it is a promise) before reading more. */
   backlog(): undefined | Promise<void>;
   /** Flush and move the file into place. */
@@ -26,6 +42,11 @@ export interface RowWriter {
   abort(): Promise<void>;
   /** Rows written so far. */
   readonly count: number;
+  /**
+   * A buffer for the reader (`readRows`' `buffer`, ./rows.ts), in the same memory as the writer's stage, so that the
+   * bytes of released rows still in the reader's block are copied by `copyWithin` (no view, no loop).
+   */
+  readonly readBuffer: Buffer;
 }
 
 /**
@@ -39,18 +60,30 @@ export function copyBytes(from: Uint8Array, start: number, end: number, to: Uint
 
 /** Bytes staged before they go to the file: room for two lines of the longest a reader accepts, and more. */
 const STAGE_BYTES = 1 << 18;
-/** A character a TSV field cannot hold. */
-const NOT_IN_FIELD = /[\t\n\r\0]/;
+/**
+ * Spans at least this long (identity's runs of rows) are copied by `Buffer.copy`, shorter ones by a loop:
+ * `Buffer.copy` makes a typed-array view of the source per call, which costs more than a loop over a line.
+ */
+const NATIVE_COPY = 1024;
+/** Ranges at least this long are copied within the shared memory by `copyWithin` (a native call, no view). */
+const SHARED_COPY = 16;
 
 /**
- * Encode `text` into `to` at `at` as UTF-8; returns the end. ASCII (user ids, times) by a loop: `Buffer.write`
- * is a native call per field.
+ * Encode the user id `text` into `to` at `at` as UTF-8; returns the end, or -1 if it holds a character a TSV field
+ * cannot (then the codec names it). ASCII by a loop: `Buffer.write` is a native call per field.
  */
-function putText(text: string, to: Buffer, at: number): number {
+function putUser(text: string, to: Buffer, at: number): number {
   const n = text.length;
   for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i);
-    if (c > 127) return at - i + to.write(text, at - i);
+    if (c > 127) {
+      for (let j = i; j < n; j++) {
+        const d = text.charCodeAt(j);
+        if (d === 9 || d === 10 || d === 13 || d === 0) return -1;
+      }
+      return at - i + to.write(text, at - i);
+    }
+    if (c === 9 || c === 10 || c === 13 || c === 0) return -1;
     to[at++] = c;
   }
   return at;
@@ -60,10 +93,24 @@ function putText(text: string, to: Buffer, at: number): number {
 export function createRowWriter(path: string, classified: boolean): RowWriter {
   const file = new AtomicTextFile(path);
   file.write(`${aolCodec.header(classified)}\n`);
-  const stage = Buffer.allocUnsafeSlow(STAGE_BYTES);
+  // The reader's block, then the stage: one memory, so that `copyWithin` copies from one to the other.
+  const memory = Buffer.allocUnsafeSlow(BLOCK_BYTES + STAGE_BYTES);
+  const readBuffer = memory.subarray(0, BLOCK_BYTES);
+  const stage = memory.subarray(BLOCK_BYTES);
+  const shared = memory.buffer;
+  /** `b[start, end)` into the stage at `at`; returns the end. */
+  const put = (b: Uint8Array, start: number, end: number, at: number): number => {
+    if (end - start < SHARED_COPY || b.buffer !== shared) return copyBytes(b, start, end, stage, at);
+    memory.copyWithin(BLOCK_BYTES + at, b.byteOffset + start, b.byteOffset + end);
+    return at + end - start;
+  };
   let used = 0;
   let count = 0;
   let behind: Promise<void> | undefined;
+  /** The text of the last release time written. */
+  const timeText = new Uint8Array(32);
+  let timeLength = 0;
+  let timeOf = Number.NaN;
   const flush = () => {
     if (used === 0) return;
     const p = file.write(stage.subarray(0, used));
@@ -73,6 +120,23 @@ export function createRowWriter(path: string, classified: boolean): RowWriter {
   /** Room for `n` more bytes in the stage. */
   const room = (n: number) => {
     if (used + n > STAGE_BYTES) flush();
+  };
+  /** `b[start, end)` and a newline, as they are (a span of whole lines may be longer than the stage). */
+  const putLines = (b: Uint8Array, start: number, end: number) => {
+    while (end - start + 1 > STAGE_BYTES - used) {
+      if (used > 0) flush();
+      else {
+        const cut = start + STAGE_BYTES - 1;
+        used = (b as Buffer).copy(stage, 0, start, cut);
+        start = cut;
+        flush();
+      }
+    }
+    used =
+      end - start < NATIVE_COPY
+        ? copyBytes(b, start, end, stage, used)
+        : used + (b as Buffer).copy(stage, used, start, end);
+    stage[used++] = 10;
   };
   /** A record through the codec, as the record writer prints it. */
   const viaCodec = (rec: LogRecord, where: string) => {
@@ -90,28 +154,51 @@ export function createRowWriter(path: string, classified: boolean): RowWriter {
     stage[used++] = 10;
   };
   return {
-    release(row, user, time) {
-      if (row.rec !== undefined || NOT_IN_FIELD.test(user)) {
-        // The codec prints it, or names what cannot be written (a user id with a line break).
-        viaCodec({ ...(row.rec ?? { query: row.query, time: row.time }), user, time }, "");
-      } else {
-        const b = row.bytes;
-        room(user.length * 3 + (row.tab2 - row.tab1) + 20 + (row.end - row.tab3) + 1);
-        used = putText(user, stage, used);
-        used = copyBytes(b, row.tab1, row.tab2 + 1, stage, used);
-        used = writeAolTime(time, stage, used);
-        used = copyBytes(b, row.tab3, row.end, stage, used);
-        stage[used++] = 10;
+    copyAll(rows) {
+      const { bytes, start, end, rec } = rows;
+      // Rows that follow each other in the block, newline to newline, are copied as one span.
+      for (let i = 0; i < rows.n; ) {
+        const r = rec[i];
+        if (r !== undefined) {
+          viaCodec(r, ` (from ${rows.file}:${rows.line[i]})`);
+          count++;
+          i++;
+          continue;
+        }
+        let j = i + 1;
+        while (j < rows.n && rec[j] === undefined && start[j] === end[j - 1]! + 1) j++;
+        putLines(bytes, start[i]!, end[j - 1]!);
+        count += j - i;
+        i = j;
       }
-      count++;
     },
-    copy(row) {
-      if (row.rec !== undefined) viaCodec(row.rec, ` (from ${row.file}:${row.line})`);
-      else {
-        room(row.end - row.start + 1);
-        used = copyBytes(row.bytes, row.start, row.end, stage, used);
-        stage[used++] = 10;
+    releaseLines(b, start, end, rows, queryStart, queryEnd, user, time) {
+      // Offsets in a line of the tab after the user and of the tab after the query.
+      const tab1 = queryStart - 1 - start;
+      const tab2 = queryEnd - start;
+      if (time !== timeOf) {
+        timeLength = writeAolTime(time, timeText, 0);
+        timeOf = time;
       }
+      for (let line = start; rows > 0; rows--) {
+        const t1 = line + tab1;
+        const t2 = line + tab2;
+        const t3 = t2 + 20;
+        const nl = rows === 1 ? end : (b as Buffer).indexOf(10, t3);
+        room(user.length * 3 + (t2 - t1) + timeLength + (nl - t3) + 2);
+        let at = putUser(user, stage, used);
+        // A user id with a line break: the codec names what cannot be written.
+        if (at < 0) viaCodec({ user, query: "", time }, "");
+        at = put(b, t1, t2 + 1, at);
+        for (let i = 0; i < timeLength; i++) stage[at++] = timeText[i]!;
+        used = put(b, t3, nl, at);
+        stage[used++] = 10;
+        count++;
+        line = nl + 1;
+      }
+    },
+    releaseRecord(rec, user, time) {
+      viaCodec({ ...rec, user, time }, "");
       count++;
     },
     backlog() {
@@ -131,5 +218,6 @@ export function createRowWriter(path: string, classified: boolean): RowWriter {
     get count() {
       return count;
     },
+    readBuffer,
   };
 }

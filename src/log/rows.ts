@@ -1,129 +1,172 @@
 /**
- * Raw rows: the streaming methods' view of an AOL log line that keeps the line's bytes and decodes only what a
- * method reads (user, time, category; the query only when asked for, and compared by its bytes), so that the
- * release is written by copying the bytes it does not change (./row-write.ts) instead of parsing every field into a
- * {@link LogRecord} and printing it back. Users and categories are interned: the rows of one user share a string.
+ * Raw rows: the streaming methods' view of an AOL log, a block at a time, as columns over the bytes that were
+ * read. For each line the reader keeps only what a method reads — the user and category (interned strings: the
+ * rows of one user share one), the time in seconds, and the byte offsets of the fields — so that the release is
+ * written by copying the bytes a method does not change (./row-write.ts) instead of parsing every field into a
+ * {@link LogRecord} and printing it back. No object and no string is made per row.
  *
- * A row's bytes are first a view of the reader's one buffer, valid until the next block is read: a consumer that
- * keeps a row past the batch it came in (or will ask for its query later) calls {@link RawRow.detach} (a copy of
- * its bytes) before asking for more.
+ * A {@link RowBlock} is the reader's: its bytes are the reader's one buffer and its columns are reused, so it is
+ * valid only until the next block is asked for. A consumer that keeps a row past its block copies its bytes.
  *
  * Only lines the fast path is sure of are kept as bytes: exactly 5 (7 when classified) fields, a time written as
- * `YYYY-MM-DD HH:MM:SS`, an ItemRank without leading zeros, no carriage return inside — the lines whose bytes
- * are the bytes the codec would print for them. Every other line (3 fields, a `T` in the time, a bad line…) is
- * parsed by the codec as before and carried as its record ({@link RawRow.rec}); so errors, `--lenient` and the
- * written output are exactly those of the record path.
+ * `YYYY-MM-DD HH:MM:SS`, an ItemRank without leading zeros, no control character but the tabs (a carriage
+ * return only at the end) — the lines whose bytes are the bytes the codec would print for them (the block is
+ * valid UTF-8, so any text reads back as it was written). Every other line (3 fields, a `T` in the time, a bad
+ * line…) is parsed by the codec as before and carried as its record ({@link RowBlock.rec}); so errors,
+ * `--lenient` and the written output are exactly those of the record path.
  */
 import { isAscii, isUtf8 } from "node:buffer";
 import { InputError } from "../util/errors.ts";
 import type { Progress } from "../util/progress.ts";
 import { aolCodec } from "./formats/aol.ts";
 import { decodeBlock, MAX_LINE_BYTES, rawText, readByteBlocks } from "./lines.ts";
-import type { LogRecord, SourcePos } from "./record.ts";
+import type { LogRecord } from "./record.ts";
 import type { RejectSink } from "./rejects.ts";
-import { copyBytes } from "./row-write.ts";
-import { parseAolTimeIn } from "./time.ts";
+import { parseAolTimeBytes } from "./time.ts";
 
 const NL = 10;
+const TAB = 9;
 const CR = 13;
 const NO_BYTES = Buffer.alloc(0);
 
-export class RawRow {
-  /** Set by the consumer once the row is written out: it need not be detached. */
-  done = false;
-  /** The query text, decoded from the bytes when first asked for. */
-  private text: string | undefined;
-
-  constructor(
-    /** The line's bytes live in `bytes[start, end)` (no newline, no trailing CR); empty for a record row. */
-    public bytes: Buffer,
-    public start: number,
-    /** Offsets of the tab before the query, the tab before the time and the tab after the time. */
-    public tab1: number,
-    public tab2: number,
-    public tab3: number,
-    public end: number,
-    /** Interned by the reader: rows of one user share one string (see {@link Interned}). */
-    readonly user: string,
-    readonly time: number,
-    /** The category column of a classified log (undefined otherwise), interned like the user. */
-    readonly category: string | undefined,
-    readonly file: string,
-    readonly line: number,
-    /** The parsed record, for a line the fast path left to the codec (then `bytes` is empty). */
-    readonly rec: LogRecord | undefined,
-  ) {}
-
-  /**
-   * The query text. Not cut out when the row is read: the streaming methods compare queries by their bytes
-   * ({@link sameQuery}) and need the text only rarely. Valid while the bytes are (see {@link detach}).
-   */
-  get query(): string {
-    if (this.rec !== undefined) return this.rec.query;
-    this.text ??= (this.bytes as unknown as Slicing).latin1Slice(this.tab1 + 1, this.tab2);
-    return this.text;
-  }
-
-  /** Where the row was read, as records carry it. */
-  get source(): SourcePos {
-    return { file: this.file, line: this.line };
-  }
-
-  /** Copy the row's bytes out of the reader's buffer (to keep it past the current batch). */
-  detach(): void {
-    if (this.rec !== undefined) return;
-    const n = this.end - this.start;
-    const own = Buffer.allocUnsafe(n);
-    copyBytes(this.bytes, this.start, this.end, own, 0);
-    const shift = this.start;
-    this.bytes = own;
-    this.start = 0;
-    this.tab1 -= shift;
-    this.tab2 -= shift;
-    this.tab3 -= shift;
-    this.end = n;
-  }
-
-  /** A row from a record the codec parsed. */
-  static of(rec: LogRecord, file: string, line: number): RawRow {
-    return new RawRow(NO_BYTES, 0, 0, 0, 0, 0, rec.user, rec.time, rec.category, file, line, rec);
-  }
+/** Node's own decoders of a buffer range (what `toString(encoding, start, end)` calls after checking its arguments). */
+export interface Slicing {
+  latin1Slice(start: number, end: number): string;
+  utf8Slice(start: number, end: number): string;
 }
 
-/** Whether two rows hold the same query text: their bytes compared where they have them (no string is made). */
-export function sameQuery(a: RawRow, b: RawRow): boolean {
-  if (a.rec !== undefined || b.rec !== undefined) return a.query === b.query;
-  const n = a.tab2 - a.tab1;
-  if (b.tab2 - b.tab1 !== n) return false;
-  const x = a.bytes;
-  const y = b.bytes;
-  for (let i = a.tab1 + 1, j = b.tab1 + 1, end = a.tab2; i < end; i++, j++) if (x[i] !== y[j]) return false;
+/** The UTF-8 text of `b[start, end)`. */
+export function textOf(b: Uint8Array, start: number, end: number): string {
+  return (b as unknown as Slicing).utf8Slice(start, end);
+}
+
+/** Whether `a[as, ae)` and `b[bs, be)` hold the same bytes. */
+export function sameBytes(
+  a: Uint8Array,
+  as: number,
+  ae: number,
+  b: Uint8Array,
+  bs: number,
+  be: number,
+): boolean {
+  if (ae - as !== be - bs) return false;
+  for (let i = as, j = bs; i < ae; i++, j++) if (a[i] !== b[j]) return false;
   return true;
 }
 
-/** Whether two rows belong to one query event: the same user, time and query (./events' rule, on bytes). */
-export function sameRawEvent(a: RawRow, b: RawRow): boolean {
-  return a.user === b.user && a.time === b.time && sameQuery(a, b);
+/**
+ * The rows of one block of a log, as columns: row i (0 ≤ i < n) is either the line `bytes[start[i], end[i])`
+ * (no newline, no trailing carriage return), whose query is `bytes(tab1[i], tab2[i])` and whose time field ends
+ * at `tab3[i]`, or — when `rec[i]` is set — a record the codec parsed.
+ */
+export class RowBlock {
+  bytes: Buffer = NO_BYTES;
+  n = 0;
+  file = "";
+  start = new Int32Array(1024);
+  /** The tab after the user, the tab after the query, the tab after the time. */
+  tab1 = new Int32Array(1024);
+  tab2 = new Int32Array(1024);
+  tab3 = new Int32Array(1024);
+  end = new Int32Array(1024);
+  /** The row's line number in its file. */
+  line = new Int32Array(1024);
+  time = new Float64Array(1024);
+  /** Interned by the reader: rows of one user share one string. */
+  readonly user: string[] = [];
+  /** The category column of a classified log (undefined otherwise), interned like the user. */
+  readonly category: (string | undefined)[] = [];
+  /** The parsed record of a line the fast path left to the codec (undefined for a line kept as bytes). */
+  readonly rec: (LogRecord | undefined)[] = [];
+
+  /** Row i's query text (decoded from its bytes: for the rare comparisons of text with a record's). */
+  query(i: number): string {
+    const rec = this.rec[i];
+    return rec !== undefined ? rec.query : textOf(this.bytes, this.tab1[i]! + 1, this.tab2[i]!);
+  }
+
+  /** Row i as a record (what the codec reads from its line). */
+  record(i: number): LogRecord {
+    const rec = this.rec[i];
+    if (rec !== undefined) return rec;
+    return lineRecord(this.bytes, this.start[i]!, this.end[i]!, this.category[i] !== undefined);
+  }
+
+  /** Start the block over. */
+  reset(bytes: Buffer, file: string): void {
+    this.bytes = bytes;
+    this.file = file;
+    this.n = 0;
+  }
+
+  /** Room for one more row; returns its index. */
+  next(): number {
+    const i = this.n;
+    if (i === this.start.length) this.grow();
+    return i;
+  }
+
+  private grow(): void {
+    const n = this.start.length * 2;
+    const more = (a: Int32Array) => {
+      const b = new Int32Array(n);
+      b.set(a);
+      return b;
+    };
+    this.start = more(this.start);
+    this.tab1 = more(this.tab1);
+    this.tab2 = more(this.tab2);
+    this.tab3 = more(this.tab3);
+    this.end = more(this.end);
+    this.line = more(this.line);
+    const time = new Float64Array(n);
+    time.set(this.time);
+    this.time = time;
+  }
+
+  /** Append a row the codec parsed. */
+  pushRecord(rec: LogRecord, line: number): void {
+    const i = this.next();
+    this.start[i] = 0;
+    this.end[i] = 0;
+    this.line[i] = line;
+    this.time[i] = rec.time;
+    this.user[i] = rec.user;
+    this.category[i] = rec.category;
+    this.rec[i] = rec;
+    this.n = i + 1;
+  }
+}
+
+/** The record of an AOL line the fast path read (`classified` when it has 7 fields). */
+export function lineRecord(b: Uint8Array, start: number, end: number, classified: boolean): LogRecord {
+  const rec = aolCodec.parse(textOf(b, start, end), classified);
+  if (typeof rec === "string") throw new Error(`a line the raw reader accepted does not parse: ${rec}`);
+  return rec;
 }
 
 /** At most this many strings are interned per table; past it the table starts over (memory stays bounded). */
 const INTERNED_MAX = 1 << 16;
 
 /**
- * Field texts interned by a hash of their characters, checked in place (`startsWith` at the field's offset), so
- * that a row's user and category cost no string when they were seen before. Interning is only a saving: equal
- * strings compare equal either way.
+ * Field texts interned by a hash of their bytes, checked in place, so that a row's user and category cost no
+ * string when they were seen before. Interning is only a saving: equal strings compare equal either way.
  */
 class Interned {
   private readonly table = new Map<number, string>();
 
-  /** `line[from, to)`, the same string as the last time these characters were seen. */
-  get(line: string, from: number, to: number): string {
+  /** The text of `b[from, to)`, the same string as the last time these bytes were seen. */
+  get(b: Uint8Array, from: number, to: number): string {
     let h = to - from;
-    for (let i = from; i < to; i++) h = (Math.imul(h, 31) + line.charCodeAt(i)) | 0;
+    for (let i = from; i < to; i++) h = (Math.imul(h, 31) + b[i]!) | 0;
     const known = this.table.get(h);
-    if (known !== undefined && known.length === to - from && line.startsWith(known, from)) return known;
-    const text = line.slice(from, to);
+    if (known !== undefined && known.length === to - from) {
+      let i = 0;
+      for (; i < known.length; i++) if (known.charCodeAt(i) !== b[from + i]) break;
+      if (i === known.length) return known;
+    }
+    // New, a collision, or not ASCII (then the string is shorter than its bytes and never matches).
+    const text = textOf(b, from, to);
     if (this.table.size >= INTERNED_MAX) this.table.clear();
     this.table.set(h, text);
     return text;
@@ -131,24 +174,33 @@ class Interned {
 }
 
 /**
- * Whether `line[from, to)` is an ItemRank the codec prints back the same: empty, or 1–9 digits without a leading
+ * Whether `b[from, to)` is an ItemRank the codec prints back the same: empty, or 1–9 digits without a leading
  * zero.
  */
-function canonicalRank(line: string, from: number, to: number): boolean {
+function canonicalRank(b: Uint8Array, from: number, to: number): boolean {
   const n = to - from;
   if (n === 0) return true;
-  if (n > 9 || (n > 1 && line.charCodeAt(from) === 48)) return false;
+  if (n > 9 || (n > 1 && b[from] === 48)) return false;
   for (let i = from; i < to; i++) {
-    const c = line.charCodeAt(i) - 48;
+    const c = b[i]! - 48;
     if (c < 0 || c > 9) return false;
   }
   return true;
 }
 
-/** Node's own decoders of a buffer range (what `toString(encoding, start, end)` calls after checking its arguments). */
-interface Slicing {
-  latin1Slice(start: number, end: number): string;
-  utf8Slice(start: number, end: number): string;
+/** Offsets of the control bytes (≤ CR: tabs, newlines, carriage returns…) of a block: its structure, found in one pass. */
+let controls = new Int32Array(1 << 16);
+/** The first 8 tabs of a line. */
+const tabs = new Int32Array(8);
+
+/**
+ * Write the offsets of the control bytes of `b[0, size)` into `at`; returns how many. A function of its own, the
+ * hottest loop of the reader: optimized on its own, it does not wait for (or fall back with) the line logic's.
+ */
+function controlBytes(b: Uint8Array, size: number, at: Int32Array): number {
+  let n = 0;
+  for (let i = 0; i < size; i++) if (b[i]! <= CR) at[n++] = i;
+  return n;
 }
 
 /** One file's rows: the line rules of the record reader (header, blank lines, bad lines), on bytes. */
@@ -168,7 +220,7 @@ class FileRows {
   ) {}
 
   /** A line the fast path leaves to the codec (as the record reader reads it). */
-  slow(text: string, lineNo: number, out: RawRow[]): void {
+  slow(text: string, lineNo: number, out: RowBlock): void {
     if (lineNo === 1) {
       if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
       const header = aolCodec.readHeader(text);
@@ -184,33 +236,56 @@ class FileRows {
     for (; this.blanks > 0; this.blanks--) this.badLine(this.blankFrom++, "empty line", "");
     const rec = aolCodec.parse(text, this.classified);
     if (typeof rec === "string") this.badLine(lineNo, rec, text);
-    else out.push(RawRow.of(rec, this.file, lineNo));
+    else out.pushRecord(rec, lineNo);
   }
 
   /** The rows of a block of valid UTF-8 without NUL bytes; returns its number of lines. */
-  scan(b: Buffer, ascii: boolean, firstLine: number, out: RawRow[]): number {
-    const text = b as unknown as Slicing;
+  scan(b: Buffer, ascii: boolean, firstLine: number, out: RowBlock): number {
     const size = b.length;
+    // Every control byte's offset, then the size as the last line's end.
+    if (controls.length < size + 1) controls = new Int32Array(Math.max(size + 1, controls.length * 2));
+    const at = controls;
+    at[controlBytes(b, size, at)] = size;
+    const decode = b as unknown as Slicing;
     let start = 0;
+    let p = 0;
     let lineNo = firstLine;
     for (; ; lineNo++) {
-      let nl = b.indexOf(NL, start);
-      if (nl < 0) nl = size;
+      // The line's tabs and other control bytes, up to its newline.
+      let nTabs = 0;
+      let others = 0;
+      let other = -1;
+      let nl = size;
+      for (; ; p++) {
+        const x = at[p]!;
+        if (x === size) break;
+        const c = b[x]!;
+        if (c === NL) {
+          nl = x;
+          p++;
+          break;
+        }
+        if (c === TAB) {
+          if (nTabs < 8) tabs[nTabs] = x;
+          nTabs++;
+        } else {
+          others++;
+          other = x;
+        }
+      }
       this.lines++;
       const end = nl > start && b[nl - 1] === CR ? nl - 1 : nl;
       if (nl - start > MAX_LINE_BYTES) {
         this.badLine(lineNo, `line longer than ${MAX_LINE_BYTES} bytes`, rawText(b.subarray(start, nl)));
-      } else {
-        // Decoded once, then cut with the string builtins (no warm-up, unlike a loop over bytes). Its offsets are
-        // the bytes' when it is ASCII.
-        const line = ascii ? text.latin1Slice(start, end) : text.utf8Slice(start, end);
-        if (
-          lineNo === 1 ||
-          this.blanks > 0 ||
-          line.length !== end - start ||
-          !this.fast(line, b, start, end, lineNo, out)
-        )
-          this.slow(line, lineNo, out);
+      } else if (
+        lineNo === 1 ||
+        this.blanks > 0 ||
+        end === start ||
+        (others > 0 && (others > 1 || other !== end)) ||
+        nTabs !== (this.classified ? 6 : 4) ||
+        !this.fast(b, start, end, lineNo, out)
+      ) {
+        this.slow(ascii ? decode.latin1Slice(start, end) : decode.utf8Slice(start, end), lineNo, out);
       }
       if (nl === size) return lineNo - firstLine + 1;
       start = nl + 1;
@@ -218,68 +293,57 @@ class FileRows {
   }
 
   /**
-   * The row of `line` (ASCII, read from `b[start, end)`) if it is one the fast path is sure of (see the top of
-   * this file); false to leave it to the codec.
+   * The row of the line `b[start, end)` (its tabs in {@link tabs}, as many as its fields need) if it is one the
+   * fast path is sure of (see the top of this file); false to leave it to the codec.
    */
-  private fast(line: string, b: Buffer, start: number, end: number, lineNo: number, out: RawRow[]): boolean {
-    const t1 = line.indexOf("\t");
-    if (t1 <= 0) return false; // no tab, or an empty user
-    const t2 = line.indexOf("\t", t1 + 1);
-    const t3 = t2 < 0 ? -1 : line.indexOf("\t", t2 + 1);
-    const t4 = t3 < 0 ? -1 : line.indexOf("\t", t3 + 1);
-    if (t4 < 0) return false;
-    const t5 = line.indexOf("\t", t4 + 1);
-    let t6 = -1;
-    if (this.classified) {
-      t6 = t5 < 0 ? -1 : line.indexOf("\t", t5 + 1);
-      if (t6 < 0 || line.indexOf("\t", t6 + 1) >= 0) return false;
-    } else if (t5 >= 0) return false;
-    // A time with a `T`, a rank with leading zeros, a rank without a URL, a carriage return inside: the codec's.
-    const urlEnd = t5 < 0 ? line.length : t5;
-    if (
-      line.charCodeAt(t2 + 11) !== 32 ||
-      !canonicalRank(line, t3 + 1, t4) ||
-      (t4 > t3 + 1 && urlEnd === t4 + 1) ||
-      line.indexOf("\r") >= 0
-    )
-      return false;
-    const time = parseAolTimeIn(line, t2 + 1, t3);
+  private fast(b: Buffer, start: number, end: number, lineNo: number, out: RowBlock): boolean {
+    const t1 = tabs[0]!;
+    const t2 = tabs[1]!;
+    const t3 = tabs[2]!;
+    const t4 = tabs[3]!;
+    if (t1 === start || t3 - t2 !== 20) return false; // an empty user, or not a 19-byte time
+    const urlEnd = this.classified ? tabs[4]! : end;
+    // A rank with leading zeros, a rank without a URL: the codec's.
+    if (!canonicalRank(b, t3 + 1, t4) || (t4 > t3 + 1 && urlEnd === t4 + 1)) return false;
+    const time = parseAolTimeBytes(b, t2 + 1);
     if (Number.isNaN(time)) return false;
-    out.push(
-      new RawRow(
-        b,
-        start,
-        start + t1,
-        start + t2,
-        start + t3,
-        end,
-        this.users.get(line, 0, t1),
-        time,
-        t6 < 0 ? undefined : this.categories.get(line, t5 + 1, t6),
-        this.file,
-        lineNo,
-        undefined,
-      ),
-    );
+    const i = out.next();
+    out.start[i] = start;
+    out.tab1[i] = t1;
+    out.tab2[i] = t2;
+    out.tab3[i] = t3;
+    out.end[i] = end;
+    out.line[i] = lineNo;
+    out.time[i] = time;
+    out.user[i] = this.users.get(b, start, t1);
+    out.category[i] = this.classified ? this.categories.get(b, tabs[4]! + 1, tabs[5]!) : undefined;
+    out.rec[i] = undefined;
+    out.n = i + 1;
     return true;
   }
 }
 
-/** Stream the rows of AOL logs in batches (one batch per block of the file); `classified` as the header says. */
+/**
+ * Stream the rows of AOL logs, one {@link RowBlock} per block of the file (the same object each time, valid until
+ * the next is asked for); `classified` as the header says.
+ */
 export async function* readRows(
   files: readonly string[],
   lenient: boolean,
   rejects: RejectSink,
   progress?: Progress,
-): AsyncGenerator<RawRow[]> {
+  /** The buffer to read into (the row writer's `readBuffer`, ./row-write.ts); one of its own otherwise. */
+  buffer?: Buffer,
+): AsyncGenerator<RowBlock> {
+  const out = new RowBlock();
   for (const file of files) {
     const reader = new FileRows(file, (line, reason, raw) => {
       if (!lenient) throw new InputError(file, line, reason);
       rejects.add({ file, line, reason, raw });
     });
-    for await (const block of readByteBlocks(file, reader.badLine)) {
+    for await (const block of readByteBlocks(file, reader.badLine, buffer)) {
       const b = block.bytes;
-      const out: RawRow[] = [];
+      out.reset(b, file);
       const ascii = isAscii(b);
       if (b.indexOf(0) >= 0 || !(ascii || isUtf8(b))) {
         // NUL bytes or invalid UTF-8 somewhere in the block: the line reader finds and reports the culprits.
@@ -293,8 +357,8 @@ export async function* readRows(
       } else {
         block.lines = reader.scan(b, ascii, block.firstLine, out);
       }
-      if (out.length > 0) {
-        progress?.tick(out.length);
+      if (out.n > 0) {
+        progress?.tick(out.n);
         yield out;
       }
       // Back-pressure from the reject file (lenient runs with millions of bad lines).

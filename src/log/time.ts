@@ -65,6 +65,52 @@ export function parseAolTimeIn(s: string, from: number, to: number): number {
   );
 }
 
+/** The date bytes (`YYYY-MM-DD`, as 4 + 2 + 2 bytes packed) whose day {@link parseAolTimeBytes} read last. */
+let bytesDayKey0 = -1;
+let bytesDayKey1 = -1;
+/** Seconds of that day's midnight. */
+let bytesDaySeconds = 0;
+
+/** Two ASCII digits at `b[at]`, or -1. */
+function twoDigits(b: Uint8Array, at: number): number {
+  const x = b[at]! - 48;
+  const y = b[at + 1]! - 48;
+  return x < 0 || x > 9 || y < 0 || y > 9 ? -1 : x * 10 + y;
+}
+
+/**
+ * {@link parseAolTime} of the 19 bytes `YYYY-MM-DD HH:MM:SS` at `b[at]` (a space between date and time; the
+ * caller has checked the length), or NaN. For the raw-row reader: no string, and the date is converted only when
+ * it differs from the previous call's (a time-ordered log changes day once a day).
+ */
+export function parseAolTimeBytes(b: Uint8Array, at: number): number {
+  if (b[at + 4] !== 45 || b[at + 7] !== 45 || b[at + 10] !== 32 || b[at + 13] !== 58 || b[at + 16] !== 58)
+    return Number.NaN;
+  const key0 = b[at]! | (b[at + 1]! << 8) | (b[at + 2]! << 16) | (b[at + 3]! << 24);
+  const key1 = b[at + 5]! | (b[at + 6]! << 8) | (b[at + 8]! << 16) | (b[at + 9]! << 24);
+  if (key0 !== bytesDayKey0 || key1 !== bytesDayKey1) {
+    const hi = twoDigits(b, at);
+    const lo = twoDigits(b, at + 2);
+    const day = compose(
+      hi < 0 || lo < 0 ? -1 : hi * 100 + lo,
+      twoDigits(b, at + 5),
+      twoDigits(b, at + 8),
+      0,
+      0,
+      0,
+    );
+    if (Number.isNaN(day)) return day;
+    bytesDayKey0 = key0;
+    bytesDayKey1 = key1;
+    bytesDaySeconds = day;
+  }
+  const h = twoDigits(b, at + 11);
+  const m = twoDigits(b, at + 14);
+  const sec = twoDigits(b, at + 17);
+  if (h < 0 || h > 23 || m < 0 || m > 59 || sec < 0 || sec > 59) return Number.NaN;
+  return bytesDaySeconds + h * 3600 + m * 60 + sec;
+}
+
 /** `YYMMDDHHMMSS` (Excite) → seconds, or NaN. Years 70–99 are 19xx, 00–69 are 20xx. */
 export function parseExciteTime(s: string): number {
   if (s.length !== 12) return Number.NaN;
@@ -121,14 +167,24 @@ export function formatAolTime(t: number): string {
   return lastText;
 }
 
+/** The date of {@link writeAolTime}'s last day, as bytes. */
+const dateBytes = new Uint8Array(16);
+let dateLength = 0;
+let dateBytesDay = Number.NaN;
+
 /**
  * {@link formatAolTime}'s text written into `to` at `at` (ASCII); returns the end. For the raw-row writer: no
  * string per time (a release time changes with nearly every event).
  */
 export function writeAolTime(t: number, to: Uint8Array, at: number): number {
   const day = Math.floor(t / DAY);
-  const date = dateOf(day);
-  for (let i = 0; i < date.length; i++) to[at++] = date.charCodeAt(i);
+  if (day !== dateBytesDay) {
+    const date = dateOf(day);
+    dateLength = date.length;
+    for (let i = 0; i < dateLength; i++) dateBytes[i] = date.charCodeAt(i);
+    dateBytesDay = day;
+  }
+  for (let i = 0; i < dateLength; i++) to[at++] = dateBytes[i]!;
   const s = t - day * DAY;
   const h = Math.floor(s / 3600);
   const m = Math.floor((s % 3600) / 60);

@@ -11,7 +11,7 @@ import type { CountTable } from "../log/count-table.ts";
 import type { Guarantee } from "../log/guarantee.ts";
 import type { LogRecord, QueryLog } from "../log/record.ts";
 import type { RowWriter } from "../log/row-write.ts";
-import type { RawRow } from "../log/rows.ts";
+import type { RowBlock } from "../log/rows.ts";
 import type { ClickUsers } from "../scrub/click-url.ts";
 import type { Stage } from "../stream/stage.ts";
 import { ParamError, type ParamSpec } from "../util/params.ts";
@@ -101,14 +101,14 @@ export interface MethodInfo {
 }
 
 /**
- * A streaming stage on raw rows: it reads batches of rows and writes what it releases to the writer it was made
- * with, synchronously. A row kept past `push` must be detached first ({@link RawRow.detach}): the next batch
- * reuses the reader's buffer.
+ * A streaming stage on raw rows: it reads blocks of rows and writes what it releases to the writer it was made
+ * with, synchronously. A row kept past `push` must be copied first: the next block reuses the reader's buffer
+ * and the block's columns.
  */
 export interface RowStage {
   /** The stage is defined on a stream in time order (the driver checks the order, as for records). */
   readonly timeOrdered: boolean;
-  push(rows: readonly RawRow[]): void;
+  push(rows: RowBlock): void;
   /** End of stream: release or suppress whatever is still held. */
   flush(): void;
   /** What the stage did, for the summary (the same counts as the method's record stage or batch release). */

@@ -10,7 +10,7 @@ import fc from "fast-check";
 import { loadLog } from "../../src/log/read.ts";
 import { RejectSink } from "../../src/log/rejects.ts";
 import { createRowWriter } from "../../src/log/row-write.ts";
-import { type RawRow, readRows, sameQuery } from "../../src/log/rows.ts";
+import { readRows, sameBytes } from "../../src/log/rows.ts";
 import { writeLog } from "../../src/log/write.ts";
 import { InputError } from "../../src/util/errors.ts";
 import { tempDir } from "../helpers/tmp.ts";
@@ -25,7 +25,7 @@ const word = fc.stringMatching(/^[a-z0-9 .é字]{0,12}$/);
 const line = (classified: boolean): fc.Arbitrary<string> =>
   fc
     .record({
-      user: fc.constantFrom("1", "22", "333", "", "u\r1"),
+      user: fc.constantFrom("1", "22", "333", "", "u\r1", "ü7"),
       query: word,
       time: fc.constantFrom(
         "2006-03-01 00:01:44",
@@ -36,7 +36,7 @@ const line = (classified: boolean): fc.Arbitrary<string> =>
       ),
       rank: fc.constantFrom("", "1", "10", "007", "0", "x"),
       url: fc.constantFrom("", "http://a.example", "b.example"),
-      cat: fc.constantFrom("Top/Arts", "Top/Sports/Soccer", ""),
+      cat: fc.constantFrom("Top/Arts", "Top/Sports/Soccer", "", "Top/Arts/Café"),
       unit: word,
       shape: fc.constantFrom("full", "full", "full", "full", "three", "extra", "cr", "blank"),
     })
@@ -74,7 +74,7 @@ async function both(path: string, classified: boolean, lenient: boolean) {
   const rowRejects = new RejectSink(undefined);
   const w = createRowWriter(viaRows, classified);
   try {
-    for await (const rows of readRows([path], lenient, rowRejects)) for (const r of rows) w.copy(r);
+    for await (const rows of readRows([path], lenient, rowRejects)) w.copyAll(rows);
     await w.close();
   } catch (e) {
     await w.abort();
@@ -107,7 +107,7 @@ test("rows copied as read are the bytes the record writer prints, and the bad li
   );
 });
 
-test("a released row is its new user and time spliced into its bytes; a detached row survives its buffer", async () => {
+test("a released row is its new user and time spliced into its bytes; a copied row survives its buffer", async () => {
   const path = join(dir, "release.tsv");
   // Three blocks of the reader's 256 KiB buffer: rows of the first are written after the buffer was reused.
   const lines: string[] = [];
@@ -119,16 +119,21 @@ test("a released row is its new user and time spliced into its bytes; a detached
   writeFileSync(path, `${HEADER}\n${lines.join("\n")}\n`);
   const out = join(dir, "released.tsv");
   const w = createRowWriter(out, false);
-  const kept = [];
+  const kept: { bytes: Buffer; query: [number, number]; user: string; time: number }[] = [];
   for await (const rows of readRows([path], false, new RejectSink(undefined))) {
-    // Keep every other row past its batch, as a swap bucket does.
-    for (const r of rows) {
-      if (r.line % 2 === 0) r.detach();
-      if (r.line % 2 === 0) kept.push(r);
-      else w.release(r, `u${r.user}`, r.time + 60);
+    // Keep every other row past its block (a copy of its bytes), as a swap bucket does.
+    for (let i = 0; i < rows.n; i++) {
+      const user = `u${rows.user[i]}`;
+      const time = rows.time[i]! + 60;
+      const start = rows.start[i]!;
+      const query: [number, number] = [rows.tab1[i]! + 1, rows.tab2[i]!];
+      if (rows.line[i]! % 2 === 0) {
+        const bytes = Buffer.from(rows.bytes.subarray(start, rows.end[i]));
+        kept.push({ bytes, query: [query[0] - start, query[1] - start], user, time });
+      } else w.releaseLines(rows.bytes, start, rows.end[i]!, 1, query[0], query[1], user, time);
     }
   }
-  for (const r of kept) w.release(r, `u${r.user}`, r.time + 60);
+  for (const r of kept) w.releaseLines(r.bytes, 0, r.bytes.length, 1, r.query[0], r.query[1], r.user, r.time);
   await w.close();
   const got = readFileSync(out, "utf8").split("\n");
   assert.equal(got.pop(), "");
@@ -150,11 +155,11 @@ test("a released row is its new user and time spliced into its bytes; a detached
 const nearLines = fc.array(
   fc
     .record({
-      user: fc.constantFrom("1", "22", "7"),
+      user: fc.constantFrom("1", "22", "7", "é"),
       query: fc.constantFrom("ab", "bb", "ba", "b", "", "abc", "é b", "xb"),
       time: fc.constantFrom("2006-03-01 00:01:44", "2006-03-01T00:01:44"),
       rank: fc.constantFrom("", "1", "007"),
-      cat: fc.constantFrom("Top/Arts", "Top/Arts/Music", "Top/Sports", ""),
+      cat: fc.constantFrom("Top/Arts", "Top/Arts/Music", "Top/Sports", "", "Top/Arts/Café"),
     })
     .map(
       (r) => `${r.user}\t${r.query}\t${r.time}\t${r.rank}\t${r.rank ? "http://a.example" : ""}\t${r.cat}\t`,
@@ -166,8 +171,20 @@ test("rows compare queries by their bytes as their texts compare; users and cate
   await fc.assert(
     fc.asyncProperty(nearLines, async (lines) => {
       const path = writeInput({ classified: true, bom: false, lines });
-      const rows: RawRow[] = [];
-      for await (const batch of readRows([path], false, new RejectSink(undefined))) rows.push(...batch);
+      const rows: { user: string; query: string; category: string | undefined; bytes?: Buffer }[] = [];
+      for await (const block of readRows([path], false, new RejectSink(undefined))) {
+        for (let i = 0; i < block.n; i++) {
+          rows.push({
+            user: block.user[i]!,
+            query: block.query(i),
+            category: block.category[i],
+            // The query's bytes, for a row kept as bytes.
+            ...(block.rec[i] === undefined
+              ? { bytes: Buffer.from(block.bytes.subarray(block.tab1[i]! + 1, block.tab2[i])) }
+              : {}),
+          });
+        }
+      }
       const read = await loadLog([path], {});
       assert.equal(rows.length, read.records.length);
       rows.forEach((r, i) => {
@@ -176,7 +193,13 @@ test("rows compare queries by their bytes as their texts compare; users and cate
         assert.equal(r.query, rec.query);
         assert.equal(r.category, rec.category);
       });
-      for (const a of rows) for (const b of rows) assert.equal(sameQuery(a, b), a.query === b.query);
+      const bytes = rows.filter((r) => r.bytes !== undefined);
+      for (const a of bytes)
+        for (const b of bytes)
+          assert.equal(
+            sameBytes(a.bytes!, 0, a.bytes!.length, b.bytes!, 0, b.bytes!.length),
+            a.query === b.query,
+          );
     }),
     { numRuns: 100 },
   );

@@ -1,7 +1,8 @@
 /** What a person sees of progress on a pipe (periodic lines): always a label, never "0 done", separators. */
 import assert from "node:assert/strict";
 import { it } from "node:test";
-import { consoleProgress } from "../../src/util/progress.ts";
+import fc from "fast-check";
+import { consoleProgress, countText } from "../../src/util/progress.ts";
 
 /** Lines `work` writes to stderr (the line form: stderr is not a terminal under the test runner). */
 function stderrOf(work: () => void): string[] {
@@ -47,4 +48,12 @@ it("counts carry thousands separators", () => {
   });
   assert.match(lines[0]!, /^read: 1,000,000 of 1,234,567 \(/);
   assert.match(lines[1]!, /^read: 1,000,000 done in /);
+});
+
+it("counts read as Intl prints them, without loading Intl", () => {
+  fc.assert(
+    fc.property(fc.oneof(fc.integer(), fc.maxSafeInteger(), fc.double()), (n) => {
+      assert.equal(countText(n), n.toLocaleString("en"));
+    }),
+  );
 });

@@ -8,13 +8,10 @@
 
 import { dirname, resolve } from "node:path";
 import type { Command } from "commander";
-import { createKnowledgeService } from "../../classify/service.ts";
-import { writeCountTable } from "../../log/count-table.ts";
 import { describeGuarantee } from "../../log/guarantee.ts";
 import { loadLog, type OpenedLog, openLog } from "../../log/read.ts";
 import { createRowWriter } from "../../log/row-write.ts";
-import { type RawRow, readRows } from "../../log/rows.ts";
-import { writeBatches, writeLog } from "../../log/write.ts";
+import { type RowBlock, readRows } from "../../log/rows.ts";
 import { catalog, loadMethod } from "../../methods/catalog.ts";
 import {
   type Guarantee,
@@ -24,10 +21,7 @@ import {
   type Release,
   withParamRange,
 } from "../../methods/method.ts";
-import { ClickUsers } from "../../scrub/click-url.ts";
 import type { ScrubCounts } from "../../scrub/scrub-log.ts";
-import { runStage } from "../../stream/stage.ts";
-import { checkTimeOrder, NotInTimeOrder, sortByTime } from "../../stream/time-order.ts";
 import { streamingHeap } from "../heap.ts";
 import { addParamFlags, givenParams } from "../param-flags.ts";
 import {
@@ -68,16 +62,34 @@ const RESERVED = new Set([
 ]);
 
 /**
- * The time of the last of `rows`, which must be in time order after `last`; {@link NotInTimeOrder} at the first
- * that is not. (A function of its own: inside the async driver the loop ran unoptimized.)
+ * The index of the first of `rows` earlier than the one before it (`last` before the first), or -1 when they are
+ * in time order. (A function of its own: inside the async driver the loop ran unoptimized.)
  */
-function checkRowOrder(rows: readonly RawRow[], last: number): number {
-  for (const row of rows) {
-    if (row.time < last) throw new NotInTimeOrder(`${row.file}:${row.line}`, last, row.time);
-    last = row.time;
+function outOfOrder(rows: RowBlock, last: number): number {
+  const time = rows.time;
+  for (let i = 0; i < rows.n; i++) {
+    const t = time[i]!;
+    if (t < last) return i;
+    last = t;
   }
-  return last;
+  return -1;
 }
+
+/**
+ * The modules of the record and batch paths, loaded when a run takes one of them: the raw-row path (swap and
+ * identity on an AOL log) starts without them (~30–45 CPU-ms of imports, issue 17).
+ */
+const recordPath = async () => {
+  const [service, countTable, write, clickUrl, stage, timeOrder] = await Promise.all([
+    import("../../classify/service.ts"),
+    import("../../log/count-table.ts"),
+    import("../../log/write.ts"),
+    import("../../scrub/click-url.ts"),
+    import("../../stream/stage.ts"),
+    import("../../stream/time-order.ts"),
+  ]);
+  return { ...service, ...countTable, ...write, ...clickUrl, ...stage, ...timeOrder };
+};
 
 /** What scrubbing the input did, for the summary (the method's own counts are of the scrubbed log). */
 function scrubCountsOf(c: ScrubCounts): Record<string, number> {
@@ -121,7 +133,6 @@ export function register(program: Command): void {
       rng: methodRng(flags.seed),
       progress: opts.progress,
       warn: (message) => process.stderr.write(`querymask: note: ${message}\n`),
-      knowledge: createKnowledgeService(),
     };
     const t0 = performance.now();
     let counts: Record<string, number>;
@@ -152,8 +163,17 @@ export function register(program: Command): void {
                 opts.lenient ?? false,
                 log.rejects,
                 opts.progress,
+                out.readBuffer,
               )) {
-                if (stage.timeOrdered) last = checkRowOrder(rows, last);
+                if (stage.timeOrdered && rows.n > 0) {
+                  const bad = outOfOrder(rows, last);
+                  if (bad >= 0) {
+                    const { NotInTimeOrder } = await import("../../stream/time-order.ts");
+                    const before = bad === 0 ? last : rows.time[bad - 1]!;
+                    throw new NotInTimeOrder(`${rows.file}:${rows.line[bad]}`, before, rows.time[bad]!);
+                  }
+                  last = rows.time[rows.n - 1]!;
+                }
                 stage.push(rows);
                 const behind = out.backlog();
                 if (behind) await behind;
@@ -180,6 +200,8 @@ export function register(program: Command): void {
       // at the first record out of order, discard what was written and start over on the log sorted by time
       // (an external merge sort: memory stays bounded), so the release is the one the batch path gives.
       const stream = async (log: OpenedLog, sorted: boolean) => {
+        const { ClickUsers, checkTimeOrder, createKnowledgeService, runStage, sortByTime, writeBatches } =
+          await recordPath();
         // Classifying on the way drops the clicks only one user made, as `querymask classify` does: that needs
         // the whole log's click counts first (one pass; bad lines are the main pass's to report).
         const clickUsers = log.classified
@@ -188,7 +210,7 @@ export function register(program: Command): void {
         const stage = await withParamRange(method.name, async () =>
           createStage(
             params,
-            { ...ctx, rng: methodRng(flags.seed) },
+            { ...ctx, rng: methodRng(flags.seed), knowledge: createKnowledgeService() },
             { classified: log.classified, ...(clickUsers ? { clickUsers } : {}) },
           ),
         );
@@ -213,6 +235,7 @@ export function register(program: Command): void {
       try {
         run = (await rowStream?.(log)) ?? (await stream(log, false));
       } catch (e) {
+        const { NotInTimeOrder } = await recordPath();
         if (!(e instanceof NotInTimeOrder)) throw e;
         await log.rejects.abort();
         if (!flags.quiet) {
@@ -231,6 +254,8 @@ export function register(program: Command): void {
       guarantee = method.stageGuarantee?.(params) ?? NO_GUARANTEE;
       rejected = run.rejected;
     } else {
+      const { createKnowledgeService, writeCountTable, writeLog } = await recordPath();
+      const batchCtx = { ...ctx, knowledge: createKnowledgeService() };
       // A method that reads by user (dp) holds one user at a time when the log is grouped by user.
       const byUser =
         flags.batch || method.anonymizeByUser === undefined
@@ -238,7 +263,7 @@ export function register(program: Command): void {
           : await (await import("../by-user.ts")).releaseByUser(
               method,
               params,
-              ctx,
+              batchCtx,
               inputs,
               opts,
               !!flags.quiet,
@@ -262,7 +287,7 @@ export function register(program: Command): void {
           input = scrubbed.log;
           scrubCounts = scrubCountsOf(scrubbed.counts);
         }
-        release = await withParamRange(method.name, () => method.anonymize(input, params, ctx));
+        release = await withParamRange(method.name, () => method.anonymize(input, params, batchCtx));
         rejected = input.rejected;
       }
       if (release.log) await writeLog(flags.out, release.log);

@@ -18,23 +18,35 @@ import { ancestorKeys, deepBucketAction } from "./buckets.ts";
 import { Loads } from "./loads.ts";
 import type { SwapParams } from "./params.ts";
 
-/** What the core reads of a row: its query text (an event's rows share it). */
-export interface EventRow {
-  readonly query: string;
+/**
+ * What the core reads of an event's rows, which it otherwise only carries: how many rows, and their query text
+ * (an event's rows share it). The rows are the caller's: an array of records ({@link RECORD_ROWS}), or a handle
+ * of the raw-row stage's held bytes (./rows.ts).
+ */
+export interface EventRows<P> {
+  count(rows: P): number;
+  /** The event's query text: asked for only when a release could read back merged with the previous one. */
+  query(rows: P): string;
+  /** A copy for a snapshot (records: a new array). */
+  copy(rows: P): P;
 }
 
-/**
- * A query event waiting in a bucket. `tag` identifies it for the caller (the input index of its first row). The
- * rows are the caller's: records, or raw rows (src/log/rows.ts) that the core only carries.
- */
-export interface Entry<R extends EventRow = LogRecord> {
+/** Events whose rows are records. */
+export const RECORD_ROWS: EventRows<LogRecord[]> = {
+  count: (rows) => rows.length,
+  query: (rows) => rows[0]!.query,
+  copy: (rows) => [...rows],
+};
+
+/** A query event waiting in a bucket. `tag` identifies it for the caller (the input index of its first row). */
+export interface Entry<P = LogRecord[]> {
   readonly user: string;
   readonly time: number;
   readonly tag: number;
-  readonly rows: R[];
+  readonly rows: P;
 }
 
-interface Bucket<R extends EventRow> {
+interface Bucket<R> {
   k: number;
   readonly entries: Entry<R>[];
   readonly slots: string[];
@@ -46,9 +58,9 @@ interface Bucket<R extends EventRow> {
 }
 
 /** Called for each released event: its rows go out under `user` with `time`. */
-export type Emit<R extends EventRow = LogRecord> = (entry: Entry<R>, user: string, time: number) => void;
+export type Emit<R = LogRecord[]> = (entry: Entry<R>, user: string, time: number) => void;
 
-export interface CoreSnapshot<R extends EventRow = LogRecord> {
+export interface CoreSnapshot<R = LogRecord[]> {
   readonly v: 2;
   readonly rng: number[];
   readonly now: number;
@@ -59,7 +71,7 @@ export interface CoreSnapshot<R extends EventRow = LogRecord> {
   readonly last?: [string, number | null, string];
 }
 
-export class SwapCore<R extends EventRow = LogRecord> {
+export class SwapCore<R = LogRecord[]> {
   private readonly buckets = new Map<string, Bucket<R>>();
   /** Category → the bucket its events enter. */
   private readonly direct = new Map<string, Bucket<R>>();
@@ -72,10 +84,11 @@ export class SwapCore<R extends EventRow = LogRecord> {
   private lastUser = "";
   private lastTime = Number.NaN;
   /**
-   * The last released event's first row, or its query text (from a snapshot): the text is read only when a
-   * release repeats the last user and time, so raw rows need not decode it otherwise.
+   * The last released event's rows, or its query text (from a snapshot): the text is read only when a release
+   * repeats the last user and time, so raw rows need not decode it otherwise.
    */
-  private last: R | string = "";
+  private lastRows: R | undefined;
+  private lastText = "";
   readonly c = {
     inEvents: 0,
     inRows: 0,
@@ -97,6 +110,7 @@ export class SwapCore<R extends EventRow = LogRecord> {
     rng: Rng,
     private readonly emit: Emit<R>,
     snap?: CoreSnapshot<R>,
+    private readonly rows: EventRows<R> = RECORD_ROWS as unknown as EventRows<R>,
   ) {
     this.rng = rng;
     if (snap) this.restore(snap);
@@ -105,7 +119,7 @@ export class SwapCore<R extends EventRow = LogRecord> {
   /** Add one event with its bucket category; may release one event of that bucket. */
   add(entry: Entry<R>, category: string): void {
     this.c.inEvents++;
-    this.c.inRows += entry.rows.length;
+    this.c.inRows += this.rows.count(entry.rows);
     if (entry.time > this.now) this.now = entry.time;
     if (this.p.maxDelay > 0) {
       if (this.now >= this.nextDeadline) this.scanDelays();
@@ -229,7 +243,7 @@ export class SwapCore<R extends EventRow = LogRecord> {
     let ok: number[] = [];
     for (let i = 0; i < b.entries.length; i++) if (b.entries[i]!.user !== user) ok.push(i);
     if (avoidQuery !== undefined && ok.length > 1) {
-      const better = ok.filter((i) => b.entries[i]!.rows[0]!.query !== avoidQuery);
+      const better = ok.filter((i) => this.rows.query(b.entries[i]!.rows) !== avoidQuery);
       if (better.length > 0) ok = better;
     }
     return ok.length === 0 ? -1 : ok[this.rng.int(ok.length)]!;
@@ -245,7 +259,7 @@ export class SwapCore<R extends EventRow = LogRecord> {
   private release(b: Bucket<R>, i: number, j: number, flexible = !this.p.ownAuthor): string {
     const e = b.entries[i]!;
     let time = this.p.time === "release" ? this.now : e.time;
-    const row = e.rows[0]!;
+    const row = e.rows;
     let user = b.slots[j]!;
     if (flexible && this.likeLast(user, time, row)) {
       const ok: number[] = [];
@@ -267,27 +281,21 @@ export class SwapCore<R extends EventRow = LogRecord> {
     }
     this.removeAt(b, i, j);
     this.c.outEvents++;
-    this.c.outRows += e.rows.length;
+    this.c.outRows += this.rows.count(row);
     this.lastUser = user;
     this.lastTime = time;
-    this.last = row;
+    this.lastRows = row;
     this.emit(e, user, time);
     return user;
   }
 
-  /** Whether releasing `row` under `user` at `time` repeats the last release's user, time and query text. */
-  private likeLast(user: string, time: number, row: R): boolean {
-    return user === this.lastUser && time === this.lastTime && row.query === this.lastQuery();
+  /** Whether releasing `rows` under `user` at `time` repeats the last release's user, time and query text. */
+  private likeLast(user: string, time: number, rows: R): boolean {
+    return user === this.lastUser && time === this.lastTime && this.rows.query(rows) === this.lastQuery();
   }
 
   private lastQuery(): string {
-    const last = this.last;
-    return typeof last === "string" ? last : last.query;
-  }
-
-  /** The first row of the last released event (its query is compared with the next releases'), if any. */
-  lastReleased(): R | undefined {
-    return typeof this.last === "string" ? undefined : this.last;
+    return this.lastRows === undefined ? this.lastText : this.rows.query(this.lastRows);
   }
 
   /** Drop entry i and one slot of its own author (all slots left name that user when this is needed). */
@@ -297,7 +305,7 @@ export class SwapCore<R extends EventRow = LogRecord> {
     if (j < 0) j = b.slots.length - 1;
     this.removeAt(b, i, j);
     this.c.suppressedEvents++;
-    this.c.suppressedRows += e.rows.length;
+    this.c.suppressedRows += this.rows.count(e.rows);
   }
 
   private removeAt(b: Bucket<R>, i: number, j: number): void {
@@ -408,7 +416,11 @@ export class SwapCore<R extends EventRow = LogRecord> {
       nextDeadline: Number.isFinite(this.nextDeadline) ? this.nextDeadline : null,
       buckets: [...this.buckets.entries()].map(([key, b]) => [
         key,
-        { k: b.k, entries: b.entries.map((e) => ({ ...e, rows: [...e.rows] })), slots: [...b.slots] },
+        {
+          k: b.k,
+          entries: b.entries.map((e) => ({ ...e, rows: this.rows.copy(e.rows) })),
+          slots: [...b.slots],
+        },
       ]),
       counts: { ...this.c },
       last: [this.lastUser, Number.isNaN(this.lastTime) ? null : this.lastTime, this.lastQuery()],
@@ -431,7 +443,7 @@ export class SwapCore<R extends EventRow = LogRecord> {
     if (s.last) {
       this.lastUser = s.last[0];
       this.lastTime = s.last[1] ?? Number.NaN;
-      this.last = s.last[2];
+      this.lastText = s.last[2];
     }
   }
 }

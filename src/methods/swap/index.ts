@@ -5,9 +5,8 @@
  * {@link SwapCore}; see docs/swap.md for the design decisions (events as units, released time, end policy).
  */
 
-import { type Categorize, isClassified, loadCategorize } from "../../classify/categorize.ts";
+import type { Categorize } from "../../classify/categorize.ts";
 import type { LogRecord } from "../../log/record.ts";
-import { ClickUsers } from "../../scrub/click-url.ts";
 import type { Rng } from "../../util/random.ts";
 import { type Guarantee, type Method, NO_GUARANTEE, type Release } from "../method.ts";
 import { SwapCore } from "./core.ts";
@@ -86,7 +85,10 @@ export const swap: Method<SwapParams> = {
 
   async anonymize(input, params, ctx): Promise<Release> {
     let records = input.records;
+    // Loaded here only: the CLI's raw-row path starts without the classifier's modules.
+    const { isClassified, loadCategorize } = await import("../../classify/categorize.ts");
     if (!isClassified(records)) {
+      const { ClickUsers } = await import("../../scrub/click-url.ts");
       const categorize: Categorize = await loadCategorize(ctx.knowledge, new ClickUsers().add(records));
       records = records.map((r) => {
         const copy = { ...r };
@@ -108,7 +110,9 @@ export const swap: Method<SwapParams> = {
   stageGuarantee: claims,
 
   async createStage(params, ctx, opts = {}) {
-    const categorize = opts.classified ? undefined : await loadCategorize(ctx.knowledge, opts.clickUsers);
+    const categorize = opts.classified
+      ? undefined
+      : await (await import("../../classify/categorize.ts")).loadCategorize(ctx.knowledge, opts.clickUsers);
     return new SwapStage(
       params,
       ctx.rng.derive("swap"),

@@ -1,50 +1,258 @@
 /**
  * The swap anonymizer on raw rows (src/log/rows.ts), for the CLI's stream of a classified AOL log: the same
- * {@link SwapCore} and the same grouping into events as {@link SwapStage}, so the same log, parameters and seed
- * give the same release byte for byte; but a released row is written straight to the {@link RowWriter} (its new
- * user and time spliced into its bytes) instead of being copied into a new record and printed.
+ * {@link SwapCore} and the same grouping into events as {@link SwapStage} (./events.ts' rule: consecutive rows
+ * with the same user, query and time), so the same log, parameters and seed give the same release byte for byte;
+ * but no object is made per row. An event is a handle into {@link HeldEvents}: the byte range of its lines (a
+ * view of the reader's block while that block is current, a copy of its own once the event outlives it), and a
+ * released event's lines are written straight to the {@link RowWriter} with their new user and time spliced in.
  */
+
+import type { LogRecord } from "../../log/record.ts";
 import type { RowWriter } from "../../log/row-write.ts";
-import { type RawRow, sameRawEvent } from "../../log/rows.ts";
+import { lineRecord, type RowBlock, sameBytes, textOf } from "../../log/rows.ts";
 import type { Rng } from "../../util/random.ts";
 import type { RowStage } from "../method.ts";
-import { SwapCore } from "./core.ts";
-import { EventGrouper } from "./events.ts";
+import { type EventRows, SwapCore } from "./core.ts";
 import type { SwapParams } from "./params.ts";
 import { swapCounts } from "./stage.ts";
 
-export class SwapRowStage implements RowStage {
-  readonly timeOrdered = true;
-  private readonly core: SwapCore<RawRow>;
-  private readonly events: EventGrouper<RawRow>;
+const NO_BYTES = Buffer.alloc(0);
 
-  constructor(params: SwapParams, rng: Rng, out: RowWriter) {
-    this.core = new SwapCore<RawRow>(params, rng, (e, user, time) => {
-      for (const row of e.rows) {
-        out.release(row, user, time);
-        row.done = true;
-      }
-    });
-    this.events = new EventGrouper(
-      (rows, tag) => {
-        const first = rows[0]!;
-        this.core.add({ user: first.user, time: first.time, tag, rows }, first.category ?? "");
-      },
-      undefined,
-      sameRawEvent,
+/**
+ * The events the stage holds (waiting in a bucket, being assembled, or the last released one, whose query the
+ * core may still compare), by handle. Event h is the lines `bytes[h][start[h], end[h])` joined by newlines, or —
+ * when one of its rows is a record the codec read — the records `recs[h]`. Handles are reused.
+ */
+class HeldEvents implements EventRows<number> {
+  bytes: Buffer[] = [];
+  recs: (LogRecord[] | undefined)[] = [];
+  start = new Int32Array(256);
+  end = new Int32Array(256);
+  /** The query of the event's lines: `bytes[h](queryStart[h], queryEnd[h])`. */
+  queryStart = new Int32Array(256);
+  queryEnd = new Int32Array(256);
+  rows = new Int32Array(256);
+  private readonly free: number[] = [];
+  private size = 0;
+
+  count(h: number): number {
+    return this.rows[h]!;
+  }
+
+  query(h: number): string {
+    const recs = this.recs[h];
+    return recs !== undefined
+      ? recs[0]!.query
+      : textOf(this.bytes[h]!, this.queryStart[h]!, this.queryEnd[h]!);
+  }
+
+  copy(h: number): number {
+    return h;
+  }
+
+  /** A new event of row i of `rows`. */
+  open(rows: RowBlock, i: number): number {
+    const h = this.free.pop() ?? this.make();
+    const rec = rows.rec[i];
+    if (rec !== undefined) {
+      this.bytes[h] = NO_BYTES;
+      this.recs[h] = [rec];
+    } else {
+      this.bytes[h] = rows.bytes;
+      this.start[h] = rows.start[i]!;
+      this.end[h] = rows.end[i]!;
+      this.queryStart[h] = rows.tab1[i]! + 1;
+      this.queryEnd[h] = rows.tab2[i]!;
+    }
+    this.rows[h] = 1;
+    return h;
+  }
+
+  private make(): number {
+    const h = this.size++;
+    if (h === this.start.length) {
+      const more = (a: Int32Array) => {
+        const b = new Int32Array(a.length * 2);
+        b.set(a);
+        return b;
+      };
+      this.start = more(this.start);
+      this.end = more(this.end);
+      this.queryStart = more(this.queryStart);
+      this.queryEnd = more(this.queryEnd);
+      this.rows = more(this.rows);
+    }
+    this.bytes.push(NO_BYTES);
+    this.recs.push(undefined);
+    return h;
+  }
+
+  /** Whether row i of `rows` has event h's query. */
+  sameQuery(h: number, rows: RowBlock, i: number): boolean {
+    if (this.recs[h] !== undefined || rows.rec[i] !== undefined) return this.query(h) === rows.query(i);
+    return sameBytes(
+      this.bytes[h]!,
+      this.queryStart[h]!,
+      this.queryEnd[h]!,
+      rows.bytes,
+      rows.tab1[i]! + 1,
+      rows.tab2[i]!,
     );
   }
 
-  push(batch: readonly RawRow[]): void {
-    this.events.push(batch);
-    // What is still held (in a bucket, or the event being assembled) must outlive the reader's buffer.
-    for (const row of batch) if (!row.done) row.detach();
-    // The last released row's query is compared with the next release's (SwapCore.release); one copy per batch.
-    this.core.lastReleased()?.detach();
+  /** Add row i of `rows` to event h (a row of the same user, query and time). */
+  extend(h: number, rows: RowBlock, i: number): void {
+    this.rows[h]!++;
+    const rec = rows.rec[i];
+    let recs = this.recs[h];
+    if (recs === undefined && rec !== undefined) {
+      // A record joins lines: the event becomes records (the codec's reading of its lines).
+      recs = [];
+      const b = this.bytes[h]!;
+      for (let s = this.start[h]!, end = this.end[h]!; s <= end; ) {
+        let nl = b.indexOf(10, s);
+        if (nl < 0 || nl > end) nl = end;
+        recs.push(lineRecord(b, s, nl, rows.category[i] !== undefined));
+        s = nl + 1;
+      }
+      this.recs[h] = recs;
+      this.bytes[h] = NO_BYTES;
+    }
+    if (recs !== undefined) {
+      recs.push(rows.record(i));
+      return;
+    }
+    const s = rows.start[i]!;
+    const e = rows.end[i]!;
+    if (this.bytes[h] === rows.bytes && this.end[h] === s - 1) {
+      this.end[h] = e; // the next line of the same block: the event's bytes grow over it
+      return;
+    }
+    // Not the next line (another block, or a line between): the event's lines copied together.
+    const old = this.bytes[h]!;
+    const os = this.start[h]!;
+    const oe = this.end[h]!;
+    const own = Buffer.allocUnsafe(oe - os + 1 + e - s);
+    old.copy(own, 0, os, oe);
+    own[oe - os] = 10;
+    rows.bytes.copy(own, oe - os + 1, s, e);
+    this.bytes[h] = own;
+    this.start[h] = 0;
+    this.end[h] = own.length;
+    this.queryStart[h] = this.queryStart[h]! - os;
+    this.queryEnd[h] = this.queryEnd[h]! - os;
+  }
+
+  /** Give event h its own copy of its bytes if they are `block`'s (which the reader is about to reuse). */
+  detach(h: number, block: Buffer): void {
+    if (this.bytes[h] !== block) return;
+    const s = this.start[h]!;
+    const own = Buffer.allocUnsafe(this.end[h]! - s);
+    block.copy(own, 0, s, this.end[h]!);
+    this.bytes[h] = own;
+    this.start[h] = 0;
+    this.end[h] = own.length;
+    this.queryStart[h] = this.queryStart[h]! - s;
+    this.queryEnd[h] = this.queryEnd[h]! - s;
+  }
+
+  /** Write event h under `user` at `time`. */
+  write(h: number, out: RowWriter, user: string, time: number): void {
+    const recs = this.recs[h];
+    if (recs !== undefined) for (const rec of recs) out.releaseRecord(rec, user, time);
+    else {
+      out.releaseLines(
+        this.bytes[h]!,
+        this.start[h]!,
+        this.end[h]!,
+        this.rows[h]!,
+        this.queryStart[h]!,
+        this.queryEnd[h]!,
+        user,
+        time,
+      );
+    }
+  }
+
+  /** Event h is gone: its handle may be reused. */
+  drop(h: number): void {
+    this.bytes[h] = NO_BYTES;
+    this.recs[h] = undefined;
+    this.free.push(h);
+  }
+}
+
+export class SwapRowStage implements RowStage {
+  readonly timeOrdered = true;
+  private readonly core: SwapCore<number>;
+  private readonly held = new HeldEvents();
+  /** Events opened in the current block (their bytes may be a view of it). */
+  private readonly opened: number[] = [];
+  /** The last released event: kept until the next release (the core may compare its query). */
+  private last = -1;
+  /** The event being assembled (-1: none), with its user, time, category and tag. */
+  private pending = -1;
+  private pendingUser = "";
+  private pendingTime = 0;
+  private pendingCategory = "";
+  private pendingTag = 0;
+  private nextTag = 0;
+
+  constructor(params: SwapParams, rng: Rng, out: RowWriter) {
+    const held = this.held;
+    this.core = new SwapCore<number>(
+      params,
+      rng,
+      (e, user, time) => {
+        held.write(e.rows, out, user, time);
+        if (this.last >= 0) held.drop(this.last);
+        this.last = e.rows;
+      },
+      undefined,
+      held,
+    );
+  }
+
+  push(rows: RowBlock): void {
+    const held = this.held;
+    const { user, time } = rows;
+    for (let i = 0; i < rows.n; i++) {
+      const h = this.pending;
+      if (
+        h >= 0 &&
+        user[i] === this.pendingUser &&
+        time[i] === this.pendingTime &&
+        held.sameQuery(h, rows, i)
+      ) {
+        held.extend(h, rows, i);
+      } else {
+        if (h >= 0) this.close();
+        this.pending = held.open(rows, i);
+        this.opened.push(this.pending);
+        this.pendingUser = user[i]!;
+        this.pendingTime = time[i]!;
+        this.pendingCategory = rows.category[i] ?? "";
+        this.pendingTag = this.nextTag;
+      }
+      this.nextTag++;
+    }
+    // What is still held (in a bucket, being assembled, or the last released) must outlive the reader's buffer.
+    for (const h of this.opened) held.detach(h, rows.bytes);
+    this.opened.length = 0;
+  }
+
+  /** Hand the event being assembled to the core. */
+  private close(): void {
+    const h = this.pending;
+    this.pending = -1;
+    this.core.add(
+      { user: this.pendingUser, time: this.pendingTime, tag: this.pendingTag, rows: h },
+      this.pendingCategory,
+    );
   }
 
   flush(): void {
-    this.events.flush();
+    if (this.pending >= 0) this.close();
     this.core.flushAll();
   }
 

@@ -14,7 +14,7 @@ import type { LogRecord } from "../../log/record.ts";
 import type { Stage } from "../../stream/stage.ts";
 import { UsageError } from "../../util/errors.ts";
 import type { Rng } from "../../util/random.ts";
-import { type CoreSnapshot, type Entry, type EventRow, SwapCore } from "./core.ts";
+import { type CoreSnapshot, type Entry, SwapCore } from "./core.ts";
 import { EventGrouper, type GrouperState } from "./events.ts";
 import type { SwapParams } from "./params.ts";
 
@@ -100,7 +100,7 @@ export class SwapStage implements Stage<SwapStageSnapshot> {
 }
 
 /** The summary counts of a run: every input row is released, suppressed, or still held. */
-export function swapCounts<R extends EventRow>(core: SwapCore<R>): Record<string, number> {
+export function swapCounts<R>(core: SwapCore<R>): Record<string, number> {
   const ks = core.kValues();
   const c = core.c;
   return {
