@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
-import { type Entry, SwapCore } from "../../src/methods/swap/core.ts";
+import { type Entry, type EventRows, SwapCore } from "../../src/methods/swap/core.ts";
 import { parseSwapParams } from "../../src/methods/swap/params.ts";
 import { Rng } from "../../src/util/random.ts";
 
@@ -128,6 +128,56 @@ test("an event is never released so that it reads back merged with the previous 
           slots = [...slots, user];
           core.add({ user, time, tag: i, rows: [{ user, query: "google", time }] }, "Top/Computers");
         });
+      },
+    ),
+  );
+});
+
+test("every event the core takes is released once or suppressed once — its rows' owner told (so it can let go) — or still held", () => {
+  fc.assert(
+    fc.property(
+      fc.array(
+        fc.record({
+          user: fc.integer({ min: 0, max: 3 }),
+          cat: fc.integer({ min: 0, max: 2 }),
+          dt: fc.integer({ min: 0, max: 120 }),
+        }),
+        { maxLength: 200 },
+      ),
+      fc.integer({ min: 2, max: 5 }),
+      fc.constantFrom(0, 30, 300),
+      fc.constantFrom("release", "suppress") as fc.Arbitrary<"release" | "suppress">,
+      fc.integer({ min: 0, max: 1000 }),
+      (specs, k, maxDelay, end, seed) => {
+        const fate = new Map<number, string>();
+        const mark = (h: number, what: string) => {
+          assert.equal(fate.get(h), undefined, `event ${h} was already ${fate.get(h)}`);
+          fate.set(h, what);
+        };
+        const rows: EventRows<number> = {
+          count: () => 1,
+          query: (h) => `q${h}`,
+          copy: (h) => h,
+          suppressed: (h) => mark(h, "suppressed"),
+        };
+        const core = new SwapCore<number>(
+          parseSwapParams({ k, maxDelay, end }),
+          Rng.fromSeed(seed),
+          (e) => mark(e.rows, "released"),
+          undefined,
+          rows,
+        );
+        let time = 1000;
+        specs.forEach((s, i) => {
+          time += s.dt;
+          core.add({ user: `u${s.user}`, time, tag: i, rows: i }, CATS[s.cat]!);
+        });
+        const heldBefore = core.heldEvents();
+        assert.equal(fate.size + heldBefore, specs.length, "each event released, suppressed or held");
+        core.flushAll();
+        assert.equal(fate.size, specs.length, "after the end of the stream, none is held");
+        const suppressed = [...fate.values()].filter((f) => f === "suppressed").length;
+        assert.equal(suppressed, core.c.suppressedEvents);
       },
     ),
   );

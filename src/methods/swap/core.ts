@@ -29,6 +29,8 @@ export interface EventRows<P> {
   query(rows: P): string;
   /** A copy for a snapshot (records: a new array). */
   copy(rows: P): P;
+  /** The event was suppressed: the core lets go of its rows and will never hand them out. */
+  suppressed(rows: P): void;
 }
 
 /** Events whose rows are records. */
@@ -36,6 +38,7 @@ export const RECORD_ROWS: EventRows<LogRecord[]> = {
   count: (rows) => rows.length,
   query: (rows) => rows[0]!.query,
   copy: (rows) => [...rows],
+  suppressed: () => {},
 };
 
 /** A query event waiting in a bucket. `tag` identifies it for the caller (the input index of its first row). */
@@ -306,6 +309,7 @@ export class SwapCore<R = LogRecord[]> {
     this.removeAt(b, i, j);
     this.c.suppressedEvents++;
     this.c.suppressedRows += this.rows.count(e.rows);
+    this.rows.suppressed(e.rows);
   }
 
   private removeAt(b: Bucket<R>, i: number, j: number): void {

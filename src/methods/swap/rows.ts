@@ -174,6 +174,10 @@ class HeldEvents implements EventRows<number> {
     }
   }
 
+  suppressed(h: number): void {
+    this.drop(h);
+  }
+
   /** Event h is gone: its handle may be reused. */
   drop(h: number): void {
     this.bytes[h] = NO_BYTES;
