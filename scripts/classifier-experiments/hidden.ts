@@ -6,7 +6,7 @@
 import { DENSE_LENGTH, type Features } from "../../src/classify/features.ts";
 import type { Example, LinearModel } from "../../src/classify/model.ts";
 import { Rng } from "../../src/util/random.ts";
-import { cv, DIMS, type ExperimentContext, K } from "./setup.ts";
+import { cv, DIMS, type ExperimentContext, K, type Options } from "./setup.ts";
 
 /** Fits the linear model and the hidden layer jointly. */
 function hybrid(tr: Example[], units: number, seed: number): LinearModel {
@@ -102,8 +102,8 @@ function hybrid(tr: Example[], units: number, seed: number): LinearModel {
   } as unknown as LinearModel;
 }
 
-export default async function hidden(ctx: ExperimentContext): Promise<void> {
-  for (const units of (process.env.HIDDEN_UNITS ?? "64,128").split(",").map(Number))
+export default async function hidden(ctx: ExperimentContext, options: Options): Promise<void> {
+  for (const units of options.hiddenUnits)
     cv(
       ctx,
       `+ hidden layer of ${units} tanh units on the mean vector`,

@@ -3,9 +3,9 @@
  * 100 more weights per branch (× MAXPOOL_SCALES, default 3,10).
  */
 import { isContentWord } from "../../src/classify/features.ts";
-import { cv, DIMS, type ExperimentContext, type Extra, meanVector } from "./setup.ts";
+import { cv, DIMS, type ExperimentContext, type Extra, meanVector, type Options } from "./setup.ts";
 
-export default async function maxpool(ctx: ExperimentContext): Promise<void> {
+export default async function maxpool(ctx: ExperimentContext, options: Options): Promise<void> {
   const perQuery = ctx.rows.map((r) => {
     let out: Float64Array | undefined;
     for (const w of r.words) {
@@ -17,7 +17,7 @@ export default async function maxpool(ctx: ExperimentContext): Promise<void> {
     }
     return out;
   });
-  for (const scale of (process.env.MAXPOOL_SCALES ?? "3,10").split(",").map(Number)) {
+  for (const scale of options.maxpoolScales) {
     const extra: Extra = (_, i) => {
       const v = perQuery[i];
       return v === undefined

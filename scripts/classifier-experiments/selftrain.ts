@@ -7,9 +7,9 @@
 import { existsSync } from "node:fs";
 import type { Features } from "../../src/classify/features.ts";
 import { labelledBeside, poolFeatures, readPool, selfTrain } from "../../src/classify/train.ts";
-import { cv, type ExperimentContext } from "./setup.ts";
+import { cv, type ExperimentContext, type Options } from "./setup.ts";
 
-export default async function selftrain(ctx: ExperimentContext): Promise<void> {
+export default async function selftrain(ctx: ExperimentContext, options: Options): Promise<void> {
   const { aol, train } = ctx.paths;
   if (!existsSync(aol)) {
     console.log(`selftrain: ${aol} not found; skipping`);
@@ -17,11 +17,8 @@ export default async function selftrain(ctx: ExperimentContext): Promise<void> {
   }
   const t0 = process.cpuUsage();
   const users = await readPool(aol, labelledBeside(train));
-  const configs = (process.env.SELFTRAIN_CONFIGS ?? "0.9:0.5:5,0.8:0.3:5,0.7:0.3:5,0.9:1:5")
-    .split(",")
-    .map((c) => c.split(":").map(Number) as [number, number, number]);
   const pools = new Map<number, Features[]>();
-  for (const [threshold, weight, minUsers] of configs) {
+  for (const [threshold, weight, minUsers] of options.selftrainConfigs) {
     let pool = pools.get(minUsers);
     if (pool === undefined) {
       pool = poolFeatures(ctx.base, users, minUsers, ctx.emb);

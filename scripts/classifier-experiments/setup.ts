@@ -60,8 +60,20 @@ export interface ExperimentContext {
   readonly fold: Int32Array;
 }
 
-/** An experiment: runs on the shared context, `flags` being the command line's `--` options. */
-export type Experiment = (ctx: ExperimentContext, flags: readonly string[]) => Promise<void>;
+/** The experiments' settings, from the command line and the environment, parsed once (index.ts). */
+export interface Options {
+  /** weak: `--no-regional` leaves out the LM's Regional catch-all. */
+  readonly noRegional: boolean;
+  /** selftrain: SELFTRAIN_CONFIGS, `threshold:weight:minUsers,…`. */
+  readonly selftrainConfigs: readonly (readonly [threshold: number, weight: number, minUsers: number])[];
+  /** hidden: HIDDEN_UNITS, the layer sizes. */
+  readonly hiddenUnits: readonly number[];
+  /** maxpool: MAXPOOL_SCALES. */
+  readonly maxpoolScales: readonly number[];
+}
+
+/** An experiment: runs on the shared context with the parsed options. */
+export type Experiment = (ctx: ExperimentContext, options: Options) => Promise<void>;
 
 /** Builds the shared context once; the caller checks that `p.train` exists. */
 export async function setup(p: Paths): Promise<ExperimentContext> {

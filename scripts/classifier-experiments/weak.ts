@@ -7,11 +7,10 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { isContentWord } from "../../src/classify/features.ts";
 import { TOP_LEVELS } from "../../src/classify/train.ts";
-import { cv, type ExperimentContext, type Extra, K } from "./setup.ts";
+import { cv, type ExperimentContext, type Extra, K, type Options } from "./setup.ts";
 
-export default async function weak(ctx: ExperimentContext, flags: readonly string[]): Promise<void> {
+export default async function weak(ctx: ExperimentContext, { noRegional }: Options): Promise<void> {
   const odp = ctx.paths.odp;
-  const noRegional = flags.includes("--no-regional");
   const counts = new Map<string, Float64Array>();
   const add = (q: string, top: number, w: number) => {
     for (const word of new Set(q.toLowerCase().split(/[^a-z0-9']+/))) {
