@@ -1,6 +1,6 @@
 /**
  * Reproduces the figures of the learned layer's experiments that were measured and not kept (docs/classifier.md,
- * session 9): each adds one signal to the shipped features and reports 5-fold cross-validated accuracy on
+ * sessions 9–13): each adds one signal to the shipped features and reports 5-fold cross-validated accuracy on
  * ../shared/data/labels/train.tsv (same folds as `npm run eval:classifier`, seed 1), mean ± sd over folds.
  *
  *   node --import tsx scripts/classifier-experiments.ts <name>… [--no-regional]
