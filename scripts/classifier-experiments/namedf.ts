@@ -10,14 +10,13 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { createScrubber } from "../../src/scrub/scrubber.ts";
 import { stem } from "../../src/text/stem.ts";
 import {
   census,
   type ExperimentContext,
   f1,
-  labelledPii,
   type NameCase,
+  nameCases,
   nameThresholds,
   tally,
 } from "./setup.ts";
@@ -44,7 +43,6 @@ export default async function namedf(ctx: ExperimentContext): Promise<void> {
   };
   const aolDf = dfTable("aol_dictionary.tsv");
   const odpDf = dfTable("odp_dictionary.tsv");
-  const scrubber = createScrubber({ mode: "tag" });
   const names = census();
   const rankOf = (lists: string[][]) => {
     const m = new Map<string, number>();
@@ -61,28 +59,20 @@ export default async function namedf(ctx: ExperimentContext): Promise<void> {
   const rank = (m: Map<string, number>, w: string) => Math.log1p(m.get(w) ?? 100_000);
   /** Per query: gold, and per person-name span its scores (WHAT). */
   const casesOf = (set: "train" | "dev"): NameCase[] =>
-    labelledPii(ctx.paths, set).map(({ query, personName }) => {
-      const spans = scrubber.scrub(query).spans.filter((s) => s.type === "person_name");
-      const scores = spans.map((s) => {
-        const ws = s.value
-          .toLowerCase()
-          .split(/[^a-z']+/)
-          .filter((w) => w !== "");
-        const first = stem(ws[0] ?? "");
-        const last = stem(ws[ws.length - 1] ?? "");
-        const odpLast = Math.log1p(odpDf.get(last) ?? 0);
-        const lastR = rank(lastRank, ws[ws.length - 1] ?? "");
-        const firstR = rank(firstRank, ws[0] ?? "");
-        return [
-          odpLast,
-          odpLast - Math.log1p(aolDf.get(last) ?? 0),
-          Math.log1p(Math.min(odpDf.get(first) ?? 0, odpDf.get(last) ?? 0)),
-          lastR,
-          firstR,
-          lastR + firstR,
-        ];
-      });
-      return { gold: personName, scores };
+    nameCases(ctx.paths, set, (ws) => {
+      const first = stem(ws[0] ?? "");
+      const last = stem(ws[ws.length - 1] ?? "");
+      const odpLast = Math.log1p(odpDf.get(last) ?? 0);
+      const lastR = rank(lastRank, ws[ws.length - 1] ?? "");
+      const firstR = rank(firstRank, ws[0] ?? "");
+      return [
+        odpLast,
+        odpLast - Math.log1p(aolDf.get(last) ?? 0),
+        Math.log1p(Math.min(odpDf.get(first) ?? 0, odpDf.get(last) ?? 0)),
+        lastR,
+        firstR,
+        lastR + firstR,
+      ];
     });
   /** The threshold among midpoints of the scores' own values with the best F1 (none: keep no name). */
   const fit = (cases: readonly NameCase[], k: number) => {

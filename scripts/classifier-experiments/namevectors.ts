@@ -5,15 +5,14 @@
  * name nearer the surname than that share of the 1,500 commonest first names); t chosen per fold on the four
  * training folds (best F1), pooled precision/recall on train's `pii` column, and dev with t fit on all of train.
  */
-import { createScrubber } from "../../src/scrub/scrubber.ts";
 import {
   census,
   DIMS,
   dot,
   type ExperimentContext,
   f1,
-  labelledPii,
   type NameCase,
+  nameCases,
   nameThresholds,
   tally,
 } from "./setup.ts";
@@ -34,27 +33,18 @@ export default async function namevectors(ctx: ExperimentContext): Promise<void>
     list.map((x) => unit(x.toLowerCase())).filter((v): v is Float64Array => v !== undefined);
   const topLasts = vectorsOf(names.last.slice(0, 5000));
   const topFirsts = vectorsOf([...names.first_male.slice(0, 500), ...names.first_female.slice(0, 1000)]);
-  const scrubber = createScrubber({ mode: "tag" });
   /** Per query: gold, and per person-name span its [cosine, percentile] (-2 when a word has no vector). */
   const casesOf = (set: "train" | "dev"): NameCase[] =>
-    labelledPii(ctx.paths, set).map(({ query, personName }) => {
-      const spans = scrubber.scrub(query).spans.filter((s) => s.type === "person_name");
-      const scores = spans.map((s) => {
-        const ws = s.value
-          .toLowerCase()
-          .split(/[^a-z']+/)
-          .filter((w) => w !== "");
-        const f = unit(ws[0] ?? "");
-        const l = unit(ws[ws.length - 1] ?? "");
-        if (f === undefined || l === undefined || ws.length < 2) return [-2, -2];
-        const cos = dot(f, l);
-        let a = 0;
-        for (const v of topLasts) if (dot(f, v) < cos) a++;
-        let b = 0;
-        for (const v of topFirsts) if (dot(l, v) < cos) b++;
-        return [cos, Math.min(a / topLasts.length, b / topFirsts.length)];
-      });
-      return { gold: personName, scores };
+    nameCases(ctx.paths, set, (ws) => {
+      const f = unit(ws[0] ?? "");
+      const l = unit(ws[ws.length - 1] ?? "");
+      if (f === undefined || l === undefined || ws.length < 2) return [-2, -2];
+      const cos = dot(f, l);
+      let a = 0;
+      for (const v of topLasts) if (dot(f, v) < cos) a++;
+      let b = 0;
+      for (const v of topFirsts) if (dot(l, v) < cos) b++;
+      return [cos, Math.min(a / topLasts.length, b / topFirsts.length)];
     });
   /** The threshold on a grid of -0.2…1 by 0.025 with the best F1 (none: keep no name). */
   const fit = (cases: readonly NameCase[], k: number) => {

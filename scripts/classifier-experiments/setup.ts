@@ -14,6 +14,7 @@ import { type Evidence, isContentWord, queryFeatures } from "../../src/classify/
 import type { Example, LinearModel } from "../../src/classify/model.ts";
 import { readLabelled, TOP_LEVELS, trainModel } from "../../src/classify/train.ts";
 import { Embeddings } from "../../src/knowledge/embeddings.ts";
+import { createScrubber } from "../../src/scrub/scrubber.ts";
 import { Rng } from "../../src/util/random.ts";
 
 /** Number of top-level branches (classes). */
@@ -215,6 +216,28 @@ export interface Tally {
 export interface NameCase {
   readonly gold: boolean;
   readonly scores: readonly (readonly number[])[];
+}
+
+/**
+ * The labelled queries of `set` as name cases: each query's gold person-name flag and, per person-name span the
+ * scrubber finds in it, `score` of the span's lower-cased words.
+ */
+export function nameCases(p: Paths, set: "train" | "dev", score: (words: string[]) => number[]): NameCase[] {
+  const scrubber = createScrubber({ mode: "tag" });
+  return labelledPii(p, set).map(({ query, personName }) => ({
+    gold: personName,
+    scores: scrubber
+      .scrub(query)
+      .spans.filter((s) => s.type === "person_name")
+      .map((s) =>
+        score(
+          s.value
+            .toLowerCase()
+            .split(/[^a-z']+/)
+            .filter((w) => w !== ""),
+        ),
+      ),
+  }));
 }
 
 /** Scrubbed (predicted private) when some span's score k is below t. */

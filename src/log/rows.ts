@@ -15,7 +15,9 @@
  * line…) is parsed by the codec as before and carried as its record ({@link RowBlock.rec}); so errors,
  * `--lenient` and the written output are exactly those of the record path.
  */
+
 import { isAscii, isUtf8 } from "node:buffer";
+import { grown } from "../util/arrays.ts";
 import { InputError } from "../util/errors.ts";
 import type { Progress } from "../util/progress.ts";
 import { aolCodec } from "./formats/aol.ts";
@@ -108,11 +110,7 @@ export class RowBlock {
 
   private grow(): void {
     const n = this.start.length * 2;
-    const more = (a: Int32Array) => {
-      const b = new Int32Array(n);
-      b.set(a);
-      return b;
-    };
+    const more = (a: Int32Array) => grown(a, n);
     this.start = more(this.start);
     this.tab1 = more(this.tab1);
     this.tab2 = more(this.tab2);

@@ -10,6 +10,7 @@
 import type { LogRecord } from "../../log/record.ts";
 import type { RowWriter } from "../../log/row-write.ts";
 import { lineRecord, type RowBlock, sameBytes, textOf } from "../../log/rows.ts";
+import { grown } from "../../util/arrays.ts";
 import type { Rng } from "../../util/random.ts";
 import type { RowStage } from "../method.ts";
 import { type EventRows, SwapCore } from "./core.ts";
@@ -71,11 +72,7 @@ class HeldEvents implements EventRows<number> {
   private make(): number {
     const h = this.size++;
     if (h === this.start.length) {
-      const more = (a: Int32Array) => {
-        const b = new Int32Array(a.length * 2);
-        b.set(a);
-        return b;
-      };
+      const more = (a: Int32Array) => grown(a, a.length * 2);
       this.start = more(this.start);
       this.end = more(this.end);
       this.queryStart = more(this.queryStart);
