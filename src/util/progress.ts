@@ -31,7 +31,7 @@ export function countText(n: number): string {
   if (!Number.isSafeInteger(n)) return n.toLocaleString("en");
   let digits = String(Math.abs(n));
   for (let i = digits.length - 3; i > 0; i -= 3) digits = `${digits.slice(0, i)},${digits.slice(i)}`;
-  return n < 0 ? `-${digits}` : digits;
+  return n < 0 || Object.is(n, -0) ? `-${digits}` : digits; // Intl prints -0 as "-0"
 }
 
 /** A phase's closing count: "4,501 done", or just "done" when the phase counted nothing (work it did not tick). */
