@@ -277,32 +277,52 @@ async function main(): Promise<void> {
     mergeTsv("swap-finalk-streaks.tsv", ["k", "events", "events_full_single_user_pct"], streaks(records), 1);
   }
 
-  // §4.5: profile equality (original minus suppressed events vs released), and Tables 2–3.
+  // §4.5: profile equality (original minus suppressed events vs released), at every k and depth (issue 17: a
+  // deeper bucket must still keep each user's top-level counts), and Tables 2–3 at k = 3, depth 1.
   if (ONLY.has("profile")) {
-    const base = await anonymize(records, { k: 3 });
-    const kept = new Set(base.origin);
-    const pa = new SqliteProfileStore(":memory:");
-    const pb = new SqliteProfileStore(":memory:");
-    const profA = new Profiler(pa);
-    profA.update(records.filter((_, i) => kept.has(i)));
-    profA.flush();
-    const profB = new Profiler(pb);
-    const prof = await measure(() => {
-      profB.update(base.records);
-      profB.flush();
-    });
-    const rowsA = pa.rows();
-    const rowsB = pb.rows();
-    const same = JSON.stringify(rowsA) === JSON.stringify(rowsB);
-    const users = pa.users().length;
-    pa.close();
-    pb.close();
-    mergeTsv(
-      "swap-profile-equality.tsv",
-      H.profile,
-      [[3, users, rowsA.length, rowsB.length, same ? "yes" : "no", base.counts["suppressed rows"]!]],
-      1,
-    );
+    /** The top-level profiles of the kept input rows and of the release, in SQLite as the profiler writes them. */
+    const equality = async (run: Run) => {
+      const kept = new Set(run.origin);
+      const pa = new SqliteProfileStore(":memory:");
+      const pb = new SqliteProfileStore(":memory:");
+      const profA = new Profiler(pa);
+      profA.update(records.filter((_, i) => kept.has(i)));
+      profA.flush();
+      const profB = new Profiler(pb);
+      const prof = await measure(() => {
+        profB.update(run.records);
+        profB.flush();
+      });
+      const rowsA = pa.rows();
+      const rowsB = pb.rows();
+      const same = JSON.stringify(rowsA) === JSON.stringify(rowsB);
+      const users = pa.users().length;
+      pa.close();
+      pb.close();
+      return {
+        prof,
+        same,
+        row: [users, rowsA.length, rowsB.length, same ? "yes" : "no", run.counts["suppressed rows"]!],
+      };
+    };
+    const rows: Cell[][] = [];
+    let base: Run | undefined;
+    let prof: { cpu: number; heapMiB: number } | undefined;
+    for (const k of GRID_KS) {
+      for (const depth of DEPTHS) {
+        const run = await anonymize(records, { k, depth });
+        const e = await equality(run);
+        rows.push([k, depth, ...e.row]);
+        log(`eval-swap: profile equality k=${k} depth=${depth}: ${e.same ? "yes" : "no"}`);
+        if (k === 3 && depth === 1) {
+          base = run;
+          prof = e.prof;
+        }
+      }
+    }
+    mergeTsv("swap-profile-equality.tsv", H.profile, rows, 2);
+    base ??= await anonymize(records, { k: 3 });
+    prof ??= (await equality(base)).prof;
     const resources: Cell[][] = [
       ["anonymizer (k=3)", (base.cpu / records.length) * 1e6, base.heapMiB, base.counts["max held events"]!],
       ["profiler (SQLite :memory:)", (prof.cpu / base.records.length) * 1e6, prof.heapMiB, ""],
@@ -312,9 +332,7 @@ async function main(): Promise<void> {
       resources.push([d, (r.cpu / r.total) * 1e6, r.heapMiB, ""]);
     }
     mergeTsv("swap-resources.tsv", H.resources, resources, 1);
-    log(
-      `eval-swap: profile equality ${same ? "yes" : "no"}; peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB`,
-    );
+    log(`eval-swap: profile done; peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB`);
   }
 
   if (ONLY.has("report")) report();

@@ -71,10 +71,21 @@ function seedsSection(rows: string[][]): string[] {
         "final k",
         "profile EMD %",
         "suppressed rows (max over seeds)",
+        "change from depth − 1, paired by seed (mean ± se; seeds where it rose)",
       ],
       [...cells.values()].map((c) => {
         const best = c.map((r) => Number(r[4]));
         const [m, sd] = meanSd(best);
+        // Paired by seed with the same k one depth up: does this depth let the attack gain?
+        const above = new Map(
+          (cells.get(`${c[0]![0]}/${Number(c[0]![1]) - 1}`) ?? []).map((r) => [r[2]!, Number(r[4])]),
+        );
+        const diffs = c.filter((r) => above.has(r[2]!)).map((r) => Number(r[4]) - above.get(r[2]!)!);
+        const [dm, dsd] = meanSd(diffs);
+        const paired =
+          diffs.length > 1
+            ? `${dm >= 0 ? "+" : "−"}${Math.abs(dm).toFixed(3)} ± ${(dsd / Math.sqrt(diffs.length)).toFixed(3)} (${diffs.filter((d) => d > 0).length} of ${diffs.length})`
+            : "–";
         return [
           c[0]![0]!,
           c[0]![1]!,
@@ -84,6 +95,7 @@ function seedsSection(rows: string[][]): string[] {
           meanSd(c.map((r) => Number(r[3])))[0].toFixed(2),
           meanSd(c.map((r) => Number(r[10])))[0].toFixed(2),
           String(Math.max(...c.map((r) => Number(r[11])))),
+          paired,
         ];
       }),
     ),
@@ -291,7 +303,7 @@ export function report(): void {
     "## §4.5 — profile equality",
     "",
     ...table(
-      ["k", "users", "profile rows original", "profile rows released", "identical", "suppressed rows"],
+      ["k", "depth", "users", "top-level profile rows original", "released", "identical", "suppressed rows"],
       prof.map((r) => r.map(String)),
     ),
     "",

@@ -91,7 +91,15 @@ export const H = {
     "max_held_events",
     "suppressed_rows",
   ],
-  profile: ["k", "users", "profile_rows_original", "profile_rows_released", "identical", "suppressed_rows"],
+  profile: [
+    "k",
+    "depth",
+    "users",
+    "profile_rows_original",
+    "profile_rows_released",
+    "identical",
+    "suppressed_rows",
+  ],
   resources: ["component", "cpu_us_per_record", "heap_growth_mib", "max_held_events"],
   finalk: [
     "stream",

@@ -30,6 +30,12 @@ export function eventsOf(records: readonly LogRecord[]): AuditEvent[] {
   return out;
 }
 
+/** The top-level category of an ODP path (`Top/Arts/Music` → `Top/Arts`); "" stays "". */
+export function topLevel(category: string): string {
+  const second = category.indexOf("/", category.startsWith("Top/") ? 4 : 0);
+  return second < 0 ? category : category.slice(0, second);
+}
+
 /** The whitespace-separated terms of a query (paper 003's terms). */
 export function termsOf(query: string): string[] {
   return query.split(/\s+/).filter((t) => t !== "");

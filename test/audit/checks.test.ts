@@ -84,6 +84,34 @@ describe("audit checks: each passes a release that keeps its promise and fails o
     assert.deepEqual(failed(subject("swap", {}, original, twice)), ["swap invariants"]);
   });
 
+  it("swap invariants: with categories, no user receives more events in a top-level category than they issued", () => {
+    const cat = (category: string) => ({ category });
+    const arts = cat("Top/Arts/Music");
+    const sports = cat("Top/Sports");
+    const original = [
+      rec("a", "q1", 1, arts),
+      rec("b", "q2", 2, cat("Top/Arts")),
+      rec("c", "q3", 3, sports),
+      rec("d", "q4", 4, sports),
+    ];
+    // Swapped within each top-level category (the deeper Arts path counts as Arts).
+    const within = [
+      rec("b", "q1", 5, arts),
+      rec("a", "q2", 5, cat("Top/Arts")),
+      rec("d", "q3", 5, sports),
+      rec("c", "q4", 5, sports),
+    ];
+    assert.deepEqual(failed(subject("swap", {}, original, within)), []);
+    // Per-user counts kept and never under the author, but c and a receive the other category's queries.
+    const across = [
+      rec("b", "q1", 5, arts),
+      rec("c", "q2", 5, cat("Top/Arts")),
+      rec("d", "q3", 5, sports),
+      rec("a", "q4", 5, sports),
+    ];
+    assert.deepEqual(failed(subject("swap", {}, original, across)), ["swap invariants"]);
+  });
+
   it("identifiers in released text and click URLs", () => {
     const ok = [rec("a", "weather", 1)];
     assert.deepEqual(failed(subject("threshold", { k: 1 }, ok, ok)), []);

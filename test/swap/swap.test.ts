@@ -152,7 +152,7 @@ test("ancestor keys go from the chosen depth up to the top level", () => {
   assert.deepEqual(ancestorKeys("", 3), [""]);
 });
 
-test("deeper buckets keep top-level profiles and still never release a query under its author", () => {
+test("at depth 3 no query is released under its author, and every row is released or counted suppressed", () => {
   fc.assert(
     fc.property(logArb(4), (recs) => {
       const out = run(recs, { k: 2, depth: 3 });
