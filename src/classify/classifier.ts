@@ -18,7 +18,7 @@ import { createScrubber, type Scrubber } from "../scrub/scrubber.ts";
 import type { PiiSpan, ScrubMode } from "../scrub/types.ts";
 import type { Token } from "../text/nlp.ts";
 import { isStopword } from "../text/stopwords.ts";
-import { DENSE_LENGTH, type Evidence, type PlacedUnit, queryLevelInto, wordFeatures } from "./features.ts";
+import { DENSE_LENGTH, type Evidence, type PlacedUnit, queryLevelInto } from "./features.ts";
 import { LinearModel, type ModelFile } from "./model.ts";
 import { idOf, QueryRules } from "./query-rules.ts";
 import {
@@ -30,7 +30,7 @@ import {
   SHOPPING_WORDS,
   shoppingApplies,
 } from "./rules.ts";
-import { QueryLevelScorer, WordParts } from "./scoring.ts";
+import { QueryLevelScorer, WordParts, WordScorer } from "./scoring.ts";
 import { phraseRefs, semanticUnits, type Unit, type WordFacts, wordFacts } from "./units.ts";
 
 export interface Classification {
@@ -144,6 +144,7 @@ export class Classifier {
     this.rules = new QueryRules(kb);
     this.scoreScratch = new Float64Array(model?.classes.length ?? 0);
     this.queryScorer = model === undefined ? undefined : new QueryLevelScorer(model, kb.taxonomy);
+    this.wordScorer = model === undefined ? undefined : new WordScorer(model, kb.taxonomy);
     this.projScratch = new Float64Array(model?.classes.length ?? 0);
     const k = model?.classes.length ?? 0;
     this.parts = model === undefined ? undefined : new WordParts(2 * k);
@@ -334,7 +335,6 @@ export class Classifier {
     queryLevelInto(ev, tax, this.queryScorer!.into(s));
     if (emb !== undefined && this.denseScratch === undefined) {
       this.denseScratch = new Float64Array(emb.dims);
-      this.vectorScratch = new Float64Array(emb.dims);
     }
     const acc = emb === undefined ? undefined : this.denseScratch!.fill(0);
     const proj = this.projScratch.fill(0);
@@ -375,19 +375,11 @@ export class Classifier {
    * several times over a log's first queries.)
    */
   private wordPart(w: string, f: WordFacts): number {
-    const model = this.model!;
     const emb = this.embeddings;
-    const names: string[] = [];
-    const values: number[] = [];
-    wordFeatures(w, f.ids, this.kb.taxonomy, names, values);
     const scores = this.partScratch.fill(0);
-    model.addWeights(names, values, scores);
+    this.wordScorer!.add(w, f.ids, scores);
     const vec = emb !== undefined && !isStopword(w) ? emb.find(w) : -1;
-    if (vec >= 0) {
-      const x = this.vectorScratch!.fill(0);
-      emb!.addIndex(vec, x);
-      model.projectDense(x, this.denseHalf);
-    }
+    if (vec >= 0) this.model!.projectRow(emb!.vectors, vec * emb!.dims, this.denseHalf);
     f.vec = vec;
     const at = this.parts!.add();
     this.parts!.values.set(scores, at);
@@ -401,8 +393,8 @@ export class Classifier {
   private readonly denseHalf: Float64Array;
   private readonly scoreScratch: Float64Array;
   private readonly queryScorer: QueryLevelScorer | undefined;
+  private readonly wordScorer: WordScorer | undefined;
   private denseScratch: Float64Array | undefined;
-  private vectorScratch: Float64Array | undefined;
   private readonly projScratch: Float64Array;
 
   /**

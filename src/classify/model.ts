@@ -142,17 +142,40 @@ export class LinearModel {
     const k = this.classes.length;
     const dims = this.dense.length / k;
     if (dims === 0) return;
-    let t = this.denseByClass;
-    if (t === undefined) {
-      t = new Float64Array(this.dense.length);
-      for (let d = 0; d < dims; d++) for (let c = 0; c < k; c++) t[c * dims + d] = this.dense[d * k + c]!;
-      this.denseByClass = t;
-    }
+    const t = this.byClass();
     for (let c = 0, o = 0; c < k; c++) {
       let sum = 0;
       for (let d = 0; d < dims; d++, o++) sum += x[d]! * t[o]!;
       out[c]! += sum;
     }
+  }
+
+  /**
+   * `projectDense` of the quantised vector `v[from, from + dims)` (a word's row of the word vectors), read in
+   * place: the same products summed in the same order as over a copy of it in a Float64Array.
+   */
+  projectRow(v: Int8Array, from: number, out: Float64Array): void {
+    const k = this.classes.length;
+    const dims = this.dense.length / k;
+    if (dims === 0) return;
+    const t = this.byClass();
+    for (let c = 0, o = 0; c < k; c++) {
+      let sum = 0;
+      for (let d = 0; d < dims; d++, o++) sum += v[from + d]! * t[o]!;
+      out[c]! += sum;
+    }
+  }
+
+  private byClass(): Float64Array {
+    let t = this.denseByClass;
+    if (t === undefined) {
+      const k = this.classes.length;
+      const dims = this.dense.length / k;
+      t = new Float64Array(this.dense.length);
+      for (let d = 0; d < dims; d++) for (let c = 0; c < k; c++) t[c * dims + d] = this.dense[d * k + c]!;
+      this.denseByClass = t;
+    }
+    return t;
   }
 
   private denseByClass: Float64Array | undefined;

@@ -38,7 +38,8 @@ export class Embeddings {
     private readonly words: Uint8Array,
     /** Offset of each word in `words`, and one past the last. */
     private readonly offsets: Int32Array,
-    private readonly vectors: Int8Array,
+    /** The quantised vectors, `dims` values per word in word order (word `i`'s from `i * dims`). */
+    readonly vectors: Int8Array,
   ) {
     const n = offsets.length - 1;
     let size = 1024;
