@@ -252,13 +252,13 @@ export class Classifier {
         this.identifierFallback(spans);
       if (found !== undefined && tokens.some((t) => SHOPPING_WORDS.has(t.text))) {
         if (shoppingApplies(this.kb.taxonomy.path(found.id)))
-          found = { ...found, id: idOf(this.kb.taxonomy, "Top/Shopping") };
+          found = { id: idOf(this.kb.taxonomy, "Top/Shopping"), unit: found.unit };
       } else if (
         found !== undefined &&
         this.kb.taxonomy.ancestorAt(found.id, 1) === this.regional &&
         tokens.some((t) => isPastYear(t.text))
       )
-        found = { ...found, id: idOf(this.kb.taxonomy, "Top/Society/History") };
+        found = { id: idOf(this.kb.taxonomy, "Top/Society/History"), unit: found.unit };
     }
     return { scrubbed, spans, corrected, found, ruled, placed: placed ?? [], tokens, facts };
   }
