@@ -31,7 +31,7 @@ import {
   shoppingApplies,
 } from "./rules.ts";
 import { QueryLevelScorer, WordParts, WordScorer } from "./scoring.ts";
-import { phraseRefs, semanticUnits, type Unit, type WordFacts, wordFacts } from "./units.ts";
+import { phraseRefs, semanticUnits, splitOf, type Unit, type WordFacts, wordFacts } from "./units.ts";
 
 export interface Classification {
   /** Full ODP path of the category, e.g. `Top/Sports/Soccer`; "" = unclassified. */
@@ -212,7 +212,7 @@ export class Classifier {
     if (listed !== undefined) return listed;
     if (word.length < 4 || !/^[a-z]+$/.test(word) || facts.known) return undefined;
     if (facts.count !== undefined || facts.ids !== undefined) return undefined;
-    return sp.split(word)?.join(" ") ?? sp.nearest(word);
+    return splitOf(this.kb, word, facts)?.join(" ") ?? sp.nearest(word);
   }
 
   private compute(query: string): Classification {
@@ -521,7 +521,8 @@ export class Classifier {
     // even when common enough on the web never to be "misspelt"), then the word-formation suffixes of
     // medicine (`…mycin`, `…itis`) and the endings of bank names (`…bank`, `…fcu`).
     for (const w of content) {
-      const parts = wordFacts(this.kb, w).ids === undefined ? this.kb.spelling.split(w) : undefined;
+      const f = wordFacts(this.kb, w);
+      const parts = f.ids === undefined ? splitOf(this.kb, w, f) : undefined;
       if (parts === undefined) continue;
       const pieces = parts.filter((p) => !isStopword(p));
       const inner = pieces.length === 0 ? undefined : this.phraseThenWords(pieces, true);
