@@ -250,15 +250,19 @@ export class Classifier {
         (placed !== undefined && this.unitRule === "vote" ? this.voteUnit(placed) : this.mainUnit(units)) ??
         this.fallback(tokens.map((t) => t.text)) ??
         this.identifierFallback(spans);
+      // One place builds the adjusted answer: a path first taken after V8 optimized `analyze` (a past year
+      // after a place is rare) costs a bail-out and a recompile of the whole method.
+      let adjusted: string | undefined;
       if (found !== undefined && tokens.some((t) => SHOPPING_WORDS.has(t.text))) {
-        if (shoppingApplies(this.kb.taxonomy.path(found.id)))
-          found = { id: idOf(this.kb.taxonomy, "Top/Shopping"), unit: found.unit };
+        if (shoppingApplies(this.kb.taxonomy.path(found.id))) adjusted = "Top/Shopping";
       } else if (
         found !== undefined &&
         this.kb.taxonomy.ancestorAt(found.id, 1) === this.regional &&
         tokens.some((t) => isPastYear(t.text))
       )
-        found = { id: idOf(this.kb.taxonomy, "Top/Society/History"), unit: found.unit };
+        adjusted = "Top/Society/History";
+      if (found !== undefined && adjusted !== undefined)
+        found = { id: idOf(this.kb.taxonomy, adjusted), unit: found.unit };
     }
     return { scrubbed, spans, corrected, found, ruled, placed: placed ?? [], tokens, facts };
   }
