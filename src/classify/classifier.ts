@@ -18,7 +18,7 @@ import { createScrubber, type Scrubber } from "../scrub/scrubber.ts";
 import type { PiiSpan, ScrubMode } from "../scrub/types.ts";
 import type { Token } from "../text/nlp.ts";
 import { isStopword } from "../text/stopwords.ts";
-import { DENSE_LENGTH, type Evidence, type PlacedUnit, queryLevelInto, wordFeatures } from "./features.ts";
+import { DENSE_LENGTH, type Evidence, type PlacedUnit, queryLevelInto } from "./features.ts";
 import { LinearModel, type ModelFile } from "./model.ts";
 import { idOf, QueryRules } from "./query-rules.ts";
 import {
@@ -30,8 +30,8 @@ import {
   SHOPPING_WORDS,
   shoppingApplies,
 } from "./rules.ts";
-import { QueryLevelScorer, WordParts } from "./scoring.ts";
-import { phraseRefs, semanticUnits, type Unit, type WordFacts, wordFacts } from "./units.ts";
+import { QueryLevelScorer, WordParts, WordScorer } from "./scoring.ts";
+import { phraseRefs, semanticUnits, splitOf, type Unit, type WordFacts, wordFacts } from "./units.ts";
 
 export interface Classification {
   /** Full ODP path of the category, e.g. `Top/Sports/Soccer`; "" = unclassified. */
@@ -144,6 +144,7 @@ export class Classifier {
     this.rules = new QueryRules(kb);
     this.scoreScratch = new Float64Array(model?.classes.length ?? 0);
     this.queryScorer = model === undefined ? undefined : new QueryLevelScorer(model, kb.taxonomy);
+    this.wordScorer = model === undefined ? undefined : new WordScorer(model, kb.taxonomy);
     this.projScratch = new Float64Array(model?.classes.length ?? 0);
     const k = model?.classes.length ?? 0;
     this.parts = model === undefined ? undefined : new WordParts(2 * k);
@@ -211,7 +212,7 @@ export class Classifier {
     if (listed !== undefined) return listed;
     if (word.length < 4 || !/^[a-z]+$/.test(word) || facts.known) return undefined;
     if (facts.count !== undefined || facts.ids !== undefined) return undefined;
-    return sp.split(word)?.join(" ") ?? sp.nearest(word);
+    return splitOf(this.kb, word, facts)?.join(" ") ?? sp.nearest(word);
   }
 
   private compute(query: string): Classification {
@@ -249,15 +250,19 @@ export class Classifier {
         (placed !== undefined && this.unitRule === "vote" ? this.voteUnit(placed) : this.mainUnit(units)) ??
         this.fallback(tokens.map((t) => t.text)) ??
         this.identifierFallback(spans);
+      // One place builds the adjusted answer: a path first taken after V8 optimized `analyze` (a past year
+      // after a place is rare) costs a bail-out and a recompile of the whole method.
+      let adjusted: string | undefined;
       if (found !== undefined && tokens.some((t) => SHOPPING_WORDS.has(t.text))) {
-        if (shoppingApplies(this.kb.taxonomy.path(found.id)))
-          found = { ...found, id: idOf(this.kb.taxonomy, "Top/Shopping") };
+        if (shoppingApplies(this.kb.taxonomy.path(found.id))) adjusted = "Top/Shopping";
       } else if (
         found !== undefined &&
         this.kb.taxonomy.ancestorAt(found.id, 1) === this.regional &&
         tokens.some((t) => isPastYear(t.text))
       )
-        found = { ...found, id: idOf(this.kb.taxonomy, "Top/Society/History") };
+        adjusted = "Top/Society/History";
+      if (found !== undefined && adjusted !== undefined)
+        found = { id: idOf(this.kb.taxonomy, adjusted), unit: found.unit };
     }
     return { scrubbed, spans, corrected, found, ruled, placed: placed ?? [], tokens, facts };
   }
@@ -334,7 +339,6 @@ export class Classifier {
     queryLevelInto(ev, tax, this.queryScorer!.into(s));
     if (emb !== undefined && this.denseScratch === undefined) {
       this.denseScratch = new Float64Array(emb.dims);
-      this.vectorScratch = new Float64Array(emb.dims);
     }
     const acc = emb === undefined ? undefined : this.denseScratch!.fill(0);
     const proj = this.projScratch.fill(0);
@@ -375,19 +379,11 @@ export class Classifier {
    * several times over a log's first queries.)
    */
   private wordPart(w: string, f: WordFacts): number {
-    const model = this.model!;
     const emb = this.embeddings;
-    const names: string[] = [];
-    const values: number[] = [];
-    wordFeatures(w, f.ids, this.kb.taxonomy, names, values);
     const scores = this.partScratch.fill(0);
-    model.addWeights(names, values, scores);
+    this.wordScorer!.add(w, f.ids, scores);
     const vec = emb !== undefined && !isStopword(w) ? emb.find(w) : -1;
-    if (vec >= 0) {
-      const x = this.vectorScratch!.fill(0);
-      emb!.addIndex(vec, x);
-      model.projectDense(x, this.denseHalf);
-    }
+    if (vec >= 0) this.model!.projectRow(emb!.vectors, vec * emb!.dims, this.denseHalf);
     f.vec = vec;
     const at = this.parts!.add();
     this.parts!.values.set(scores, at);
@@ -401,8 +397,8 @@ export class Classifier {
   private readonly denseHalf: Float64Array;
   private readonly scoreScratch: Float64Array;
   private readonly queryScorer: QueryLevelScorer | undefined;
+  private readonly wordScorer: WordScorer | undefined;
   private denseScratch: Float64Array | undefined;
-  private vectorScratch: Float64Array | undefined;
   private readonly projScratch: Float64Array;
 
   /**
@@ -529,7 +525,8 @@ export class Classifier {
     // even when common enough on the web never to be "misspelt"), then the word-formation suffixes of
     // medicine (`…mycin`, `…itis`) and the endings of bank names (`…bank`, `…fcu`).
     for (const w of content) {
-      const parts = wordFacts(this.kb, w).ids === undefined ? this.kb.spelling.split(w) : undefined;
+      const f = wordFacts(this.kb, w);
+      const parts = f.ids === undefined ? splitOf(this.kb, w, f) : undefined;
       if (parts === undefined) continue;
       const pieces = parts.filter((p) => !isStopword(p));
       const inner = pieces.length === 0 ? undefined : this.phraseThenWords(pieces, true);

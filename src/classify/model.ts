@@ -142,17 +142,64 @@ export class LinearModel {
     const k = this.classes.length;
     const dims = this.dense.length / k;
     if (dims === 0) return;
-    let t = this.denseByClass;
-    if (t === undefined) {
-      t = new Float64Array(this.dense.length);
-      for (let d = 0; d < dims; d++) for (let c = 0; c < k; c++) t[c * dims + d] = this.dense[d * k + c]!;
-      this.denseByClass = t;
-    }
+    const t = this.byClass();
     for (let c = 0, o = 0; c < k; c++) {
       let sum = 0;
       for (let d = 0; d < dims; d++, o++) sum += x[d]! * t[o]!;
       out[c]! += sum;
     }
+  }
+
+  /**
+   * `projectDense` of the quantised vector `v[from, from + dims)` (a word's row of the word vectors), read in
+   * place: the same products summed in the same order as over a copy of it in a Float64Array.
+   */
+  projectRow(v: Int8Array, from: number, out: Float64Array): void {
+    const k = this.classes.length;
+    const dims = this.dense.length / k;
+    if (dims === 0) return;
+    const t = this.byClass();
+    // Four classes at a time: four sums, each still added in dimension order (so the same as one class at a
+    // time, to the bit), run side by side instead of one long chain of dependent additions.
+    let c = 0;
+    for (; c + 4 <= k; c += 4) {
+      const o0 = c * dims;
+      const o1 = o0 + dims;
+      const o2 = o1 + dims;
+      const o3 = o2 + dims;
+      let s0 = 0;
+      let s1 = 0;
+      let s2 = 0;
+      let s3 = 0;
+      for (let d = 0; d < dims; d++) {
+        const x = v[from + d]!;
+        s0 += x * t[o0 + d]!;
+        s1 += x * t[o1 + d]!;
+        s2 += x * t[o2 + d]!;
+        s3 += x * t[o3 + d]!;
+      }
+      out[c]! += s0;
+      out[c + 1]! += s1;
+      out[c + 2]! += s2;
+      out[c + 3]! += s3;
+    }
+    for (; c < k; c++) {
+      let sum = 0;
+      for (let d = 0, o = c * dims; d < dims; d++, o++) sum += v[from + d]! * t[o]!;
+      out[c]! += sum;
+    }
+  }
+
+  private byClass(): Float64Array {
+    let t = this.denseByClass;
+    if (t === undefined) {
+      const k = this.classes.length;
+      const dims = this.dense.length / k;
+      t = new Float64Array(this.dense.length);
+      for (let d = 0; d < dims; d++) for (let c = 0; c < k; c++) t[c * dims + d] = this.dense[d * k + c]!;
+      this.denseByClass = t;
+    }
+    return t;
   }
 
   private denseByClass: Float64Array | undefined;

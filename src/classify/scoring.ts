@@ -3,8 +3,10 @@
  * feature's weights to a score vector, with the weights of every (kind, key) remembered after the first look-up
  * by name, and word pairs looked up only when both words occur in some pair feature of the model. Gives the same
  * scores as `model.scores(queryLevelFeatures(…))` (test/classify/model.test.ts checks the classifier's answers).
+ * `WordScorer` does the same for a word's own features.
  */
 import type { Taxonomy } from "../knowledge/taxonomy.ts";
+import { isStopword } from "../text/stopwords.ts";
 import type { FeatureSink } from "./features.ts";
 import type { LinearModel } from "./model.ts";
 
@@ -107,4 +109,100 @@ export class WordParts {
     }
     return at;
   }
+}
+
+/** A feature's weights, or null when the model has none. */
+type Row = Float64Array | null;
+
+/**
+ * One word's named features' weights (`wordFeatures`: `sw:`/`w:`, `wcat:`, the character 4-grams `c:`) added
+ * into a score vector without building their names: words and stopwords are looked up as written, a first
+ * branch by its taxonomy id, and a 4-gram of ASCII characters by its four codes packed in one number (a name
+ * per 4-gram was a string built and hashed five or six times per new word). The same additions in the same
+ * order as `model.addWeights` over `wordFeatures`' names and values (test/classify/model.test.ts compares them).
+ */
+export class WordScorer {
+  private readonly words = new Map<string, Float64Array>();
+  private readonly stopwords = new Map<string, Float64Array>();
+  private readonly grams = new Map<number, Float64Array>();
+  private readonly branches = new Map<number, Row>();
+  private readonly noBranch: Row;
+
+  constructor(
+    private readonly model: LinearModel,
+    private readonly tax: Taxonomy,
+  ) {
+    for (const n of model.featureNames()) {
+      const w = model.weightOf(n)!;
+      if (n.startsWith("w:")) this.words.set(n.slice(2), w);
+      else if (n.startsWith("sw:")) this.stopwords.set(n.slice(3), w);
+      else if (n.startsWith("c:") && n.length === 6) {
+        const key = packGram(n, 2);
+        if (key >= 0) this.grams.set(key, w);
+      }
+    }
+    this.noBranch = model.weightOf("wcat:none") ?? null;
+  }
+
+  /** Add the weights of `wordFeatures(w, ids, …)` into `out`. */
+  add(w: string, ids: readonly number[] | undefined, out: Float64Array): void {
+    if (!CONTENT.test(w)) return;
+    if (isStopword(w)) {
+      addRow(out, this.stopwords.get(w) ?? null, 1);
+      return;
+    }
+    addRow(out, this.words.get(w) ?? null, 1);
+    addRow(
+      out,
+      ids !== undefined && ids.length > 0 ? this.branch(this.tax.ancestorAt(ids[0]!, 1)) : this.noBranch,
+      1,
+    );
+    // The 4-grams of `^w$`, packed seven bits a character while every character of the window is ASCII.
+    const n = w.length + 2;
+    for (let k = 0; k + 4 <= n; k++) {
+      let key = 0;
+      for (let j = 0; j < 4; j++) {
+        const p = k + j;
+        const c = p === 0 ? 94 : p === n - 1 ? 36 : w.charCodeAt(p - 1);
+        if (c >= 128) {
+          key = -1;
+          break;
+        }
+        key = (key << 7) | c;
+      }
+      const row =
+        key >= 0
+          ? (this.grams.get(key) ?? null)
+          : (this.model.weightOf(`c:${`^${w}$`.slice(k, k + 4)}`) ?? null);
+      addRow(out, row, 0.5);
+    }
+  }
+
+  private branch(top: number): Row {
+    let w = this.branches.get(top);
+    if (w === undefined) {
+      w = this.model.weightOf(`wcat:${this.tax.label(top)}`) ?? null;
+      this.branches.set(top, w);
+    }
+    return w;
+  }
+}
+
+/** What `wordFeatures` asks of a word before giving it features. */
+const CONTENT = /[a-z0-9]/;
+
+/** The four characters of `s` from `at`, seven bits each (the first in the high bits); -1 if one is not ASCII. */
+function packGram(s: string, at: number): number {
+  let key = 0;
+  for (let j = 0; j < 4; j++) {
+    const c = s.charCodeAt(at + j);
+    if (c >= 128) return -1;
+    key = (key << 7) | c;
+  }
+  return key;
+}
+
+function addRow(out: Float64Array, w: Row, value: number): void {
+  if (w === null) return;
+  for (let c = 0; c < w.length; c++) out[c]! += value * w[c]!;
 }

@@ -56,6 +56,11 @@ export interface WordFacts {
   partAt: number;
   partOf: object | undefined;
   vec: number;
+  /**
+   * `kb.spelling.split(word)`, filled on first use (`splitOf`): null = no split, undefined = not computed yet.
+   * The spelling recommendation, the fallback and site names all ask, and a split costs dozens of look-ups.
+   */
+  split: readonly string[] | null | undefined;
 }
 
 const FACTS_LIMIT = 200_000;
@@ -96,11 +101,26 @@ export function wordFacts(kb: KnowledgeBase, word: string): WordFacts {
       partAt: -1,
       partOf: undefined,
       vec: -1,
+      split: undefined,
     };
     if (memo.size >= FACTS_LIMIT) memo.clear();
     memo.set(word, f);
   }
   return f;
+}
+
+/** `kb.spelling.split(word)` (the word run together from dictionary words), remembered with the word's facts. */
+export function splitOf(
+  kb: KnowledgeBase,
+  word: string,
+  facts: WordFacts = wordFacts(kb, word),
+): readonly string[] | undefined {
+  let s = facts.split;
+  if (s === undefined) {
+    s = kb.spelling.split(word) ?? null;
+    facts.split = s;
+  }
+  return s ?? undefined;
 }
 
 /**
@@ -169,7 +189,7 @@ export function normalizeQuery(text: string, onSite?: (word: string) => void): s
 function splitSiteName(kb: KnowledgeBase, word: string): string | undefined {
   const f = wordFacts(kb, word);
   if (f.ids !== undefined) return undefined;
-  return kb.spelling.split(word)?.join(" ");
+  return splitOf(kb, word, f)?.join(" ");
 }
 
 const NUMBER = /^[\d.,/-]+$/;

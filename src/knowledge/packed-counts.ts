@@ -29,8 +29,9 @@ export interface CountTable {
   entries(): IterableIterator<[string, number]>;
 }
 
+/** FNV-1a; its offset basis as an int32 (callers read `h & mask`): the empty key's hash is no double. */
 function fnv(text: string, from: number, to: number): number {
-  let h = 0x811c9dc5;
+  let h = 0x811c9dc5 | 0;
   for (let k = from; k < to; k++) h = Math.imul(h ^ text.charCodeAt(k), 0x01000193);
   return h;
 }

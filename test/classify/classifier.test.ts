@@ -135,6 +135,21 @@ test("word facts and phrase references agree with the knowledge base they summar
     assert.equal(f.weak, kb.isWeak([s]), w);
     if (!f.starts) assert.equal(kb.lookupStems([s, "sport"]), undefined, w);
   }
+  // A word's split into dictionary words, remembered with its facts, is the speller's, asked once or again.
+  const { splitOf } = await import("../../src/classify/units.ts");
+  const split = fc.oneof(
+    fc.constantFrom("fishingreels", "bakingtools", "cheaphotels", "xqzvbnmkk", "soccer", "ab"),
+    fc.stringMatching(/^[a-z]{0,14}$/),
+  );
+  fc.assert(
+    fc.property(split, (w) => {
+      const want = kb.spelling.split(w);
+      assert.deepEqual(splitOf(kb, w), want, w);
+      assert.deepEqual(splitOf(kb, w), want, w);
+      assert.deepEqual(wordFacts(kb, w).split, want ?? null, w);
+    }),
+  );
+  assert.deepEqual(splitOf(kb, "fishingreels"), ["fishing", "reels"]);
   const facts = words.map((w) => wordFacts(kb, w));
   for (let n = 1; n <= facts.length; n++) {
     assert.equal(

@@ -4,9 +4,9 @@ import { join } from "node:path";
 import { test } from "node:test";
 import fc from "fast-check";
 import { BUNDLED_MODEL, Classifier, loadModel } from "../../src/classify/classifier.ts";
-import { type Features, queryFeatures } from "../../src/classify/features.ts";
+import { type Features, queryFeatures, wordFeatures } from "../../src/classify/features.ts";
 import { LinearModel, type ModelFile } from "../../src/classify/model.ts";
-import { WordParts } from "../../src/classify/scoring.ts";
+import { WordParts, WordScorer } from "../../src/classify/scoring.ts";
 import { readLabelled, readPool, TOP_LEVELS, trainFromLabels } from "../../src/classify/train.ts";
 import { Embeddings } from "../../src/knowledge/embeddings.ts";
 import { loadKnowledgeBase } from "../../src/knowledge/knowledge-base.ts";
@@ -288,6 +288,63 @@ test("the table of word parts keeps every part until it starts over, under a new
         for (const h of held)
           if (h.token === parts.token)
             assert.deepEqual([...parts.values.subarray(h.at, h.at + width)], new Array(width).fill(h.fill));
+      },
+    ),
+  );
+});
+
+/** The bytes of a score vector: equal bytes, equal scores to the last bit. */
+const bits = (a: Float64Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength).toString("hex");
+
+test("a word's scores without feature names are, to the bit, those of its named features", () => {
+  const model = loadModel(kb)!;
+  const scorer = new WordScorer(model, kb.taxonomy);
+  const k = model.classes.length;
+  // Words the model knows (whole or by their 4-grams), stopwords, and any text (non-ASCII, punctuation, digits).
+  const known = [...model.featureNames()]
+    .filter((n) => /^(w|sw|c):/.test(n))
+    .map((n) => n.replace(/^\w+:/, ""));
+  const ids = kb.taxonomy.ids().filter((_, i) => i % 40 === 0);
+  const word = fc.oneof(
+    fc.constantFrom(...known),
+    fc.array(fc.constantFrom(...known), { minLength: 1, maxLength: 3 }).map((a) => a.join("")),
+    fc.string({ maxLength: 12 }),
+    fc.string({ unit: "grapheme", maxLength: 8 }),
+    fc.constantFrom("the", "of", "é", "naïve", "^^$$", "a$b^c", "123", "-"),
+  );
+  const cats = fc.option(fc.array(fc.constantFrom(...ids), { maxLength: 3 }), { nil: undefined });
+  fc.assert(
+    fc.property(word, cats, (w, c) => {
+      const names: string[] = [];
+      const values: number[] = [];
+      wordFeatures(w, c, kb.taxonomy, names, values);
+      const want = new Float64Array(k);
+      model.addWeights(names, values, want);
+      const got = new Float64Array(k);
+      scorer.add(w, c, got);
+      assert.equal(bits(got), bits(want), JSON.stringify(w));
+    }),
+    { numRuns: 3000 },
+  );
+});
+
+test("a word vector's projection read in place is, to the bit, that of its copy", () => {
+  const model = loadModel(kb)!;
+  const k = model.classes.length;
+  const dims = model.denseDims;
+  fc.assert(
+    fc.property(
+      fc.array(fc.integer({ min: -127, max: 127 }), { minLength: 3 * dims, maxLength: 3 * dims }),
+      fc.integer({ min: 0, max: 2 }),
+      (values, row) => {
+        const v = Int8Array.from(values);
+        const x = new Float64Array(dims);
+        for (let d = 0; d < dims; d++) x[d]! += v[row * dims + d]!;
+        const want = new Float64Array(k).fill(0.25);
+        model.projectDense(x, want);
+        const got = new Float64Array(k).fill(0.25);
+        model.projectRow(v, row * dims, got);
+        assert.equal(bits(got), bits(want));
       },
     ),
   );
