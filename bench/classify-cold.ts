@@ -12,22 +12,14 @@
  * word vectors are this checkout's. Not run by `npm run bench`. Reads ../shared/data; skips when it is absent.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join, resolve } from "node:path";
 import { DEFAULT_EMBEDDINGS } from "../src/knowledge/embeddings.ts";
 import { DEFAULT_SNAPSHOT } from "../src/knowledge/snapshot.ts";
 import { loadLog } from "../src/log/read.ts";
+import { ROOT, sharedAolOrSkip } from "./shared-aol.ts";
 
-const root = dirname(dirname(fileURLToPath(import.meta.url)));
-const aolPath = join(
-  process.env.QUERYMASK_SHARED ?? join(root, "..", "shared", "data"),
-  "aol-top1000",
-  "aol_top1000_users.tsv.gz",
-);
-if (!existsSync(aolPath)) {
-  console.log(`classify-cold skipped: needs the shared AOL subset (${aolPath})`);
-  process.exit(0);
-}
+const root = ROOT;
+const aolPath = sharedAolOrSkip("classify-cold");
 const dir = resolve(process.argv[2] ?? root);
 const n = Number(process.argv[3] ?? 30_000);
 

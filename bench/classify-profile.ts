@@ -1,41 +1,15 @@
-/**
- * Where the classifier's time goes, by stage: a CPU profile (node:inspector, 200 µs samples) of one uncached run
- * over distinct AOL queries, after the bench's warm-up (the last 2,000 distinct queries, on another classifier of
- * the same knowledge base), each sample given to the innermost stage on its stack: scrub, tagging (wink-nlp),
- * word facts (the memo of a word's knowledge-base facts), spelling recommendation, units (segmentation and
- * phrase look-ups), query rules, placing and vote, the learned layer's word parts (computed once per word) and
- * its per-query scoring, the query cache. Shares are of the main thread's samples: the CPU of V8's background
- * threads (optimizing compiler, GC helpers) is only in the process CPU printed beside them (`--trace-opt` shows
- * the compiler's part). Sampling slows the run: rates come from classify.bench.ts. Not run by `npm run bench`.
- *
- *   node --import tsx bench/classify-profile.ts [--from N] [--queries N] [--again] [--no-model] [--top N]
- *
- * `--from`: start at the N-th distinct query (classifying those before it unprofiled: word memos warm);
- * `--again`: profile a second pass over the same queries (every word memo filled: the per-query cost alone);
- * `--top`: how many functions by self time to list (default 20). Reads ../shared/data; skips when it is absent.
- */
-import { existsSync } from "node:fs";
 import { Session } from "node:inspector/promises";
 import { loadavg } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { BUNDLED_MODEL, Classifier, loadModel } from "../src/classify/classifier.ts";
 import { Embeddings } from "../src/knowledge/embeddings.ts";
 import { SnapshotKnowledgeBase } from "../src/knowledge/knowledge-base.ts";
 import { readSnapshot } from "../src/knowledge/snapshot.ts";
 import { loadLog } from "../src/log/read.ts";
+import { ROOT, sharedAolOrSkip } from "./shared-aol.ts";
 
-const root = dirname(dirname(fileURLToPath(import.meta.url)));
-const aolPath = join(
-  process.env.QUERYMASK_SHARED ?? join(root, "..", "shared", "data"),
-  "aol-top1000",
-  "aol_top1000_users.tsv.gz",
-);
-if (!existsSync(aolPath)) {
-  console.log(`classify-profile skipped: needs the shared AOL subset (${aolPath})`);
-  process.exit(0);
-}
+const _root = ROOT;
+const aolPath = sharedAolOrSkip("classify-profile");
 const { values: opts } = parseArgs({
   options: {
     from: { type: "string", default: "0" },
