@@ -16,7 +16,7 @@
  * machine's load, unlike the events/s.
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -44,6 +44,7 @@ import { openLog } from "../src/log/read.ts";
 import type { LogRecord } from "../src/log/record.ts";
 import { PgProfileStore } from "../src/profile/pg-store.ts";
 import { writeResults } from "./results.ts";
+import { sharedAol } from "./shared-aol.ts";
 
 const missing = missingPackages();
 if (missing.length > 0) {
@@ -52,7 +53,7 @@ if (missing.length > 0) {
 }
 
 const CLI = fileURLToPath(new URL("../src/cli/main.ts", import.meta.url));
-const AOL = fileURLToPath(new URL("../../shared/data/aol-top1000/aol_top1000_users.tsv.gz", import.meta.url));
+const AOL = sharedAol();
 const classifiers = Number(process.env.QM_BENCH_CLASSIFIERS ?? 2);
 const partitions = Number(process.env.QM_BENCH_PARTITIONS ?? 2);
 const batchSize = Number(process.env.QM_BENCH_BATCH ?? 2000);
@@ -113,9 +114,9 @@ const CPU_REPORT =
   'data:text/javascript,import {appendFileSync} from "node:fs"; process.on("exit", () => { const u = process.resourceUsage(); appendFileSync(process.env.QM_CPU_FILE, JSON.stringify({pid: process.pid, cpu: (u.userCPUTime + u.systemCPUTime) / 1e6, maxRssKiB: u.maxRSS}) + "\\n"); });';
 
 async function loadInput(): Promise<{ records: LogRecord[]; source: string }> {
-  let path = AOL;
+  let path = AOL ?? "";
   let source = "shared AOL subset, time-ordered";
-  if (!existsSync(AOL)) {
+  if (AOL === undefined) {
     path = join(dir, "gen.tsv");
     const r = spawnSync(process.execPath, [
       "--import",

@@ -5,8 +5,6 @@
  * generated log of the same shape (1000 users, ~318k events, Zipf queries and URLs with hub sites).
  * Each timing is the median of 3 runs. Run: node --expose-gc --import tsx bench/graph.bench.ts
  */
-import { existsSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { groupEvents } from "../src/log/events.ts";
 import { loadLog } from "../src/log/read.ts";
 import type { LogRecord, QueryLog } from "../src/log/record.ts";
@@ -16,8 +14,9 @@ import { getMethod } from "../src/methods/registry.ts";
 import { silentProgress } from "../src/util/progress.ts";
 import { Rng } from "../src/util/random.ts";
 import { writeResults } from "./results.ts";
+import { sharedAol } from "./shared-aol.ts";
 
-const AOL = fileURLToPath(new URL("../../shared/data/aol-top1000/aol_top1000_users.tsv.gz", import.meta.url));
+const AOL = sharedAol();
 const RUNS = 3;
 
 /** A Zipf-like index in [0, n): rank ~ n^u, heavy on small ranks. */
@@ -151,7 +150,7 @@ async function benchLog(name: string, log: QueryLog): Promise<Row[]> {
 }
 
 const all: Row[] = [];
-if (existsSync(AOL)) {
+if (AOL !== undefined) {
   const load = await timed(() => loadLog([AOL]));
   const log = load.value;
   all.push({

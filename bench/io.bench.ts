@@ -3,20 +3,21 @@
  * and writing. Input: the shared AOL subset repeated 10× (4.08M lines) when ../shared/data is present,
  * otherwise a generated AOL-layout file of the same size. Peak RSS shows memory stays flat in the file size.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { openLog } from "../src/log/read.ts";
 import { writeBatches } from "../src/log/write.ts";
 import { writeResults } from "./results.ts";
+import { sharedAol } from "./shared-aol.ts";
 
-const AOL = new URL("../../shared/data/aol-top1000/aol_top1000_users.tsv.gz", import.meta.url);
+const AOL = sharedAol();
 const dir = mkdtempSync(join(tmpdir(), "qm-bench-io-"));
 const plain = join(dir, "aol10.tsv");
 
 function makeInput(): string {
-  if (existsSync(AOL)) {
+  if (AOL !== undefined) {
     const text = gunzipSync(readFileSync(AOL)).toString("utf8");
     const nl = text.indexOf("\n");
     const body = text.slice(nl + 1);

@@ -18,7 +18,6 @@
  * Results are rewritten to bench/results/<--results, default km>.json after every run, so a long run that is
  * stopped keeps what it measured.
  */
-import { existsSync } from "node:fs";
 import { loadavg } from "node:os";
 import { pathToFileURL } from "node:url";
 import { checkKmAnonymity } from "../src/audit/checks/km.ts";
@@ -31,8 +30,9 @@ import type { Release } from "../src/methods/method.ts";
 import { silentProgress } from "../src/util/progress.ts";
 import { Rng, searchCumulative } from "../src/util/random.ts";
 import { writeResults } from "./results.ts";
+import { SHARED_AOL, sharedAol } from "./shared-aol.ts";
 
-const AOL = new URL("../../shared/data/aol-top1000/aol_top1000_users.tsv.gz", import.meta.url).pathname;
+const AOL = sharedAol();
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
@@ -181,8 +181,8 @@ async function main(): Promise<void> {
       .join(" ")}\n\n${HEAD}`,
   );
   if (!process.argv.includes("--skip-aol")) {
-    if (!existsSync(AOL)) {
-      process.stdout.write(`(AOL subset not found at ${AOL}: AOL rows skipped)\n`);
+    if (AOL === undefined) {
+      process.stdout.write(`(AOL subset not found at ${SHARED_AOL}: AOL rows skipped)\n`);
     } else {
       const log = await loadLog([AOL], { keepSource: false });
       for (const m of list("ms", [2, 3])) {

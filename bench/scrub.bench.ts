@@ -4,20 +4,19 @@
  * when ../shared/data is present (read in place, never copied), otherwise generated queries from a fixed
  * template mix (so the figure is still comparable run to run).
  */
-import { existsSync } from "node:fs";
 import { loadavg } from "node:os";
-import { fileURLToPath } from "node:url";
 import { loadLog } from "../src/log/read.ts";
 import { createScrubber } from "../src/scrub/scrubber.ts";
 import { PII_TYPES, type PiiType } from "../src/scrub/types.ts";
 import { Rng } from "../src/util/random.ts";
 import { writeResults } from "./results.ts";
+import { sharedAol } from "./shared-aol.ts";
 
-const AOL = new URL("../../shared/data/aol-top1000/aol_top1000_users.tsv.gz", import.meta.url);
+const AOL = sharedAol();
 
 /** The distinct queries of the shared AOL subset, read with the project's own reader. */
-async function aolQueries(): Promise<string[]> {
-  const log = await loadLog([fileURLToPath(AOL)], { keepSource: false });
+async function aolQueries(path: string): Promise<string[]> {
+  const log = await loadLog([path], { keepSource: false });
   return [...new Set(log.records.map((r) => r.query))];
 }
 
@@ -53,8 +52,8 @@ const probe = createScrubber();
 probe.scrub("john smith"); // loads the name lexicon
 const loadMs = performance.now() - t0;
 
-const fromAol = existsSync(AOL);
-const queries = fromAol ? await aolQueries() : generatedQueries(160_000);
+const fromAol = AOL !== undefined;
+const queries = fromAol ? await aolQueries(AOL) : generatedQueries(160_000);
 const source = fromAol
   ? "distinct queries of the shared AOL subset"
   : "generated queries (shared data absent)";

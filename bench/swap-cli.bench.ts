@@ -43,12 +43,13 @@ import { openLog } from "../src/log/read.ts";
 import { writeBatches } from "../src/log/write.ts";
 import { sortByTime } from "../src/stream/time-order.ts";
 import { writeResults } from "./results.ts";
+import { sharedAolOrSkip } from "./shared-aol.ts";
 
 const SAPS_BIN = process.env.SAPS_QLS_BIN;
 /** Another built checkout to compare with, paired (`vs`). */
 const BASE = process.env.QM_BASE;
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
-const AOL = join(ROOT, "../shared/data/aol-top1000/aol_top1000_users.tsv.gz");
+const AOL = sharedAolOrSkip("swap-cli bench");
 const CACHE = join(ROOT, ".cache/bench");
 const BUILT = join(ROOT, "dist/cli/main.js");
 /** What a user types (`npx querymask` runs it too): start-up includes bin's check that dist/ is fresh. */
@@ -68,10 +69,6 @@ const SAPS: Record<string, { cpu: number; rss: number }> = {
   "3/3": { cpu: 1.47, rss: 9.7 },
 };
 
-if (!existsSync(AOL)) {
-  console.log(`skipped: ${AOL} is absent`);
-  process.exit(0);
-}
 if (!existsSync("/usr/bin/time")) {
   console.log(
     "skipped: /usr/bin/time is needed to read a child's CPU time and peak RSS (apt-get install time)",

@@ -7,7 +7,7 @@
  * `node --expose-gc --import tsx bench/wire.bench.ts` (also `npm run bench -- wire`).
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -15,11 +15,12 @@ import { decode, encode } from "../src/cluster/wire.ts";
 import { openLog } from "../src/log/read.ts";
 import type { LogRecord } from "../src/log/record.ts";
 import { writeResults } from "./results.ts";
+import { sharedAol } from "./shared-aol.ts";
 
-const AOL = fileURLToPath(new URL("../../shared/data/aol-top1000/aol_top1000_users.tsv.gz", import.meta.url));
-let path = AOL;
+const AOL = sharedAol();
+let path = AOL ?? "";
 let source = "shared AOL subset";
-if (!existsSync(AOL)) {
+if (AOL === undefined) {
   path = join(mkdtempSync(join(tmpdir(), "qm-bench-wire-")), "gen.tsv");
   const cli = fileURLToPath(new URL("../src/cli/main.ts", import.meta.url));
   const args = ["--import", "tsx", cli, "generate", "--users", "500", "--seed", "1", "-q", "-o", path];
