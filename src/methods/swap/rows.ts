@@ -18,6 +18,7 @@ import type { SwapParams } from "./params.ts";
 import { swapCounts } from "./stage.ts";
 
 const NO_BYTES = Buffer.alloc(0);
+const EMPTY: Int32Array = new Int32Array(0);
 
 /**
  * The events the stage holds (waiting in a bucket, being assembled, or the last released one, whose query the
@@ -27,12 +28,15 @@ const NO_BYTES = Buffer.alloc(0);
 class HeldEvents implements EventRows<number> {
   bytes: Buffer[] = [];
   recs: (LogRecord[] | undefined)[] = [];
-  start = new Int32Array(256);
-  end = new Int32Array(256);
+  // The columns start empty and are allocated by the first `make`: a field V8 has seen stored only once is
+  // compiled as a constant, and reassigning it when the columns grow (mid-stream, once the hot functions are
+  // optimized) would throw away the optimized code of every function that reads it.
+  start = EMPTY;
+  end = EMPTY;
   /** The query of the event's lines: `bytes[h](queryStart[h], queryEnd[h])`. */
-  queryStart = new Int32Array(256);
-  queryEnd = new Int32Array(256);
-  rows = new Int32Array(256);
+  queryStart = EMPTY;
+  queryEnd = EMPTY;
+  rows = EMPTY;
   private readonly free: number[] = [];
   private size = 0;
 
@@ -72,7 +76,7 @@ class HeldEvents implements EventRows<number> {
   private make(): number {
     const h = this.size++;
     if (h === this.start.length) {
-      const more = (a: Int32Array) => grown(a, a.length * 2);
+      const more = (a: Int32Array) => grown(a, Math.max(256, a.length * 2));
       this.start = more(this.start);
       this.end = more(this.end);
       this.queryStart = more(this.queryStart);
