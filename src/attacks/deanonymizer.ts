@@ -4,15 +4,16 @@
  * events, the attacker pops an event and names a slot user as its author. The four de-anonymizers differ only in
  * which user they name ({@link PickRule}, §4.2.2).
  *
- * At depth > 1 the attacker replays the depth rule too (src/methods/swap/buckets.ts): events enter the bucket of
- * their category at that depth, a deeper bucket is attacked while it holds ≥ k + 1 distinct users and hands its
- * events up otherwise. The history of a user counts their released events at every level of the category.
+ * At depth > 1 the attacker replays the depth rule too, through the anonymizer's own {@link BucketTree}
+ * (src/methods/swap/buckets.ts): events enter the bucket of their category at that depth, a deeper bucket is
+ * attacked when it holds k + 1 events of k + 1 distinct users and hands its events up as soon as a user holds two
+ * of its slots. The history of a user counts their released events at every level of the category.
  *
  * The attacker knows k, δ and the depth, and the authors' rule that a query is never released under its author,
  * so it never names the user an event was released under. Guesses are scored by {@link scoreGuesses}.
  */
 import { groupEvents } from "../log/events.ts";
-import { ancestorKeys, deepBucketAction } from "../methods/swap/index.ts";
+import { ancestorKeys, type Bucket, BucketTree } from "../methods/swap/index.ts";
 import { AttackError, type AttackInput, type AttackResult, scoreGuesses } from "./attack.ts";
 
 /** What a rule may look at when it names an author. */
@@ -42,17 +43,6 @@ export function argmax(c: PickContext, score: (u: string) => number): number {
   return ties[c.int(ties.length)]!;
 }
 
-interface Bucket {
-  k: number;
-  readonly key: string;
-  readonly events: number[];
-  readonly slots: string[];
-  readonly level: number;
-  readonly parent: Bucket | undefined;
-  /** Below the top level: slots per user. */
-  readonly users: Map<string, number> | undefined;
-}
-
 export function runDeanonymizer(name: string, rule: PickRule, input: AttackInput): AttackResult {
   const recs = input.released.records;
   const k0 = input.params.k as number;
@@ -64,30 +54,15 @@ export function runDeanonymizer(name: string, rule: PickRule, input: AttackInput
   const events = groupEvents(recs);
   const order = events.map((_, i) => i).sort((a, b) => events[a]!.time - events[b]!.time || a - b);
   const keysOf = new Map<string, string[]>();
-  const buckets = new Map<string, Bucket>();
+  /** The anonymizer's buckets, replayed; an entry is an index into `events`. */
+  const tree = new BucketTree<number>(k0);
   const history = new Map<string, number>();
   const guesses: (string | undefined)[] = new Array(recs.length);
   const rng = input.rng;
   let kGrowths = 0;
 
-  const bucketOf = (keys: readonly string[], at = 0): Bucket => {
-    const key = keys[at]!;
-    let b = buckets.get(key);
-    if (b === undefined) {
-      const level = keys.length - at;
-      const parent = level > 1 ? bucketOf(keys, at + 1) : undefined;
-      b = { k: k0, key, events: [], slots: [], level, parent, users: level > 1 ? new Map() : undefined };
-      buckets.set(key, b);
-    }
-    return b;
-  };
-  const pushSlot = (b: Bucket, u: string) => {
-    b.slots.push(u);
-    if (b.users) b.users.set(u, (b.users.get(u) ?? 0) + 1);
-  };
-
-  const guess = (b: Bucket, pos: number): boolean => {
-    const ev = events[b.events[pos]!]!;
+  const guess = (b: Bucket<number>, pos: number): boolean => {
+    const ev = events[b.entries[pos]!]!;
     const slotCount = new Map<string, number>();
     for (const u of b.slots) if (u !== ev.user) slotCount.set(u, (slotCount.get(u) ?? 0) + 1);
     if (slotCount.size === 0) return false;
@@ -100,51 +75,23 @@ export function runDeanonymizer(name: string, rule: PickRule, input: AttackInput
     };
     const user = candidates[rule(ctx)]!;
     for (let r = ev.first; r < ev.first + ev.rows; r++) guesses[r] = user;
-    b.events[pos] = b.events[b.events.length - 1]!;
-    b.events.pop();
-    const j = b.slots.indexOf(user);
-    b.slots[j] = b.slots[b.slots.length - 1]!;
-    b.slots.pop();
-    if (b.users) {
-      const n = b.users.get(user)! - 1;
-      if (n === 0) b.users.delete(user);
-      else b.users.set(user, n);
-    }
+    b.entries[pos] = b.entries[b.entries.length - 1]!;
+    b.entries.pop();
+    tree.takeSlot(b, b.slots.indexOf(user));
     return true;
   };
 
-  const handUp = (b: Bucket): Bucket => {
-    const parent = b.parent!;
-    for (const e of b.events) parent.events.push(e);
-    for (const u of b.slots) pushSlot(parent, u);
-    b.events.length = 0;
-    b.slots.length = 0;
-    b.users!.clear();
-    return parent;
-  };
-
-  const top = (b: Bucket) => {
-    while (b.events.length >= b.k) {
-      if (guess(b, rng.int(b.events.length))) continue;
+  const top = (b: Bucket<number>) => {
+    while (b.entries.length >= b.k) {
+      if (guess(b, rng.int(b.entries.length))) continue;
       b.k *= delta;
       kGrowths++;
       return;
     }
   };
 
-  const settle = (b: Bucket): void => {
-    for (;;) {
-      const action = deepBucketAction(b.events.length, b.users!.size, k0);
-      if (action === "wait") return;
-      if (action === "release") {
-        guess(b, rng.int(b.events.length));
-        continue;
-      }
-      const parent = handUp(b);
-      if (parent.level > 1) settle(parent);
-      else top(parent);
-      return;
-    }
+  const release = (b: Bucket<number>) => {
+    guess(b, rng.int(b.entries.length));
   };
 
   input.progress.start(name, order.length);
@@ -156,34 +103,33 @@ export function runDeanonymizer(name: string, rule: PickRule, input: AttackInput
       keys = ancestorKeys(category, depth);
       keysOf.set(category, keys);
     }
-    const b = bucketOf(keys);
-    b.events.push(ei);
-    pushSlot(b, ev.user);
+    const b = tree.bucket(keys);
+    b.entries.push(ei);
+    tree.pushSlot(b, ev.user);
     for (const key of keys) {
       const hk = `${ev.user}\u0000${key}`;
       history.set(hk, (history.get(hk) ?? 0) + 1);
     }
     if (b.level === 1) {
       // The paper's rule: one attempt per arrival.
-      if (b.events.length >= b.k && !guess(b, rng.int(b.events.length))) {
+      if (b.entries.length >= b.k && !guess(b, rng.int(b.entries.length))) {
         b.k *= delta;
         kGrowths++;
       }
-    } else settle(b);
+    } else tree.settle(b, release, top);
     input.progress.tick();
   }
   // End of stream: deeper buckets hand up (deepest first), then name an author for whatever is left at the top,
   // while a candidate exists.
-  const deep = [...buckets.values()].filter((b) => b.level > 1).sort((a, b) => b.level - a.level);
-  for (const b of deep) if (b.events.length > 0) handUp(b);
-  for (const b of buckets.values()) {
+  tree.handUpAll();
+  for (const b of tree.byKey.values()) {
     if (b.level > 1) continue;
-    for (let pos = b.events.length - 1; pos >= 0; pos--) {
-      if (pos < b.events.length) guess(b, pos);
+    for (let pos = b.entries.length - 1; pos >= 0; pos--) {
+      if (pos < b.entries.length) guess(b, pos);
     }
   }
   input.progress.stop();
-  const ks = [...buckets.values()].map((b) => b.k);
+  const ks = [...tree.byKey.values()].map((b) => b.k);
   return scoreGuesses(name, input, guesses, {
     "k growths": kGrowths,
     "final k mean": ks.length ? ks.reduce((a, x) => a + x, 0) / ks.length : 0,

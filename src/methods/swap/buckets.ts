@@ -38,11 +38,119 @@ export function ancestorKeys(category: string, depth: number): string[] {
  * What a bucket below the top level does after an event arrives, from how many events (= author slots) it holds
  * and how many distinct users those slots name: hand all up (a user holds two slots), wait, or release one event.
  */
-export function deepBucketAction(
+function deepBucketAction(
   events: number,
   distinctUsers: number,
   k: number,
 ): "wait" | "release" | "up" {
   if (distinctUsers < events) return "up";
   return events > k ? "release" : "wait";
+}
+
+/** A bucket: its events waiting, one author slot per event that entered, and (below the top level) slots per user. */
+export interface Bucket<E> {
+  k: number;
+  readonly key: string;
+  readonly entries: E[];
+  readonly slots: string[];
+  /** 1 = top level (the paper's rule); deeper buckets follow {@link deepBucketAction}. */
+  readonly level: number;
+  readonly parent: Bucket<E> | undefined;
+  /** Below the top level: how many slots each user holds (for the distinct-user count). */
+  readonly users: Map<string, number> | undefined;
+}
+
+/**
+ * The buckets of one stream and the moves of the depth rule, shared by the anonymizer (src/methods/swap/core.ts)
+ * and the attacker that replays it (src/attacks/deanonymizer.ts), so the two cannot drift apart. What a release
+ * is stays the caller's: an entry `E` is the anonymizer's held event or the attacker's event index.
+ */
+export class BucketTree<E> {
+  /** Every bucket by key, in creation order. */
+  readonly byKey = new Map<string, Bucket<E>>();
+
+  constructor(private readonly k0: number) {}
+
+  /** The bucket for `keys` (deepest first, top level last: {@link ancestorKeys}), created with its ancestors. */
+  bucket(keys: readonly string[], at = 0): Bucket<E> {
+    const key = keys[at]!;
+    let b = this.byKey.get(key);
+    if (b === undefined) {
+      const level = keys.length - at;
+      const parent = level > 1 ? this.bucket(keys, at + 1) : undefined;
+      b = {
+        k: this.k0,
+        key,
+        entries: [],
+        slots: [],
+        level,
+        parent,
+        users: level > 1 ? new Map() : undefined,
+      };
+      this.byKey.set(key, b);
+    }
+    return b;
+  }
+
+  pushSlot(b: Bucket<E>, user: string): void {
+    b.slots.push(user);
+    if (b.users !== undefined) b.users.set(user, (b.users.get(user) ?? 0) + 1);
+  }
+
+  /** Remove slot j of `b` (the last slot takes its place); returns its user. */
+  takeSlot(b: Bucket<E>, j: number): string {
+    const user = b.slots[j]!;
+    b.slots[j] = b.slots[b.slots.length - 1]!;
+    b.slots.pop();
+    if (b.users !== undefined) {
+      const n = b.users.get(user)! - 1;
+      if (n === 0) b.users.delete(user);
+      else b.users.set(user, n);
+    }
+    return user;
+  }
+
+  /** Move all of b's entries and slots to its parent; returns the parent. */
+  handUp(b: Bucket<E>): Bucket<E> {
+    const parent = b.parent!;
+    for (const e of b.entries) parent.entries.push(e);
+    for (const u of b.slots) this.pushSlot(parent, u);
+    b.entries.length = 0;
+    b.slots.length = 0;
+    b.users!.clear();
+    return parent;
+  }
+
+  /**
+   * A bucket below the top level after an event arrived: `release` one entry while {@link deepBucketAction} says
+   * so, or hand everything up and let the parent act (`top` at the top level). Returns the hand-ups made.
+   */
+  settle(b: Bucket<E>, release: (b: Bucket<E>) => void, top: (b: Bucket<E>) => void): number {
+    for (let handedUp = 0; ; ) {
+      const action = deepBucketAction(b.entries.length, b.users!.size, this.k0);
+      if (action === "wait") return handedUp;
+      if (action === "release") {
+        release(b);
+        continue;
+      }
+      b = this.handUp(b);
+      handedUp++;
+      if (b.level === 1) {
+        top(b);
+        return handedUp;
+      }
+    }
+  }
+
+  /** End of stream: every bucket below the top level hands what it holds up, deepest first; returns how many did. */
+  handUpAll(): number {
+    const deep = [...this.byKey.values()].filter((b) => b.level > 1).sort((a, b) => b.level - a.level);
+    let handedUp = 0;
+    for (const b of deep) {
+      if (b.entries.length === 0) continue;
+      this.handUp(b);
+      handedUp++;
+    }
+    return handedUp;
+  }
 }

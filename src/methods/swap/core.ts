@@ -14,7 +14,7 @@
  */
 import type { LogRecord } from "../../log/record.ts";
 import { Rng } from "../../util/random.ts";
-import { ancestorKeys, deepBucketAction } from "./buckets.ts";
+import { ancestorKeys, type Bucket, BucketTree } from "./buckets.ts";
 import { Loads } from "./loads.ts";
 import type { SwapParams } from "./params.ts";
 
@@ -49,17 +49,6 @@ export interface Entry<P = LogRecord[]> {
   readonly rows: P;
 }
 
-interface Bucket<R> {
-  k: number;
-  readonly entries: Entry<R>[];
-  readonly slots: string[];
-  /** 1 = top level (the paper's rule); deeper buckets follow {@link deepBucketAction}. */
-  readonly level: number;
-  readonly parent: Bucket<R> | undefined;
-  /** Below the top level: how many slots each user holds (for the distinct-user count). */
-  readonly users: Map<string, number> | undefined;
-}
-
 /** Called for each released event: its rows go out under `user` with `time`. */
 export type Emit<R = LogRecord[]> = (entry: Entry<R>, user: string, time: number) => void;
 
@@ -75,9 +64,9 @@ export interface CoreSnapshot<R = LogRecord[]> {
 }
 
 export class SwapCore<R = LogRecord[]> {
-  private readonly buckets = new Map<string, Bucket<R>>();
+  private readonly tree: BucketTree<Entry<R>>;
   /** Category → the bucket its events enter. */
-  private readonly direct = new Map<string, Bucket<R>>();
+  private readonly direct = new Map<string, Bucket<Entry<R>>>();
   private rng: Rng;
   private now = Number.NEGATIVE_INFINITY;
   /** A lower bound on the earliest time + maxDelay of a held event (exact right after a scan). */
@@ -116,6 +105,7 @@ export class SwapCore<R = LogRecord[]> {
     private readonly rows: EventRows<R> = RECORD_ROWS as unknown as EventRows<R>,
   ) {
     this.rng = rng;
+    this.tree = new BucketTree(p.k);
     if (snap) this.restore(snap);
   }
 
@@ -131,11 +121,11 @@ export class SwapCore<R = LogRecord[]> {
     }
     let b = this.direct.get(category);
     if (b === undefined) {
-      b = this.bucketOf(ancestorKeys(category, this.p.depth));
+      b = this.tree.bucket(ancestorKeys(category, this.p.depth));
       this.direct.set(category, b);
     }
     b.entries.push(entry);
-    this.pushSlot(b, entry.user);
+    this.tree.pushSlot(b, entry.user);
     if (++this.held > this.c.maxHeld) this.c.maxHeld = this.held;
     if (b.level === 1) {
       if (b.entries.length >= b.k) this.topRule(b);
@@ -143,7 +133,7 @@ export class SwapCore<R = LogRecord[]> {
   }
 
   /** The paper's rule at a top-level bucket holding ≥ k events: one release, or k ← k·δ. */
-  private topRule(b: Bucket<R>): boolean {
+  private topRule(b: Bucket<Entry<R>>): boolean {
     if (this.p.ownAuthor) {
       this.release(b, this.rng.int(b.entries.length), this.rng.int(b.slots.length));
       return true;
@@ -166,60 +156,28 @@ export class SwapCore<R = LogRecord[]> {
     return false;
   }
 
-  /** A bucket below the top level after events arrived: release while it may, or hand everything up. */
-  private settle(b: Bucket<R>): void {
-    for (;;) {
-      const action = deepBucketAction(b.entries.length, b.users!.size, this.p.k);
-      if (action === "wait") return;
-      if (action === "release") {
-        const i = this.rng.int(b.entries.length);
-        const j = this.p.ownAuthor ? this.rng.int(b.slots.length) : this.otherSlot(b, b.entries[i]!.user);
-        this.release(b, i, j);
-        continue;
-      }
-      const parent = this.handUp(b);
-      if (parent.level > 1) this.settle(parent);
-      else while (parent.entries.length >= parent.k && this.topRule(parent)) {}
-      return;
-    }
-  }
+  /** Release a random event of a deep bucket under a random slot user who is not its author. */
+  private readonly releaseDeep = (b: Bucket<Entry<R>>): void => {
+    const i = this.rng.int(b.entries.length);
+    const j = this.p.ownAuthor ? this.rng.int(b.slots.length) : this.otherSlot(b, b.entries[i]!.user);
+    this.release(b, i, j);
+  };
 
-  /** Move all of b's events and slots to its parent; returns the parent. */
-  private handUp(b: Bucket<R>): Bucket<R> {
-    const parent = b.parent!;
-    for (const e of b.entries) parent.entries.push(e);
-    for (const u of b.slots) this.pushSlot(parent, u);
-    b.entries.length = 0;
-    b.slots.length = 0;
-    b.users!.clear();
-    this.c.handedUp++;
-    return parent;
-  }
+  /** A top-level bucket that events were handed up to: the paper's rule while it holds ≥ k events. */
+  private readonly topAfterHandUp = (b: Bucket<Entry<R>>): void => {
+    while (b.entries.length >= b.k && this.topRule(b)) {}
+  };
 
-  private pushSlot(b: Bucket<R>, user: string): void {
-    b.slots.push(user);
-    if (b.users !== undefined) b.users.set(user, (b.users.get(user) ?? 0) + 1);
-  }
-
-  /** The bucket for `keys` (deepest first, top level last), created with its ancestors as needed. */
-  private bucketOf(keys: readonly string[], at = 0): Bucket<R> {
-    const key = keys[at]!;
-    let b = this.buckets.get(key);
-    if (b === undefined) {
-      const level = keys.length - at;
-      const parent = level > 1 ? this.bucketOf(keys, at + 1) : undefined;
-      b = { k: this.p.k, entries: [], slots: [], level, parent, users: level > 1 ? new Map() : undefined };
-      this.buckets.set(key, b);
-    }
-    return b;
+  /** A bucket below the top level after an event arrived: release while it may, or hand everything up. */
+  private settle(b: Bucket<Entry<R>>): void {
+    this.c.handedUp += this.tree.settle(b, this.releaseDeep, this.topAfterHandUp);
   }
 
   /** End of stream: apply the end policy to everything still held. */
   flushAll(): void {
     // Deeper buckets hand what they hold up, deepest first; the top level pairs it.
-    const deep = [...this.buckets.values()].filter((b) => b.level > 1).sort((a, b) => b.level - a.level);
-    for (const b of deep) if (b.entries.length > 0) this.handUp(b);
-    for (const b of this.buckets.values()) {
+    this.c.handedUp += this.tree.handUpAll();
+    for (const b of this.tree.byKey.values()) {
       if (b.level > 1) continue;
       if (this.p.end === "release") this.pairRemaining(b);
       while (b.entries.length > 0) this.suppress(b, b.entries.length - 1);
@@ -227,7 +185,7 @@ export class SwapCore<R = LogRecord[]> {
   }
 
   /** Index of a random slot whose user is not `author`; -1 if none. */
-  private otherSlot(b: Bucket<R>, author: string): number {
+  private otherSlot(b: Bucket<Entry<R>>, author: string): number {
     const n = b.slots.length;
     for (let t = 0; t < 8; t++) {
       const j = this.rng.int(n);
@@ -242,7 +200,7 @@ export class SwapCore<R = LogRecord[]> {
    * Index of a random event whose author is not `user`; -1 if none. With `avoidQuery`, events with another
    * query text are preferred (see {@link release}: an event must not read back merged with the previous one).
    */
-  private otherEntry(b: Bucket<R>, user: string, avoidQuery?: string): number {
+  private otherEntry(b: Bucket<Entry<R>>, user: string, avoidQuery?: string): number {
     let ok: number[] = [];
     for (let i = 0; i < b.entries.length; i++) if (b.entries[i]!.user !== user) ok.push(i);
     if (avoidQuery !== undefined && ok.length > 1) {
@@ -259,7 +217,7 @@ export class SwapCore<R = LogRecord[]> {
    * lose a query). When `flexible`, such a release goes to another slot user who is not the author, if the
    * bucket holds one. Returns the user it was released under.
    */
-  private release(b: Bucket<R>, i: number, j: number, flexible = !this.p.ownAuthor): string {
+  private release(b: Bucket<Entry<R>>, i: number, j: number, flexible = !this.p.ownAuthor): string {
     const e = b.entries[i]!;
     let time = this.p.time === "release" ? this.now : e.time;
     const row = e.rows;
@@ -302,7 +260,7 @@ export class SwapCore<R = LogRecord[]> {
   }
 
   /** Drop entry i and one slot of its own author (all slots left name that user when this is needed). */
-  private suppress(b: Bucket<R>, i: number): void {
+  private suppress(b: Bucket<Entry<R>>, i: number): void {
     const e = b.entries[i]!;
     let j = b.slots.lastIndexOf(e.user);
     if (j < 0) j = b.slots.length - 1;
@@ -312,17 +270,10 @@ export class SwapCore<R = LogRecord[]> {
     this.rows.suppressed(e.rows);
   }
 
-  private removeAt(b: Bucket<R>, i: number, j: number): void {
+  private removeAt(b: Bucket<Entry<R>>, i: number, j: number): void {
     b.entries[i] = b.entries[b.entries.length - 1]!;
     b.entries.pop();
-    const user = b.slots[j]!;
-    b.slots[j] = b.slots[b.slots.length - 1]!;
-    b.slots.pop();
-    if (b.users !== undefined) {
-      const n = b.users.get(user)! - 1;
-      if (n === 0) b.users.delete(user);
-      else b.users.set(user, n);
-    }
+    this.tree.takeSlot(b, j);
     this.held--;
   }
 
@@ -333,7 +284,7 @@ export class SwapCore<R = LogRecord[]> {
    * suppressing the rest (the caller) keeps each user's released count equal to their searches minus their
    * suppressed events.
    */
-  private pairRemaining(b: Bucket<R>): void {
+  private pairRemaining(b: Bucket<Entry<R>>): void {
     if (this.p.ownAuthor) {
       while (b.entries.length > 0) this.release(b, this.rng.int(b.entries.length), 0);
       return;
@@ -365,7 +316,7 @@ export class SwapCore<R = LogRecord[]> {
   }
 
   /** The user with the largest load; of several, the first met in the slots, then in the events. */
-  private heaviest(b: Bucket<R>, loads: Loads): string {
+  private heaviest(b: Bucket<Entry<R>>, loads: Loads): string {
     const most = loads.most;
     for (const u of b.slots) if (loads.of(u) === most) return u;
     for (const e of b.entries) if (loads.of(e.user) === most) return e.user;
@@ -380,7 +331,7 @@ export class SwapCore<R = LogRecord[]> {
   private scanDelays(): void {
     const limit = this.now - this.p.maxDelay;
     let next = Number.POSITIVE_INFINITY;
-    for (const b of this.buckets.values()) {
+    for (const b of this.tree.byKey.values()) {
       for (let i = b.entries.length - 1; i >= 0; i--) {
         if (i >= b.entries.length) continue;
         const e = b.entries[i]!;
@@ -400,12 +351,12 @@ export class SwapCore<R = LogRecord[]> {
 
   /** Current k of every bucket (mean is the paper's "final k"). */
   kValues(): number[] {
-    return [...this.buckets.values()].map((b) => b.k);
+    return [...this.tree.byKey.values()].map((b) => b.k);
   }
 
   /** Each bucket's key and current k, in creation order (for diagnostics: which buckets grew). */
   bucketKs(): [string, number][] {
-    return [...this.buckets.entries()].map(([key, b]) => [key, b.k]);
+    return [...this.tree.byKey.entries()].map(([key, b]) => [key, b.k]);
   }
 
   heldEvents(): number {
@@ -418,7 +369,7 @@ export class SwapCore<R = LogRecord[]> {
       rng: this.rng.state(),
       now: this.now,
       nextDeadline: Number.isFinite(this.nextDeadline) ? this.nextDeadline : null,
-      buckets: [...this.buckets.entries()].map(([key, b]) => [
+      buckets: [...this.tree.byKey.entries()].map(([key, b]) => [
         key,
         {
           k: b.k,
@@ -437,10 +388,10 @@ export class SwapCore<R = LogRecord[]> {
     this.now = s.now ?? Number.NEGATIVE_INFINITY;
     this.nextDeadline = s.nextDeadline ?? Number.POSITIVE_INFINITY;
     for (const [key, saved] of s.buckets) {
-      const b = this.bucketOf(ancestorKeys(key, this.p.depth));
+      const b = this.tree.bucket(ancestorKeys(key, this.p.depth));
       b.k = saved.k;
       for (const e of saved.entries) b.entries.push(e);
-      for (const u of saved.slots) this.pushSlot(b, u);
+      for (const u of saved.slots) this.tree.pushSlot(b, u);
       this.held += saved.entries.length;
     }
     Object.assign(this.c, s.counts);

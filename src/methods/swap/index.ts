@@ -17,7 +17,7 @@ import { SwapRowStage } from "./rows.ts";
 import { releasedRow, SwapStage, type SwapStageSnapshot, swapCounts } from "./stage.ts";
 
 /** The depth rule, for the attacks that replay it (attacks/deanonymizer.ts): swap's public surface. */
-export { ancestorKeys, deepBucketAction } from "./buckets.ts";
+export { ancestorKeys, type Bucket, BucketTree } from "./buckets.ts";
 
 /**
  * Anonymize a whole log held in memory. Records are fed in time order — a stable sort by time, exactly the order
