@@ -38,11 +38,7 @@ export function ancestorKeys(category: string, depth: number): string[] {
  * What a bucket below the top level does after an event arrives, from how many events (= author slots) it holds
  * and how many distinct users those slots name: hand all up (a user holds two slots), wait, or release one event.
  */
-function deepBucketAction(
-  events: number,
-  distinctUsers: number,
-  k: number,
-): "wait" | "release" | "up" {
+function deepBucketAction(events: number, distinctUsers: number, k: number): "wait" | "release" | "up" {
   if (distinctUsers < events) return "up";
   return events > k ? "release" : "wait";
 }
