@@ -16,8 +16,9 @@ import { Embeddings, embeddingsSource } from "../knowledge/embeddings.ts";
 import { type KnowledgeBase, loadKnowledgeBase } from "../knowledge/knowledge-base.ts";
 import { createScrubber, type Scrubber } from "../scrub/scrubber.ts";
 import type { PiiSpan, ScrubMode } from "../scrub/types.ts";
-import type { Token } from "../text/nlp.ts";
+import { type Token, textsOf } from "../text/nlp.ts";
 import { isStopword } from "../text/stopwords.ts";
+import { emptyList, mapList } from "../util/elements.ts";
 import { DENSE_LENGTH, type Evidence, type PlacedUnit, queryLevelInto } from "./features.ts";
 import { LinearModel, type ModelFile } from "./model.ts";
 import { idOf, QueryRules } from "./query-rules.ts";
@@ -248,7 +249,7 @@ export class Classifier {
     if (found === undefined) {
       found =
         (placed !== undefined && this.unitRule === "vote" ? this.voteUnit(placed) : this.mainUnit(units)) ??
-        this.fallback(tokens.map((t) => t.text)) ??
+        this.fallback(textsOf(tokens)) ??
         this.identifierFallback(spans);
       // One place builds the adjusted answer: a path first taken after V8 optimized `analyze` (a past year
       // after a place is rare) costs a bail-out and a recompile of the whole method.
@@ -264,7 +265,7 @@ export class Classifier {
       if (found !== undefined && adjusted !== undefined)
         found = { id: idOf(this.kb.taxonomy, adjusted), unit: found.unit };
     }
-    return { scrubbed, spans, corrected, found, ruled, placed: placed ?? [], tokens, facts };
+    return { scrubbed, spans, corrected, found, ruled, placed: placed ?? emptyList(), tokens, facts };
   }
 
   /**
@@ -280,8 +281,8 @@ export class Classifier {
       placed: a.placed,
       ruled: a.ruled?.id,
       base: a.found?.id,
-      words: a.tokens.map((t) => t.text),
-      wordIds: a.facts.map((f) => f.ids),
+      words: textsOf(a.tokens),
+      wordIds: mapList(a.facts, (f) => f.ids),
       spans: a.spans,
     };
   }
@@ -436,7 +437,7 @@ export class Classifier {
     const tax = this.kb.taxonomy;
     // A branch's score is summed over its units in query order, the same additions in the same order as
     // through a map; a few units per query make the quadratic loop cheaper than a map per query.
-    const tops = placed.map((p) => tax.ancestorAt(p.id, 1));
+    const tops = mapList(placed, (p) => tax.ancestorAt(p.id, 1));
     let best = placed[0]!;
     let bestScore = -1;
     for (let i = 0; i < placed.length; i++) {
@@ -457,7 +458,7 @@ export class Classifier {
     const n = this.kb.termStats.documents;
     const tax = this.kb.taxonomy;
     // The unit's text is joined only for the winner.
-    const placed: Placed[] = [];
+    const placed = emptyList<Placed>();
     // A unit right before a US state that ends the query names a place when it can ("buffalo ny").
     const last = units[units.length - 1];
     const stateAt = last !== undefined && isUsState(last.words) ? last.at : -1;
@@ -549,16 +550,16 @@ export class Classifier {
     content: readonly string[],
     skipFacets: boolean,
   ): { id: number; unit: string } | undefined {
-    const facts = content.map((w) => wordFacts(this.kb, w));
+    const facts = mapList(content, (w) => wordFacts(this.kb, w));
     const whole = this.lookupUnit(
-      facts.map((f) => f.stem),
+      mapList(facts, (f) => f.stem),
       facts,
     );
     if (whole !== undefined) return { id: whole.ids[0]!, unit: content.join(" ") };
     const n = this.kb.termStats.documents;
-    const ranked = content
-      .map((w, i) => ({ w, f: facts[i]!, refs: phraseRefs([facts[i]!], n) }))
-      .sort((a, b) => a.refs - b.refs);
+    const ranked = mapList(content, (w, i) => ({ w, f: facts[i]!, refs: phraseRefs([facts[i]!], n) })).sort(
+      (a, b) => a.refs - b.refs,
+    );
     for (const { w, f } of ranked) {
       if (f.ids !== undefined && f.ids.length > 0 && !(skipFacets && isFacet(w)))
         return { id: f.ids[0]!, unit: w };
