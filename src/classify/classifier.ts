@@ -14,6 +14,7 @@ import { fileURLToPath } from "node:url";
 import { LRUCache } from "lru-cache";
 import { Embeddings, embeddingsSource } from "../knowledge/embeddings.ts";
 import { type KnowledgeBase, loadKnowledgeBase } from "../knowledge/knowledge-base.ts";
+import type { Taxonomy } from "../knowledge/taxonomy.ts";
 import { createScrubber, type Scrubber } from "../scrub/scrubber.ts";
 import type { PiiSpan, ScrubMode } from "../scrub/types.ts";
 import { type Token, textsOf } from "../text/nlp.ts";
@@ -120,6 +121,27 @@ const PRIOR_WEIGHT = 0.5;
  */
 const isFacet = (w: string) => FACET_WORDS.has(w) || SHOPPING_WORDS.has(w);
 
+/**
+ * The search prior of each top-level branch, `(share of AOL queries in its subtree / largest share)^PRIOR_WEIGHT`
+ * (branches the skeleton does not count get the median): a vote between branches leans to what people search
+ * for. Made with the classifier: made on the first vote instead, its branch was first taken after V8 had
+ * optimized the vote, which bailed out and was compiled again.
+ */
+function searchPriors(tax: Taxonomy): Map<number, number> {
+  const sums = new Map<number, number>();
+  for (const id of tax.ids()) {
+    if (id === 0) continue;
+    const t = tax.ancestorAt(id, 1);
+    sums.set(t, (sums.get(t) ?? 0) + tax.prior(id));
+  }
+  const counts = [...sums.values()].filter((c) => c > 0).sort((a, b) => a - b);
+  const median = counts[counts.length >> 1] ?? 1;
+  const max = counts[counts.length - 1] ?? 1;
+  const priors = new Map<number, number>();
+  for (const [t, c] of sums) priors.set(t, ((c > 0 ? c : median) / max) ** PRIOR_WEIGHT);
+  return priors;
+}
+
 /** Key of the unclassified bucket in the counts of `classifyLog`. */
 export const UNCLASSIFIED = "unclassified";
 
@@ -142,11 +164,13 @@ export class Classifier {
     this.cache = cacheSize > 0 ? new LRUCache({ max: cacheSize }) : undefined;
     this.scrubber = createScrubber({ mode: scrub });
     this.regional = kb.taxonomy.id("Top/Regional")!;
+    this.priors = searchPriors(kb.taxonomy);
     this.rules = new QueryRules(kb);
     this.scoreScratch = new Float64Array(model?.classes.length ?? 0);
     this.queryScorer = model === undefined ? undefined : new QueryLevelScorer(model, kb.taxonomy);
     this.wordScorer = model === undefined ? undefined : new WordScorer(model, kb.taxonomy);
     this.projScratch = new Float64Array(model?.classes.length ?? 0);
+    this.denseScratch = new Float64Array(embeddings?.dims ?? 0);
     const k = model?.classes.length ?? 0;
     this.parts = model === undefined ? undefined : new WordParts(2 * k);
     this.partScratch = new Float64Array(2 * k);
@@ -338,10 +362,7 @@ export class Classifier {
     const s = this.scoreScratch;
     model.setBias(s);
     queryLevelInto(ev, tax, this.queryScorer!.into(s));
-    if (emb !== undefined && this.denseScratch === undefined) {
-      this.denseScratch = new Float64Array(emb.dims);
-    }
-    const acc = emb === undefined ? undefined : this.denseScratch!.fill(0);
+    const acc = emb === undefined ? undefined : this.denseScratch.fill(0);
     const proj = this.projScratch.fill(0);
     const parts = this.parts!;
     let found = 0;
@@ -399,7 +420,8 @@ export class Classifier {
   private readonly scoreScratch: Float64Array;
   private readonly queryScorer: QueryLevelScorer | undefined;
   private readonly wordScorer: WordScorer | undefined;
-  private denseScratch: Float64Array | undefined;
+  /** Scratch of `scoreQuery`: the sum of the words' vectors (made here: see {@link searchPriors}). */
+  private readonly denseScratch: Float64Array;
   private readonly projScratch: Float64Array;
 
   /**
@@ -478,28 +500,11 @@ export class Classifier {
     return placed;
   }
 
-  private priors: Map<number, number> | undefined;
+  /** The top-level branches' search priors (`topPrior`). */
+  private readonly priors: ReadonlyMap<number, number>;
 
-  /**
-   * The search prior of a top-level branch, `(share of AOL queries in its subtree / largest share)^PRIOR_WEIGHT`
-   * (branches the skeleton does not count get the median): a vote between branches leans to what people
-   * search for.
-   */
+  /** The search prior of a top-level branch (see {@link searchPriors}). */
   private topPrior(top: number): number {
-    if (this.priors === undefined) {
-      const tax = this.kb.taxonomy;
-      const sums = new Map<number, number>();
-      for (const id of tax.ids()) {
-        if (id === 0) continue;
-        const t = tax.ancestorAt(id, 1);
-        sums.set(t, (sums.get(t) ?? 0) + tax.prior(id));
-      }
-      const counts = [...sums.values()].filter((c) => c > 0).sort((a, b) => a - b);
-      const median = counts[counts.length >> 1] ?? 1;
-      const max = counts[counts.length - 1] ?? 1;
-      this.priors = new Map();
-      for (const [t, c] of sums) this.priors.set(t, ((c > 0 ? c : median) / max) ** PRIOR_WEIGHT);
-    }
     return this.priors.get(top) ?? 1;
   }
 
