@@ -64,9 +64,7 @@ const STAGES: readonly { name: string; test: (fn: string, url: string) => boolea
   },
   {
     name: "placing and vote (units' candidates)",
-    test: (fn, url) =>
-      url.includes("/classify/classifier.") &&
-      ["placeUnits", "voteUnit", "mainUnit", "fallback", "lookupUnit", "phraseThenWords"].includes(fn),
+    test: (_, url) => url.includes("/classify/placing."),
   },
   { name: "units (segmentation, phrases)", test: (fn) => fn === "semanticUnits" },
 ];

@@ -4,7 +4,8 @@
  * knowledge base can place is the main unit → its ODP category path.
  *
  * Fallbacks, in order, when the least-referenced unit maps nowhere: the other units by increasing references,
- * then the whole query as one phrase (shortened from the left, paper 004 §4.1.2), then each remaining word.
+ * then the whole query as one phrase (shortened from the left, paper 004 §4.1.2), then each remaining word
+ * (placing.ts places the units, votes and falls back; this module runs the steps and the learned layer).
  * A query with nothing that maps is "unclassified" (category "", id -1): counted, never dropped.
  *
  * Results are cached (LRU) by query text: logs repeat queries heavily (next-page requests, click rows).
@@ -16,22 +17,16 @@ import { Embeddings, embeddingsSource } from "../knowledge/embeddings.ts";
 import { type KnowledgeBase, loadKnowledgeBase } from "../knowledge/knowledge-base.ts";
 import { createScrubber, type Scrubber } from "../scrub/scrubber.ts";
 import type { PiiSpan, ScrubMode } from "../scrub/types.ts";
-import type { Token } from "../text/nlp.ts";
+import { type Token, textsOf } from "../text/nlp.ts";
 import { isStopword } from "../text/stopwords.ts";
-import { DENSE_LENGTH, type Evidence, type PlacedUnit, queryLevelInto } from "./features.ts";
+import { emptyList, mapList } from "../util/elements.ts";
+import { DENSE_LENGTH, type Evidence, queryLevelInto } from "./features.ts";
 import { LinearModel, type ModelFile } from "./model.ts";
+import { type Placed, UnitPlacer } from "./placing.ts";
 import { idOf, QueryRules } from "./query-rules.ts";
-import {
-  FACET_WORDS,
-  FINANCE_SUFFIX,
-  isPastYear,
-  isUsState,
-  MEDICAL_SUFFIX,
-  SHOPPING_WORDS,
-  shoppingApplies,
-} from "./rules.ts";
+import { isPastYear, SHOPPING_WORDS, shoppingApplies } from "./rules.ts";
 import { QueryLevelScorer, WordParts, WordScorer } from "./scoring.ts";
-import { phraseRefs, semanticUnits, splitOf, type Unit, type WordFacts, wordFacts } from "./units.ts";
+import { semanticUnits, splitOf, type WordFacts, wordFacts } from "./units.ts";
 
 export interface Classification {
   /** Full ODP path of the category, e.g. `Top/Sports/Soccer`; "" = unclassified. */
@@ -70,11 +65,6 @@ export interface ClassifierOptions {
   embeddings?: Embeddings;
 }
 
-/** A placed unit with the unit itself (its text is joined only for the answer). */
-interface Placed extends PlacedUnit {
-  readonly u: Unit;
-}
-
 /** Algorithm 1's work on one query. */
 interface Analysis {
   readonly scrubbed: string;
@@ -110,15 +100,6 @@ export function loadModel(kb: KnowledgeBase, path = BUNDLED_MODEL): LinearModel 
 const EMB_NONE = ["emb:none"];
 const ONE = [1];
 
-/** Exponent of the top-level search prior in the "vote" rule (0 = no prior). */
-const PRIOR_WEIGHT = 0.5;
-
-/**
- * A word that qualifies a query's subject rather than naming it: a kind of page ("pictures") or a buying word
- * ("cheap", "purchase"; the buying-intent rule uses those).
- */
-const isFacet = (w: string) => FACET_WORDS.has(w) || SHOPPING_WORDS.has(w);
-
 /** Key of the unclassified bucket in the counts of `classifyLog`. */
 export const UNCLASSIFIED = "unclassified";
 
@@ -127,6 +108,7 @@ export class Classifier {
   private readonly scrubber: Scrubber;
   private readonly regional: number;
   private readonly rules: QueryRules;
+  private readonly placer: UnitPlacer;
   /** The model's classes as top-level taxonomy ids. */
   private readonly modelTops: readonly number[] = [];
 
@@ -141,11 +123,13 @@ export class Classifier {
     this.cache = cacheSize > 0 ? new LRUCache({ max: cacheSize }) : undefined;
     this.scrubber = createScrubber({ mode: scrub });
     this.regional = kb.taxonomy.id("Top/Regional")!;
+    this.placer = new UnitPlacer(kb);
     this.rules = new QueryRules(kb);
     this.scoreScratch = new Float64Array(model?.classes.length ?? 0);
     this.queryScorer = model === undefined ? undefined : new QueryLevelScorer(model, kb.taxonomy);
     this.wordScorer = model === undefined ? undefined : new WordScorer(model, kb.taxonomy);
     this.projScratch = new Float64Array(model?.classes.length ?? 0);
+    this.denseScratch = new Float64Array(embeddings?.dims ?? 0);
     const k = model?.classes.length ?? 0;
     this.parts = model === undefined ? undefined : new WordParts(2 * k);
     this.partScratch = new Float64Array(2 * k);
@@ -244,12 +228,15 @@ export class Classifier {
     const corrected = changed ? tokens.map((t) => t.text).join(" ") : undefined;
     const ruled = this.rules.match(query, tokens, facts);
     let found = ruled;
-    const placed = this.unitRule === "vote" || this.model !== undefined ? this.placeUnits(units) : undefined;
+    const placed =
+      this.unitRule === "vote" || this.model !== undefined ? this.placer.placeUnits(units) : undefined;
     if (found === undefined) {
       found =
-        (placed !== undefined && this.unitRule === "vote" ? this.voteUnit(placed) : this.mainUnit(units)) ??
-        this.fallback(tokens.map((t) => t.text)) ??
-        this.identifierFallback(spans);
+        (placed !== undefined && this.unitRule === "vote"
+          ? this.placer.voteUnit(placed)
+          : this.placer.mainUnit(units)) ??
+        this.placer.fallback(textsOf(tokens)) ??
+        this.placer.identifierFallback(spans);
       // One place builds the adjusted answer: a path first taken after V8 optimized `analyze` (a past year
       // after a place is rare) costs a bail-out and a recompile of the whole method.
       let adjusted: string | undefined;
@@ -264,7 +251,7 @@ export class Classifier {
       if (found !== undefined && adjusted !== undefined)
         found = { id: idOf(this.kb.taxonomy, adjusted), unit: found.unit };
     }
-    return { scrubbed, spans, corrected, found, ruled, placed: placed ?? [], tokens, facts };
+    return { scrubbed, spans, corrected, found, ruled, placed: placed ?? emptyList(), tokens, facts };
   }
 
   /**
@@ -280,8 +267,8 @@ export class Classifier {
       placed: a.placed,
       ruled: a.ruled?.id,
       base: a.found?.id,
-      words: a.tokens.map((t) => t.text),
-      wordIds: a.facts.map((f) => f.ids),
+      words: textsOf(a.tokens),
+      wordIds: mapList(a.facts, (f) => f.ids),
       spans: a.spans,
     };
   }
@@ -337,10 +324,7 @@ export class Classifier {
     const s = this.scoreScratch;
     model.setBias(s);
     queryLevelInto(ev, tax, this.queryScorer!.into(s));
-    if (emb !== undefined && this.denseScratch === undefined) {
-      this.denseScratch = new Float64Array(emb.dims);
-    }
-    const acc = emb === undefined ? undefined : this.denseScratch!.fill(0);
+    const acc = emb === undefined ? undefined : this.denseScratch.fill(0);
     const proj = this.projScratch.fill(0);
     const parts = this.parts!;
     let found = 0;
@@ -398,193 +382,7 @@ export class Classifier {
   private readonly scoreScratch: Float64Array;
   private readonly queryScorer: QueryLevelScorer | undefined;
   private readonly wordScorer: WordScorer | undefined;
-  private denseScratch: Float64Array | undefined;
+  /** Scratch of `scoreQuery`: the sum of the words' vectors (made here: see {@link searchPriors}). */
+  private readonly denseScratch: Float64Array;
   private readonly projScratch: Float64Array;
-
-  /**
-   * Algorithm 1: units by increasing references; the first one the knowledge base places wins. A unit that
-   * names only a place (Top/Regional) is held back while another unit maps: in "hotels in chicago" the place
-   * qualifies the topic (the labelling convention files such queries under the topic, Regional only when the
-   * place itself is what is sought).
-   */
-  private mainUnit(units: readonly Unit[]): { id: number; unit: string } | undefined {
-    const n = this.kb.termStats.documents;
-    const ranked = units
-      .map((u) => ({ u, refs: phraseRefs(u.facts, n) }))
-      .sort((a, b) => a.refs - b.refs || a.u.at - b.u.at);
-    let held: { id: number; unit: string } | undefined;
-    for (const { u } of ranked) {
-      const hit = this.lookupUnit(u.stems, u.facts);
-      if (hit === undefined) continue;
-      const found = { id: hit.ids[0]!, unit: u.words.join(" ") };
-      const facet = u.words.every(isFacet);
-      if (!hit.weak && !facet && this.kb.taxonomy.ancestorAt(found.id, 1) !== this.regional) return found;
-      held ??= found;
-    }
-    return held;
-  }
-
-  /**
-   * The "vote" rule: each placed unit votes for its top-level branch with its specificity (`1 + log(N / refs)`;
-   * the paper's entropy, so the least-referenced unit still has the largest vote); units that name only a place
-   * or a person, or only a kind of page ("pictures", "review"), vote with a tenth. A branch's total is weighed
-   * by its search prior (`topPrior`). The winning branch's most specific unit is the main unit. With one placed
-   * unit this is Algorithm 1's answer; it differs when several less specific units agree against one rare one.
-   */
-  private voteUnit(placed: readonly Placed[]): { id: number; unit: string } | undefined {
-    if (placed.length === 0) return undefined;
-    const tax = this.kb.taxonomy;
-    // A branch's score is summed over its units in query order, the same additions in the same order as
-    // through a map; a few units per query make the quadratic loop cheaper than a map per query.
-    const tops = placed.map((p) => tax.ancestorAt(p.id, 1));
-    let best = placed[0]!;
-    let bestScore = -1;
-    for (let i = 0; i < placed.length; i++) {
-      const t = tops[i]!;
-      let sc = 0;
-      for (let k = 0; k < placed.length; k++) if (tops[k] === t) sc += placed[k]!.w * this.topPrior(t);
-      const p = placed[i]!;
-      if (sc > bestScore || (sc === bestScore && p.w > best.w)) {
-        best = p;
-        bestScore = sc;
-      }
-    }
-    return { id: best.id, unit: best.u.words.join(" ") };
-  }
-
-  /** The units the knowledge base places, each with its candidates, chosen category and vote weight. */
-  private placeUnits(units: readonly Unit[]): Placed[] {
-    const n = this.kb.termStats.documents;
-    const tax = this.kb.taxonomy;
-    // The unit's text is joined only for the winner.
-    const placed: Placed[] = [];
-    // A unit right before a US state that ends the query names a place when it can ("buffalo ny").
-    const last = units[units.length - 1];
-    const stateAt = last !== undefined && isUsState(last.words) ? last.at : -1;
-    for (const u of units) {
-      const hit = this.lookupUnit(u.stems, u.facts);
-      if (hit === undefined) continue;
-      let id = hit.ids[0]!;
-      if (u.at + u.words.length === stateAt && tax.ancestorAt(id, 1) !== this.regional) {
-        const place = hit.ids.find((c) => tax.ancestorAt(c, 1) === this.regional);
-        if (place !== undefined) id = place;
-      }
-      const refs = Math.max(1, phraseRefs(u.facts, n));
-      let w = Math.log(n / refs) + 1;
-      if (hit.weak || tax.ancestorAt(id, 1) === this.regional || u.words.every(isFacet)) w *= 0.1;
-      placed.push({ id, ids: hit.ids, u, w, weak: hit.weak });
-    }
-    return placed;
-  }
-
-  private priors: Map<number, number> | undefined;
-
-  /**
-   * The search prior of a top-level branch, `(share of AOL queries in its subtree / largest share)^PRIOR_WEIGHT`
-   * (branches the skeleton does not count get the median): a vote between branches leans to what people
-   * search for.
-   */
-  private topPrior(top: number): number {
-    if (this.priors === undefined) {
-      const tax = this.kb.taxonomy;
-      const sums = new Map<number, number>();
-      for (const id of tax.ids()) {
-        if (id === 0) continue;
-        const t = tax.ancestorAt(id, 1);
-        sums.set(t, (sums.get(t) ?? 0) + tax.prior(id));
-      }
-      const counts = [...sums.values()].filter((c) => c > 0).sort((a, b) => a - b);
-      const median = counts[counts.length >> 1] ?? 1;
-      const max = counts[counts.length - 1] ?? 1;
-      this.priors = new Map();
-      for (const [t, c] of sums) this.priors.set(t, ((c > 0 ? c : median) / max) ** PRIOR_WEIGHT);
-    }
-    return this.priors.get(top) ?? 1;
-  }
-
-  /**
-   * Nothing left to place, but the scrubber removed identifiers: a query made of a private person's name is a
-   * people search (Society/People); one made of an address is about that place (Regional).
-   */
-  private identifierFallback(spans: readonly PiiSpan[]): { id: number; unit: string } | undefined {
-    const tax = this.kb.taxonomy;
-    if (spans.some((s) => s.type === "person_name"))
-      return { id: tax.id("Top/Society/People") ?? 0, unit: "" };
-    if (spans.some((s) => s.type === "street_address" || s.type === "zip"))
-      return { id: this.regional, unit: "" };
-    return undefined;
-  }
-
-  /** The whole query as one phrase, then its single words by increasing references, then last resorts. */
-  private fallback(words: readonly string[]): { id: number; unit: string } | undefined {
-    const content = words.filter((w) => /[a-z]/.test(w) && !isStopword(w));
-    if (content.length === 0) return undefined;
-    const found = this.phraseThenWords(content, false);
-    if (found !== undefined) return found;
-    // Last resorts for words the knowledge base does not know: several words run together (`fishingreels`,
-    // even when common enough on the web never to be "misspelt"), then the word-formation suffixes of
-    // medicine (`…mycin`, `…itis`) and the endings of bank names (`…bank`, `…fcu`).
-    for (const w of content) {
-      const f = wordFacts(this.kb, w);
-      const parts = f.ids === undefined ? splitOf(this.kb, w, f) : undefined;
-      if (parts === undefined) continue;
-      const pieces = parts.filter((p) => !isStopword(p));
-      const inner = pieces.length === 0 ? undefined : this.phraseThenWords(pieces, true);
-      if (inner !== undefined) return inner;
-    }
-    for (const w of content) {
-      if (wordFacts(this.kb, w).ids !== undefined) continue;
-      if (MEDICAL_SUFFIX.test(w)) return { id: idOf(this.kb.taxonomy, "Top/Health"), unit: w };
-      if (FINANCE_SUFFIX.test(w))
-        return { id: idOf(this.kb.taxonomy, "Top/Business/Financial_Services"), unit: w };
-    }
-    return undefined;
-  }
-
-  /**
-   * The words as one phrase, then single words by increasing references (the pieces of a split word skip
-   * facet labels such as `players`).
-   */
-  private phraseThenWords(
-    content: readonly string[],
-    skipFacets: boolean,
-  ): { id: number; unit: string } | undefined {
-    const facts = content.map((w) => wordFacts(this.kb, w));
-    const whole = this.lookupUnit(
-      facts.map((f) => f.stem),
-      facts,
-    );
-    if (whole !== undefined) return { id: whole.ids[0]!, unit: content.join(" ") };
-    const n = this.kb.termStats.documents;
-    const ranked = content
-      .map((w, i) => ({ w, f: facts[i]!, refs: phraseRefs([facts[i]!], n) }))
-      .sort((a, b) => a.refs - b.refs);
-    for (const { w, f } of ranked) {
-      if (f.ids !== undefined && f.ids.length > 0 && !(skipFacets && isFacet(w)))
-        return { id: f.ids[0]!, unit: w };
-    }
-    return undefined;
-  }
-
-  /**
-   * Exact phrase, then shorter by dropping words from the left (the head noun is on the right); with whether
-   * the phrase found is weak. One-word keys come from the words' facts.
-   */
-  private lookupUnit(
-    stems: readonly string[],
-    facts: readonly WordFacts[],
-  ): { ids: readonly number[]; weak: boolean } | undefined {
-    for (let i = 0; i < stems.length; i++) {
-      if (i === stems.length - 1) {
-        const f = facts[i]!;
-        if (f.ids !== undefined && f.ids.length > 0) return { ids: f.ids, weak: f.weak };
-        continue;
-      }
-      if (!facts[i]!.starts) continue;
-      const key = i === 0 ? stems : stems.slice(i);
-      const ids = this.kb.lookupStems(key);
-      if (ids !== undefined && ids.length > 0) return { ids, weak: this.kb.isWeak(key) };
-    }
-    return undefined;
-  }
 }

@@ -7,8 +7,9 @@
  */
 import type { KnowledgeBase } from "../knowledge/knowledge-base.ts";
 import type { Taxonomy } from "../knowledge/taxonomy.ts";
-import type { Token } from "../text/nlp.ts";
+import { type Token, textsOf } from "../text/nlp.ts";
 import { isStopword } from "../text/stopwords.ts";
+import { mapList } from "../util/elements.ts";
 import {
   COMPANY_WORDS,
   DECISIVE_WORDS,
@@ -248,7 +249,7 @@ export class QueryRules {
     flags: readonly number[],
     any: number,
   ): { id: number; unit: string } | undefined {
-    const all = tokens.map((t) => t.text);
+    const all = textsOf(tokens);
     // The phrases below need one of their words as a token of its own (tokens hold no spaces; one that does
     // is flagged F_PHRASE too).
     const text = any & F_PHRASE ? ` ${all.join(" ")} ` : "";
@@ -328,8 +329,8 @@ export class QueryRules {
     for (let n = Math.min(3, i); n >= 1; n--) {
       const phrase = words.slice(i - n, i);
       if (isStopword(phrase[0]!) || isStopword(phrase[n - 1]!)) continue;
-      const facts = phrase.map((w) => wordFacts(this.kb, w));
-      const stems = facts.map((f) => f.stem);
+      const facts = mapList(phrase, (w) => wordFacts(this.kb, w));
+      const stems = mapList(facts, (f) => f.stem);
       const ids = n === 1 ? facts[0]!.ids : this.kb.lookupStems(stems);
       if (ids === undefined || ids.length === 0) continue;
       if (tax.ancestorAt(ids[0]!, 1) === this.regional && this.kb.isWeak(stems)) return phrase.join(" ");

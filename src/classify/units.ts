@@ -12,6 +12,7 @@ import { analyze, analyzeWords, type Token } from "../text/nlp.ts";
 import { chunkTokens } from "../text/noun-phrases.ts";
 import { stem } from "../text/stem.ts";
 import { isStopword } from "../text/stopwords.ts";
+import { emptyList, mapList, splitSpaces } from "../util/elements.ts";
 
 /**
  * What the knowledge base says about one word, looked up once per word and then remembered: a query touches
@@ -162,21 +163,18 @@ export function normalizeQuery(text: string, onSite?: (word: string) => void): s
     const lower = text.toLowerCase();
     if (!UNEVEN_SPACE.test(lower)) return lower;
   }
-  return text
-    .replace(TAG, " ")
-    .toLowerCase()
-    .split(/\s+/)
-    .map((w) => {
-      // Every rewrite below needs a dot; most words have none.
-      if (!w.includes(".")) return w;
-      const m = URL_PART.exec(w);
-      if (m) {
-        const name = m[1]!.replace(/[.-]/g, " ");
-        if (onSite !== undefined) for (const s of name.split(" ")) onSite(s);
-        return name;
-      }
-      return w.replace(/^www\./, "").replace(/^\.(com|net|org)$/, "");
-    })
+  const words = text.replace(TAG, " ").toLowerCase().split(/\s+/);
+  return mapList(words, (w) => {
+    // Every rewrite below needs a dot; most words have none.
+    if (!w.includes(".")) return w;
+    const m = URL_PART.exec(w);
+    if (m) {
+      const name = m[1]!.replace(/[.-]/g, " ");
+      if (onSite !== undefined) for (const s of name.split(" ")) onSite(s);
+      return name;
+    }
+    return w.replace(/^www\./, "").replace(/^\.(com|net|org)$/, "");
+  })
     .join(" ")
     .trim();
 }
@@ -273,18 +271,33 @@ function segment(
   for (let p = 0; p < pieces; p++) {
     const to = cuts[p + 1]!;
     if (p + 1 < pieces && to - from === 1 && words[from]!.pos === "ADJ") continue;
-    const unitWords = new Array<string>(to - from);
-    const unitStems = new Array<string>(to - from);
-    const unitFacts = new Array<WordFacts>(to - from);
-    for (let k = from; k < to; k++) {
-      unitWords[k - from] = words[k]!.text;
-      unitStems[k - from] = facts[k]!.stem;
-      unitFacts[k - from] = facts[k]!;
-    }
-    out.push({ words: unitWords, stems: unitStems, facts: unitFacts, at: offset + from });
+    out.push(unitOf(words, facts, from, to, offset + from));
     from = to;
   }
   // (the scratch arrays keep their tokens and facts until the next chunk: both live on elsewhere anyway)
+}
+
+/**
+ * The unit of `tokens[from, to)`, `at` its position. Every unit's arrays are made here, of the exact length:
+ * units made two ways (arrays of the exact length, `map`) had two array maps, and code V8 optimized on one
+ * kind was compiled again on meeting the other.
+ */
+function unitOf(
+  tokens: readonly Token[],
+  facts: readonly WordFacts[],
+  from: number,
+  to: number,
+  at: number,
+): Unit {
+  const words = new Array<string>(to - from);
+  const stems = new Array<string>(to - from);
+  const unitFacts = new Array<WordFacts>(to - from);
+  for (let k = from; k < to; k++) {
+    words[k - from] = tokens[k]!.text;
+    stems[k - from] = facts[k]!.stem;
+    unitFacts[k - from] = facts[k]!;
+  }
+  return { words, stems, facts: unitFacts, at };
 }
 
 /**
@@ -301,7 +314,7 @@ export function semanticUnits(
     sites ??= new Set();
     sites.add(w);
   });
-  const ws = normalized.split(" ");
+  const ws = splitSpaces(normalized);
   const wsFacts = new Array<WordFacts>(ws.length);
   let changed = false;
   for (let k = 0; k < ws.length; k++) {
@@ -340,9 +353,7 @@ export function semanticUnits(
   let from = 0;
   for (const span of bridgedPhrases(tokens, facts, kb)) {
     chunkRange(tokens, facts, from, span.from, kb, units);
-    const words = tokens.slice(span.from, span.to).map((t) => t.text);
-    const spanFacts = facts.slice(span.from, span.to);
-    units.push({ words, stems: spanFacts.map((f) => f.stem), facts: spanFacts, at: span.from });
+    units.push(unitOf(tokens, facts, span.from, span.to, span.from));
     from = span.to;
   }
   chunkRange(tokens, facts, from, tokens.length, kb, units);
@@ -388,7 +399,7 @@ function bridgedPhrases(
   facts: readonly WordFacts[],
   kb: KnowledgeBase,
 ): { from: number; to: number }[] {
-  const spans: { from: number; to: number }[] = [];
+  const spans = emptyList<{ from: number; to: number }>();
   for (let i = 0; i + 2 < tokens.length; i++) {
     if (tokens[i + 1]!.text !== "of" || isStopword(tokens[i]!.text)) continue;
     const first = facts[i]!;

@@ -5,6 +5,8 @@
  * higher score wins, then the longer span, then the earlier one (then the type name, so the result never
  * depends on the registry's order). The result is sorted by start offset.
  */
+
+import { emptyList, mapList } from "../util/elements.ts";
 import type { Finding, Recognizer } from "./recognizer.ts";
 import { prepare } from "./tokenize.ts";
 import type { PiiSpan, PiiType } from "./types.ts";
@@ -64,13 +66,13 @@ export class Engine {
 
   /** Disjoint identifier spans of `text`, sorted by start. */
   analyze(text: string): PiiSpan[] {
-    if (text.length === 0) return [];
+    if (text.length === 0) return emptyList();
     const query = prepare(text);
     const all: Finding[] = [];
     for (const r of hasDigit(text) ? this.recognizers : this.digitFree) {
       for (const f of r.find(query)) if (this.enabled.has(f.type)) all.push(f);
     }
-    if (all.length === 0) return [];
-    return resolveOverlaps(all).map(({ type, start, end, value }) => ({ type, start, end, value }));
+    if (all.length === 0) return emptyList();
+    return mapList(resolveOverlaps(all), ({ type, start, end, value }) => ({ type, start, end, value }));
   }
 }

@@ -16,6 +16,7 @@
 
 import { createRequire } from "node:module";
 import type { PartOfSpeech } from "wink-nlp";
+import { emptyList } from "../util/elements.ts";
 
 /** One analysed word of a query. */
 export interface Token {
@@ -254,11 +255,18 @@ function tagged(rdd: RawDoc): Token[] {
     nonBreakingSpaces: rdd.nonBreakingSpaces,
     numOfTokens: rdd.numOfTokens,
   });
-  const out: Token[] = [];
+  const out = emptyList<Token>();
   for (let i = 0; i < rdd.numOfTokens; i++) {
     const tag = pos(i, rdd) as PartOfSpeech;
     if (tag === "PUNCT" || tag === "SPACE") continue;
     out.push(new AnalyzedToken(value(i, rdd), tag, lemmas, i));
   }
+  return out;
+}
+
+/** The tokens' texts, as a new array of one elements kind whether empty or not (see util/elements.ts). */
+export function textsOf(tokens: readonly Token[]): string[] {
+  const out = emptyList<string>();
+  for (let i = 0; i < tokens.length; i++) out.push(tokens[i]!.text);
   return out;
 }
