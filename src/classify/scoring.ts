@@ -157,23 +157,14 @@ export class WordScorer {
       ids !== undefined && ids.length > 0 ? this.branch(this.tax.ancestorAt(ids[0]!, 1)) : this.noBranch,
       1,
     );
-    // The 4-grams of `^w$`, packed seven bits a character while every character of the window is ASCII.
-    const n = w.length + 2;
-    for (let k = 0; k + 4 <= n; k++) {
-      let key = 0;
-      for (let j = 0; j < 4; j++) {
-        const p = k + j;
-        const c = p === 0 ? 94 : p === n - 1 ? 36 : w.charCodeAt(p - 1);
-        if (c >= 128) {
-          key = -1;
-          break;
-        }
-        key = (key << 7) | c;
-      }
+    // The 4-grams of `^w$`, packed as the model's `c:` names are; a window with a non-ASCII character by name.
+    const marked = `^${w}$`;
+    for (let k = 0; k + 4 <= marked.length; k++) {
+      const key = packGram(marked, k);
       const row =
         key >= 0
           ? (this.grams.get(key) ?? null)
-          : (this.model.weightOf(`c:${`^${w}$`.slice(k, k + 4)}`) ?? null);
+          : (this.model.weightOf(`c:${marked.slice(k, k + 4)}`) ?? null);
       addRow(out, row, 0.5);
     }
   }
