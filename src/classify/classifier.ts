@@ -26,7 +26,8 @@ import { type Placed, UnitPlacer } from "./placing.ts";
 import { idOf, QueryRules } from "./query-rules.ts";
 import { isPastYear, SHOPPING_WORDS, shoppingApplies } from "./rules.ts";
 import { QueryLevelScorer, WordParts, WordScorer } from "./scoring.ts";
-import { semanticUnits, splitOf, type WordFacts, wordFacts } from "./units.ts";
+import { semanticUnits } from "./units.ts";
+import { splitOf, type WordFacts, wordFacts } from "./word-facts.ts";
 
 export interface Classification {
   /** Full ODP path of the category, e.g. `Top/Sports/Soccer`; "" = unclassified. */

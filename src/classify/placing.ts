@@ -12,7 +12,8 @@ import { emptyList, mapList } from "../util/elements.ts";
 import type { PlacedUnit } from "./features.ts";
 import { idOf } from "./query-rules.ts";
 import { FACET_WORDS, FINANCE_SUFFIX, isUsState, MEDICAL_SUFFIX, SHOPPING_WORDS } from "./rules.ts";
-import { phraseRefs, splitOf, type Unit, type WordFacts, wordFacts } from "./units.ts";
+import type { Unit } from "./units.ts";
+import { phraseRefs, splitOf, type WordFacts, wordFacts } from "./word-facts.ts";
 
 /** A placed unit with the unit itself (its text is joined only for the answer). */
 export interface Placed extends PlacedUnit {

@@ -28,7 +28,7 @@ import {
   TEAM_NICKNAMES,
   WEAK_FOREIGN_WORDS,
 } from "./rules.ts";
-import { type WordFacts, wordFacts } from "./units.ts";
+import { type WordFacts, wordFacts } from "./word-facts.ts";
 
 /**
  * A query with at least this many distinct words of one foreign dictionary (words that are no English word),

@@ -122,7 +122,7 @@ test("classifyLog keeps every record, in order, and counts sum to the events", (
 });
 
 test("word facts and phrase references agree with the knowledge base they summarise", async () => {
-  const { phraseRefs, wordFacts } = await import("../../src/classify/units.ts");
+  const { phraseRefs, wordFacts } = await import("../../src/classify/word-facts.ts");
   const { stem } = await import("../../src/text/stem.ts");
   const kb = classifier.kb;
   const words = ["european", "soccer", "barcelona", "players", "water", "sports", "xqzvbnm", "the", "2006"];
@@ -136,7 +136,7 @@ test("word facts and phrase references agree with the knowledge base they summar
     if (!f.starts) assert.equal(kb.lookupStems([s, "sport"]), undefined, w);
   }
   // A word's split into dictionary words, remembered with its facts, is the speller's, asked once or again.
-  const { splitOf } = await import("../../src/classify/units.ts");
+  const { splitOf } = await import("../../src/classify/word-facts.ts");
   const split = fc.oneof(
     fc.constantFrom("fishingreels", "bakingtools", "cheaphotels", "xqzvbnmkk", "soccer", "ab"),
     fc.stringMatching(/^[a-z]{0,14}$/),

@@ -1,0 +1,128 @@
+/**
+ * The facts of a word that Algorithm 1's steps ask for (stem, reference count, places, phrase bounds, spelling),
+ * looked up once per word and knowledge base and then remembered, with the slots later steps fill on first use
+ * (spelling recommendation, rule bits, lexeme, learned-layer part, split). Used by the units (units.ts), the
+ * query rules, the placing of units and the classifier.
+ */
+import type { KnowledgeBase } from "../knowledge/knowledge-base.ts";
+import { stem } from "../text/stem.ts";
+
+/**
+ * What the knowledge base says about one word, looked up once per word and then remembered: a query touches
+ * each of its words several times (stem, references, phrase table, weak places), and a single map look-up per
+ * word costs far less than one per question.
+ */
+export interface WordFacts {
+  /** Porter stem. */
+  readonly stem: string;
+  /** `kb.termStats.count(stem)`. */
+  readonly count: number | undefined;
+  /** `kb.lookupStems([stem])`. */
+  readonly ids: readonly number[] | undefined;
+  /** `kb.isWeak([stem])`. */
+  readonly weak: boolean;
+  /** False when no phrase of two or more stems starts with `stem` (see `KnowledgeBase.startsPhrase`). */
+  readonly starts: boolean;
+  /** Most stems of a phrase starting with `stem` (see `KnowledgeBase.longestPhrase`): longer n-grams need no key. */
+  readonly longest: number;
+  /**
+   * For a word that starts phrases: their second stems, each with the most stems of such a phrase (see
+   * `KnowledgeBase.phraseSeconds`), so a pair that starts none needs no key; undefined = no bound.
+   */
+  readonly seconds: ReadonlyMap<string, number> | undefined;
+  /** `kb.spelling.knows(word)`: a vocabulary word (the query rules and the speller both ask). */
+  readonly known: boolean;
+  /**
+   * The classifier's spelling recommendation for the word, filled on first use: "" = keep the word, undefined
+   * = not computed yet (kept here so that a word costs one look-up, see `Classifier.recommend`).
+   */
+  recommendation: string | undefined;
+  /** The query rules' word-list bits for the word (see query-rules.ts), -1 = not computed yet. */
+  ruleFlags: number;
+  /** wink-nlp's lexeme index of the word, -1 = not known yet (kept for `analyzeWords`, see nlp.ts). */
+  lexeme: number;
+  /**
+   * The learned layer's part of the scores for this word (see `Classifier.scoreQuery`), filled on first use: its
+   * offset in a table of word parts (-1 = not computed yet) and that table's token (a word's part depends on the
+   * model and the word vectors, and a table starts over when full), and the word's number in the word vectors
+   * (-1 = none): kept here so that a word costs one look-up.
+   */
+  partAt: number;
+  partOf: object | undefined;
+  vec: number;
+  /**
+   * `kb.spelling.split(word)`, filled on first use (`splitOf`): null = no split, undefined = not computed yet.
+   * The spelling recommendation, the fallback and site names all ask, and a split costs dozens of look-ups.
+   */
+  split: readonly string[] | null | undefined;
+}
+
+const FACTS_LIMIT = 200_000;
+const factsByKb = new WeakMap<KnowledgeBase, Map<string, WordFacts>>();
+let lastKb: KnowledgeBase | undefined;
+let lastMemo: Map<string, WordFacts> | undefined;
+
+/** The facts of one word (memoized per knowledge base). */
+export function wordFacts(kb: KnowledgeBase, word: string): WordFacts {
+  // A query asks for its words' facts a dozen times, nearly always of the same knowledge base as last time.
+  let memo = kb === lastKb ? lastMemo : factsByKb.get(kb);
+  if (memo === undefined) {
+    memo = new Map();
+    factsByKb.set(kb, memo);
+  }
+  lastKb = kb;
+  lastMemo = memo;
+  let f = memo.get(word);
+  if (f === undefined) {
+    const s = stem(word);
+    const one = [s];
+    // A named individual sharing its stem with a common word has its own entry (`billings` vs `bill`).
+    const own = kb.lookupWord?.(word);
+    // One look-up answers both "does a phrase start here" and "how long can it be".
+    const longest = kb.longestPhrase?.(s);
+    f = {
+      stem: s,
+      count: kb.termStats.count(s),
+      ids: own?.ids ?? kb.lookupStems(one),
+      weak: own?.weak ?? kb.isWeak(one),
+      starts: longest !== undefined ? longest >= 2 : (kb.startsPhrase?.(s) ?? true),
+      longest: longest ?? Number.POSITIVE_INFINITY,
+      seconds: longest !== undefined && longest >= 2 ? kb.phraseSeconds?.(s) : undefined,
+      known: kb.spelling.knows(word),
+      recommendation: undefined,
+      ruleFlags: -1,
+      lexeme: -1,
+      partAt: -1,
+      partOf: undefined,
+      vec: -1,
+      split: undefined,
+    };
+    if (memo.size >= FACTS_LIMIT) memo.clear();
+    memo.set(word, f);
+  }
+  return f;
+}
+
+/** `kb.spelling.split(word)` (the word run together from dictionary words), remembered with the word's facts. */
+export function splitOf(
+  kb: KnowledgeBase,
+  word: string,
+  facts: WordFacts = wordFacts(kb, word),
+): readonly string[] | undefined {
+  let s = facts.split;
+  if (s === undefined) {
+    s = kb.spelling.split(word) ?? null;
+    facts.split = s;
+  }
+  return s ?? undefined;
+}
+
+/**
+ * Estimated references of a phrase from its words' facts: exactly `kb.termStats.phraseCount(stems)` (same
+ * operations in the same order), without looking the stems up again.
+ */
+export function phraseRefs(facts: readonly WordFacts[], documents: number): number {
+  let p = 1;
+  for (const f of facts) p *= (f.count ?? 1) / documents;
+  return p * documents;
+}
