@@ -60,8 +60,12 @@ const result: Record<string, unknown> = {
 if (!noModel && !process.argv.includes("--no-cv") && existsSync(trainPath) && existsSync(devPath)) {
   const base = await Classifier.create({ kb: classifier.kb, model: null, cacheSize: 0 });
   const emb = Embeddings.load();
-  const train = featurize(base, readLabelled(trainPath), emb);
-  const dev = featurize(base, readLabelled(devPath), emb);
+  const trainRows = readLabelled(trainPath);
+  const devRows = readLabelled(devPath);
+  const train = featurize(base, trainRows, emb);
+  const dev = featurize(base, devRows, emb);
+  const allRows = [...trainRows, ...devRows];
+  const queryOf = new Map<Example, string>([...train, ...dev].map((e, i) => [e, allRows[i]!.query]));
   // With --pool, as `querymask kb train --pool <the AOL subset>` does: self-trained on its other queries.
   let fit: ((tr: readonly Example[]) => LinearModel) | undefined;
   if (process.argv.includes("--pool") && existsSync(aolPath)) {
@@ -71,8 +75,8 @@ if (!noModel && !process.argv.includes("--no-cv") && existsSync(trainPath) && ex
       SELF_TRAINING.minUsers,
       emb,
     );
-    console.log(`self-training on ${pool.length} distinct unlabelled AOL queries`);
-    fit = (tr) => selfTrain(tr, pool, {}, SELF_TRAINING);
+    console.log(`self-training on ${pool.queries.length} distinct unlabelled AOL queries and their clicks`);
+    fit = (tr) => selfTrain(tr, pool, {}, SELF_TRAINING, (e) => queryOf.get(e));
   }
   const pct = (x: number) => (100 * x).toFixed(2);
   const cvs: Record<string, unknown> = {};

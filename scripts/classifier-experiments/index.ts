@@ -23,6 +23,7 @@ const EXPERIMENTS: Readonly<Record<string, () => Promise<{ default: Experiment }
   selftrain: () => import("./selftrain.ts"),
   hidden: () => import("./hidden.ts"),
   maxpool: () => import("./maxpool.ts"),
+  clickprop: () => import("./clickprop.ts"),
 };
 
 /** Options an experiment reads (weak: `--no-regional`). */

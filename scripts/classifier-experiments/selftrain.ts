@@ -2,11 +2,16 @@
  * selftrain: self-training on the AOL subset's unlabelled queries (train.ts: readPool, poolFeatures, selfTrain):
  * per fold, the model of the training folds labels the pool (every distinct AOL query in neither train.tsv nor
  * dev.tsv), the confident ones join with a weight < 1, and the model is refitted. SELFTRAIN_CONFIGS lists
- * `threshold:weight:minUsers,…` settings.
+ * `threshold:weight:minUsers,…` settings; none uses the click graph (clickprop does).
  */
 import { existsSync } from "node:fs";
-import type { Features } from "../../src/classify/features.ts";
-import { labelledBeside, poolFeatures, readPool, selfTrain } from "../../src/classify/train.ts";
+import {
+  labelledBeside,
+  type PoolExamples,
+  poolFeatures,
+  readPool,
+  selfTrain,
+} from "../../src/classify/train.ts";
 import { cv, type ExperimentContext, type Options } from "./setup.ts";
 
 export default async function selftrain(ctx: ExperimentContext, options: Options): Promise<void> {
@@ -16,16 +21,16 @@ export default async function selftrain(ctx: ExperimentContext, options: Options
     return;
   }
   const t0 = process.cpuUsage();
-  const users = await readPool(aol, labelledBeside(train));
-  const pools = new Map<number, Features[]>();
+  const read = await readPool(aol, labelledBeside(train));
+  const pools = new Map<number, PoolExamples>();
   for (const [threshold, weight, minUsers] of options.selftrainConfigs) {
     let pool = pools.get(minUsers);
     if (pool === undefined) {
-      pool = poolFeatures(ctx.base, users, minUsers, ctx.emb);
+      pool = poolFeatures(ctx.base, read, minUsers, ctx.emb);
       pools.set(minUsers, pool);
       const c = process.cpuUsage(t0);
       console.log(
-        `selftrain: pool of ${pool.length} distinct AOL queries (labelled ones excluded), features ${((c.user + c.system) / 1e6).toFixed(1)} CPU-s`,
+        `selftrain: pool of ${pool.queries.length} distinct AOL queries (labelled ones excluded), features ${((c.user + c.system) / 1e6).toFixed(1)} CPU-s`,
       );
     }
     const p = pool;
@@ -37,7 +42,7 @@ export default async function selftrain(ctx: ExperimentContext, options: Options
       1,
       undefined,
       (tr) =>
-        selfTrain(tr, p, {}, { threshold, weight, minUsers }, (added) => {
+        selfTrain(tr, p, {}, { threshold, weight, minUsers }, undefined, (added) => {
           kept += added;
         }),
     );

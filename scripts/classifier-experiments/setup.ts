@@ -152,7 +152,7 @@ export function cv(
   const sd = Math.sqrt(acc.reduce((a, b) => a + (b - mean) ** 2, 0) / 4);
   const c = process.cpuUsage(t0);
   console.log(
-    `${name.padEnd(40)} CV ${(100 * mean).toFixed(2)}% ± ${(100 * sd).toFixed(2)}  (${((c.user + c.system) / 1e6).toFixed(1)} CPU-s)`,
+    `${name.padEnd(40)} CV ${(100 * mean).toFixed(2)}% ± ${(100 * sd).toFixed(2)}  (folds ${acc.map((a) => (100 * a).toFixed(1)).join(" ")}; ${((c.user + c.system) / 1e6).toFixed(1)} CPU-s)`,
   );
   return { mean, sd };
 }

@@ -5,9 +5,16 @@ import { test } from "node:test";
 import fc from "fast-check";
 import { BUNDLED_MODEL, Classifier, loadModel } from "../../src/classify/classifier.ts";
 import { type Features, queryFeatures, wordFeatures } from "../../src/classify/features.ts";
-import { LinearModel, type ModelFile } from "../../src/classify/model.ts";
+import { type Example, LinearModel, type ModelFile } from "../../src/classify/model.ts";
 import { WordParts, WordScorer } from "../../src/classify/scoring.ts";
-import { readLabelled, readPool, TOP_LEVELS, trainFromLabels } from "../../src/classify/train.ts";
+import {
+  clickLabels,
+  readLabelled,
+  readPool,
+  SELF_TRAINING,
+  TOP_LEVELS,
+  trainFromLabels,
+} from "../../src/classify/train.ts";
 import { Embeddings } from "../../src/knowledge/embeddings.ts";
 import { loadKnowledgeBase } from "../../src/knowledge/knowledge-base.ts";
 import { readSnapshot, snapshotContentHash } from "../../src/knowledge/snapshot.ts";
@@ -156,11 +163,11 @@ test("self-training: the pool leaves out labelled queries, and a word only fewer
     rows.map((r) => r.query),
   );
   assert.deepEqual(
-    [...pool.keys()].sort(),
+    [...pool.users.keys()].sort(),
     ["qwzarp league", "qwzarp scores", "zorblax pain", "zorblax symptoms"],
     "labelled query left out",
   );
-  assert.equal(pool.get("zorblax symptoms")!.size, 4);
+  assert.equal(pool.users.get("zorblax symptoms")!.size, 4);
   const st = { threshold: 0, weight: 0.5, minUsers: 5 };
   const run = () => trainFromLabels(rows, { kb, folds: 0, embeddings: null, pool, selfTraining: st });
   const a = await run();
@@ -181,6 +188,81 @@ test("self-training: the pool leaves out labelled queries, and a word only fewer
     assert.ok(!names.includes(gone), `${gone}: a word of 4 users is not`);
   const plain = await trainFromLabels(rows, { kb, folds: 0, embeddings: null });
   assert.ok(!Object.keys(plain.file.weights).includes("w:qwzarp"));
+});
+
+test("click propagation: a pool query takes the label its sites' labelled clickers agree on, and only then", async () => {
+  // A made-up log (AOL layout): two labelled Sports queries clicked sports.example; `qwzarp` queries of 5 users
+  // clicked it too. `zorblax` queries clicked a site a Sports and a Health query share (no agreement), and
+  // `flimmet` one that a single labelled query clicked (too little support).
+  const lines = ["AnonID\tQuery\tQueryTime\tItemRank\tClickURL"];
+  const at = (u: number, q: string, url: string) => `${u}\t${q}\t2006-03-01 07:00:00\t1\t${url}`;
+  lines.push(at(1, "soccer ball", "http://www.sports.example"), at(2, "golf clubs", "http://sports.example"));
+  lines.push(at(3, "hockey team", "http://mixed.example"), at(4, "flu symptoms", "http://mixed.example"));
+  lines.push(at(5, "back pain", "http://lonely.example"));
+  for (let u = 1; u <= 5; u++) {
+    lines.push(at(10 + u, "qwzarp tickets", "http://www.sports.example"));
+    lines.push(at(10 + u, "qwzarp scores", "http://sports.example"));
+    lines.push(at(10 + u, "zorblax facts", "http://mixed.example"));
+    lines.push(at(10 + u, "flimmet facts", "http://lonely.example"));
+  }
+  const log = join(dir, "clicks.tsv");
+  writeFileSync(log, `${lines.join("\n")}\n`);
+  const rows = readLabelled(labels);
+  const pool = await readPool(
+    log,
+    rows.map((r) => r.query),
+  );
+  assert.deepEqual([...pool.users.keys()].sort(), [
+    "flimmet facts",
+    "qwzarp scores",
+    "qwzarp tickets",
+    "zorblax facts",
+  ]);
+  assert.deepEqual(
+    [...pool.clicks.get("soccer ball")!],
+    [["sports.example", 1]],
+    "labelled queries' clicks kept",
+  );
+  assert.deepEqual([...pool.clicks.get("qwzarp tickets")!], [["sports.example", 5]]);
+  const cp = { purity: 0.9, support: 2, weight: 0.5 };
+  const gold: Example[] = rows.map((r) => ({
+    features: { names: [], values: [] },
+    label: TOP_LEVELS.indexOf(r.label),
+  }));
+  const queryOf = new Map<Example, string>(gold.map((e, i) => [e, rows[i]!.query]));
+  const examples = {
+    queries: [...pool.users.keys()].sort(),
+    features: [...pool.users.keys()].map(() => ({ names: [], values: [] })),
+    clicks: pool.clicks,
+  };
+  const got = clickLabels(gold, (e) => queryOf.get(e), examples, cp);
+  assert.deepEqual(
+    [...got].map((c) => (c < 0 ? "-" : TOP_LEVELS[c])),
+    ["-", "Sports", "Sports", "-"],
+    "flimmet: one labelled clicker; qwzarp: Sports; zorblax: Sports and Health split",
+  );
+  assert.deepEqual(
+    [...clickLabels(gold, (e) => queryOf.get(e), examples, { ...cp, support: 1 })].map((c) =>
+      c < 0 ? "-" : TOP_LEVELS[c],
+    ),
+    ["Health", "Sports", "Sports", "-"],
+  );
+  // Through training: with the model's own pseudo-labels off (threshold above 1), only the click graph can teach
+  // `qwzarp`, and it teaches Sports.
+  const st = { threshold: 2, weight: 0.5, minUsers: 5, click: cp };
+  const run = await trainFromLabels(rows, { kb, folds: 0, embeddings: null, pool, selfTraining: st });
+  const w = run.file.weights["w:qwzarp"];
+  assert.ok(w !== undefined, "a word only the click graph labels is learned");
+  assert.equal(run.file.classes[w.indexOf(Math.max(...w))], "Sports");
+  const off = await trainFromLabels(rows, {
+    kb,
+    folds: 0,
+    embeddings: null,
+    pool,
+    selfTraining: { threshold: 2, weight: 0.5, minUsers: 5 },
+  });
+  assert.equal(off.file.weights["w:qwzarp"], undefined, "without click propagation nothing labels it");
+  assert.deepEqual(SELF_TRAINING.click, { purity: 0.95, support: 2, weight: 1 });
 });
 
 test("bad labelled rows are reported as file:line", () => {

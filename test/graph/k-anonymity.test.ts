@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { groupEvents } from "../../src/log/events.ts";
+import { hostOf } from "../../src/log/host.ts";
 import {
-  hostOf,
   kAnonymityFilter,
   namesClickedSite,
   Reason,

@@ -9,6 +9,7 @@ import type { Command } from "commander";
 import { BUNDLED_MODEL } from "../../classify/classifier.ts";
 import {
   labelledBeside,
+  type Pool,
   precisionRecall,
   readLabelled,
   readPool,
@@ -78,7 +79,8 @@ export function register(program: Command): void {
       "after",
       "\nThe model is bound to the current knowledge-base snapshot: rebuild the snapshot, retrain.\n" +
         "--pool leaves out the queries of the labels file and of a dev.tsv beside it; a word, pair or 4-gram\n" +
-        "learned from the pool alone must occur in queries of at least 5 distinct users of the log.\n" +
+        "learned from the pool alone must occur in queries of at least 5 distinct users of the log. Where the\n" +
+        "log has clicks, a pool query whose clicked sites the labelled queries' clicks agree on takes their label.\n" +
         "Example:\n  querymask kb train ../shared/data/labels/train.tsv\n  querymask kb train my-labels.tsv -o my-model.json --folds 0",
     )
     .action(async (labels: string, flags: TrainFlags) => {
@@ -94,11 +96,13 @@ export function register(program: Command): void {
       const rows = readLabelled(labels);
       process.stderr.write(`training on ${rows.length} labelled queries of ${labels}…\n`);
       const withhold = readQueries(labels);
-      let pool: Map<string, Set<string>> | undefined;
+      let pool: Pool | undefined;
       if (flags.pool !== undefined) {
         if (!existsSync(flags.pool)) throw new InputError(flags.pool, undefined, "no such file");
         pool = await readPool(flags.pool, labelledBeside(labels));
-        process.stderr.write(`self-training on ${pool.size} distinct unlabelled queries of ${flags.pool}…\n`);
+        process.stderr.write(
+          `self-training on ${pool.users.size} distinct unlabelled queries of ${flags.pool} (${pool.clicks.size} queries with clicks)…\n`,
+        );
       }
       const run = await trainFromLabels(rows, {
         seed,

@@ -14,6 +14,7 @@
  * consecutive words of the query written together (`bank of america online` → `bankofamerica`). Such a query
  * discloses which site the clicks went to even when URLs are withheld (paper §7.3.4, ATTACK 1a).
  */
+import { hostOf } from "../../log/host.ts";
 import type { QueryGraph } from "./query-graph.ts";
 
 /** Why a node was removed before the disconnection, in the paper's order (first reason wins). */
@@ -30,17 +31,6 @@ export interface KAnonymityOptions {
 
 /** Second-level labels under which the registrable name is one level further left (bbc.co.uk). */
 const GENERIC_SECOND_LEVEL = new Set(["co", "com", "org", "net", "ac", "gov", "edu", "ne", "or", "go"]);
-
-/** The host of a logged URL, lower-cased, without scheme, port, path and a leading `www.`. */
-export function hostOf(url: string): string {
-  let s = url.trim().toLowerCase();
-  const scheme = s.indexOf("://");
-  if (scheme >= 0) s = s.slice(scheme + 3);
-  const cut = s.search(/[/:?#]/);
-  if (cut >= 0) s = s.slice(0, cut);
-  s = s.replace(/\.+$/, "");
-  return s.replace(/^www\d*\./, "");
-}
 
 /** The site's name: its registrable label (`bankofamerica.com` → `bankofamerica`); "" for an IP or a bare TLD. */
 export function siteName(url: string): string {
