@@ -14,13 +14,14 @@ import { existsSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { SHARED_AOL } from "../bench/shared-aol.ts";
 import { loadLog } from "../src/log/read.ts";
 import { getMethod } from "../src/methods/registry.ts";
 import { silentProgress } from "../src/util/progress.ts";
 import { Rng } from "../src/util/random.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
-const AOL = join(ROOT, "../shared/data/aol-top1000/aol_top1000_users.tsv.gz");
+const AOL = SHARED_AOL;
 
 const { values } = parseArgs({
   options: {

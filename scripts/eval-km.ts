@@ -24,6 +24,7 @@ import { loadavg } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { synthesize } from "../bench/km.bench.ts";
+import { SHARED_AOL } from "../bench/shared-aol.ts";
 import { checkKmAnonymity } from "../src/audit/checks/km.ts";
 import { loadLog } from "../src/log/read.ts";
 import type { LogRecord } from "../src/log/record.ts";
@@ -33,7 +34,7 @@ import { queryTerms } from "../src/methods/km/terms.ts";
 import { Rng } from "../src/util/random.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
-const AOL = join(ROOT, "../shared/data/aol-top1000/aol_top1000_users.tsv.gz");
+const AOL = SHARED_AOL;
 
 const { values } = parseArgs({
   options: {

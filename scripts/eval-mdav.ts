@@ -22,6 +22,7 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { SHARED_AOL } from "../bench/shared-aol.ts";
 import { knowledgeOf } from "../src/classify/service.ts";
 import { loadKnowledgeBase } from "../src/knowledge/knowledge-base.ts";
 import { Taxonomy } from "../src/knowledge/taxonomy.ts";
@@ -44,7 +45,7 @@ import { ablations, type Run } from "./eval-mdav/ablations.ts";
 import { type Row, summary } from "./eval-mdav/summary.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
-const AOL = join(ROOT, "../shared/data/aol-top1000/aol_top1000_users.tsv.gz");
+const AOL = SHARED_AOL;
 
 const { values } = parseArgs({
   options: {

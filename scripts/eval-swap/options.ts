@@ -1,9 +1,11 @@
 /** Paths, command-line options and small measuring helpers of `npm run eval:swap`. */
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { SHARED_AOL } from "../../bench/shared-aol.ts";
 
 export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-export const AOL = join(ROOT, "../shared/data/aol-top1000/aol_top1000_users.tsv.gz");
+/** The shared AOL subset (`QUERYMASK_SHARED`, else `../shared/data`). */
+export const AOL = SHARED_AOL;
 export const ANCHORS = join(ROOT, "../shared/anchors/saps-qls/saps_stats_autodepth.tsv");
 export const ANCHORS_EMD = join(ROOT, "../shared/anchors/saps-qls/saps_emd.tsv");
 export const OUT = join(ROOT, "docs/results/");
