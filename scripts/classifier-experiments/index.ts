@@ -24,6 +24,7 @@ const EXPERIMENTS: Readonly<Record<string, () => Promise<{ default: Experiment }
   hidden: () => import("./hidden.ts"),
   maxpool: () => import("./maxpool.ts"),
   clickprop: () => import("./clickprop.ts"),
+  clickrounds: () => import("./clickrounds.ts"),
 };
 
 /** Options an experiment reads (weak: `--no-regional`). */
