@@ -5,10 +5,10 @@
  * labels the pool again (clicks as before, then its own p ≥ 0.9) and the model is fitted a third time.
  */
 import { existsSync } from "node:fs";
-import type { Features } from "../../src/classify/features.ts";
 import type { Example, LinearModel } from "../../src/classify/model.ts";
 import {
   clickLabels,
+  confidentClass,
   labelledBeside,
   poolFeatures,
   readPool,
@@ -17,16 +17,6 @@ import {
   trainModel,
 } from "../../src/classify/train.ts";
 import { cv, type ExperimentContext, K } from "./setup.ts";
-
-/** The class the model gives `f` when its probability is ≥ t, else -1. */
-function confident(m: LinearModel, f: Features, t: number, s: Float64Array): number {
-  m.scores(f, s);
-  let b = 0;
-  for (let k = 1; k < K; k++) if (s[k]! > s[b]!) b = k;
-  let z = 0;
-  for (let k = 0; k < K; k++) z += Math.exp(s[k]! - s[b]!);
-  return 1 / z >= t ? b : -1;
-}
 
 export default async function clickrounds(ctx: ExperimentContext): Promise<void> {
   const { aol, train } = ctx.paths;
@@ -46,7 +36,7 @@ export default async function clickrounds(ctx: ExperimentContext): Promise<void>
     pool.features.forEach((f, j) => {
       if (clicks[j]! >= 0) out.push({ features: f, label: clicks[j]!, weight: cp.weight });
       else {
-        const c = confident(m, f, st.threshold, s);
+        const c = confidentClass(m, f, st.threshold, s);
         if (c >= 0) out.push({ features: f, label: c, weight: st.weight });
       }
     });
@@ -71,7 +61,7 @@ export default async function clickrounds(ctx: ExperimentContext): Promise<void>
       const sure: Example[] = [];
       const q = new Map<Example, string>();
       pool.features.forEach((f, j) => {
-        const c = confident(first, f, st.threshold, s);
+        const c = confidentClass(first, f, st.threshold, s);
         if (c < 0) return;
         const e = { features: f, label: c };
         sure.push(e);

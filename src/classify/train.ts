@@ -390,6 +390,22 @@ export function clickLabels(
   return out;
 }
 
+/** The model's best class for `f` when its probability is ≥ `threshold`, else -1 (`scratch`: k scores). */
+export function confidentClass(
+  m: LinearModel,
+  f: Features,
+  threshold: number,
+  scratch: Float64Array,
+): number {
+  m.scores(f, scratch);
+  const k = scratch.length;
+  let best = 0;
+  for (let c = 1; c < k; c++) if (scratch[c]! > scratch[best]!) best = c;
+  let z = 0;
+  for (let c = 0; c < k; c++) z += Math.exp(scratch[c]! - scratch[best]!);
+  return 1 / z >= threshold ? best : -1;
+}
+
 /**
  * `trainModel` on the labelled examples plus the pool's pseudo-labelled ones (`SelfTraining`): those the click
  * graph labels (when `st.click` is set and `queryOf` names the labelled examples' queries), else those the first
@@ -418,12 +434,8 @@ export function selfTrain(
       clicked++;
       return;
     }
-    first.scores(f, s);
-    let best = 0;
-    for (let c = 1; c < k; c++) if (s[c]! > s[best]!) best = c;
-    let z = 0;
-    for (let c = 0; c < k; c++) z += Math.exp(s[c]! - s[best]!);
-    if (1 / z >= st.threshold) added.push({ features: f, label: best, weight: st.weight });
+    const best = confidentClass(first, f, st.threshold, s);
+    if (best >= 0) added.push({ features: f, label: best, weight: st.weight });
   });
   onAdded?.(added.length, clicked);
   return trainModel([...gold, ...added], opts);
