@@ -23,19 +23,10 @@ import { fileURLToPath } from "node:url";
 import { SHARED_AOL } from "../bench/shared-aol.ts";
 import { Classifier, UNCLASSIFIED } from "../src/classify/classifier.ts";
 import { classifyLog } from "../src/classify/classify-log.ts";
+import { labelledBeside, readLabelled } from "../src/classify/labels.ts";
 import type { Example, LinearModel } from "../src/classify/model.ts";
-import {
-  crossValidate,
-  featurize,
-  labelledBeside,
-  poolFeatures,
-  precisionRecall,
-  readLabelled,
-  readPool,
-  SELF_TRAINING,
-  selfTrain,
-  trainModel,
-} from "../src/classify/train.ts";
+import { poolFeatures, readPool, SELF_TRAINING, selfTrain } from "../src/classify/self-training.ts";
+import { crossValidate, featurize, precisionRecall, trainModel } from "../src/classify/train.ts";
 import { Embeddings } from "../src/knowledge/embeddings.ts";
 import { loadLog } from "../src/log/read.ts";
 

@@ -1,5 +1,5 @@
 /**
- * clickprop: self-training whose pseudo-labels come first from the AOL subset's click graph (train.ts:
+ * clickprop: self-training whose pseudo-labels come first from the AOL subset's click graph (self-training.ts:
  * `ClickPropagation`, `clickLabels`; distant supervision: at classification time the model still sees the query's
  * text only), then, for the pool queries the graph leaves unlabelled, from the fold's own model as in selftrain.
  * Per fold, the hosts' label counts come from the training folds' labelled queries only. CLICKPROP_CONFIGS lists
@@ -7,14 +7,9 @@
  * features need ≥ 5 users, as shipped.
  */
 import { existsSync } from "node:fs";
+import { labelledBeside } from "../../src/classify/labels.ts";
 import type { Example } from "../../src/classify/model.ts";
-import {
-  labelledBeside,
-  poolFeatures,
-  readPool,
-  SELF_TRAINING,
-  selfTrain,
-} from "../../src/classify/train.ts";
+import { poolFeatures, readPool, SELF_TRAINING, selfTrain } from "../../src/classify/self-training.ts";
 import { cv, type ExperimentContext } from "./setup.ts";
 
 export default async function clickprop(ctx: ExperimentContext): Promise<void> {

@@ -5,17 +5,17 @@
  * labels the pool again (clicks as before, then its own p ≥ 0.9) and the model is fitted a third time.
  */
 import { existsSync } from "node:fs";
+import { labelledBeside } from "../../src/classify/labels.ts";
 import type { Example, LinearModel } from "../../src/classify/model.ts";
 import {
   clickLabels,
   confidentClass,
-  labelledBeside,
   poolFeatures,
   readPool,
   SELF_TRAINING,
   selfTrain,
-  trainModel,
-} from "../../src/classify/train.ts";
+} from "../../src/classify/self-training.ts";
+import { trainModel } from "../../src/classify/train.ts";
 import { cv, type ExperimentContext, K } from "./setup.ts";
 
 export default async function clickrounds(ctx: ExperimentContext): Promise<void> {

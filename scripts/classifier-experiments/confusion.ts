@@ -2,7 +2,8 @@
  * confusion: how often the label is among the shipped layer's best 2 and 3 branches, and the most frequent
  * confusions (counts only).
  */
-import { TOP_LEVELS, trainModel } from "../../src/classify/train.ts";
+import { TOP_LEVELS } from "../../src/classify/labels.ts";
+import { trainModel } from "../../src/classify/train.ts";
 import type { ExperimentContext } from "./setup.ts";
 
 export default async function confusion(ctx: ExperimentContext): Promise<void> {

@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { isContentWord } from "../../src/classify/features.ts";
-import { TOP_LEVELS } from "../../src/classify/train.ts";
+import { TOP_LEVELS } from "../../src/classify/labels.ts";
 import { cv, dot, type ExperimentContext, type Extra, K, meanVector } from "./setup.ts";
 
 export default async function prototypes(ctx: ExperimentContext): Promise<void> {

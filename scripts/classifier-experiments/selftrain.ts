@@ -1,17 +1,12 @@
 /**
- * selftrain: self-training on the AOL subset's unlabelled queries (train.ts: readPool, poolFeatures, selfTrain):
+ * selftrain: self-training on the AOL subset's unlabelled queries (self-training.ts: readPool, poolFeatures, selfTrain):
  * per fold, the model of the training folds labels the pool (every distinct AOL query in neither train.tsv nor
  * dev.tsv), the confident ones join with a weight < 1, and the model is refitted. SELFTRAIN_CONFIGS lists
  * `threshold:weight:minUsers,…` settings; none uses the click graph (clickprop does).
  */
 import { existsSync } from "node:fs";
-import {
-  labelledBeside,
-  type PoolExamples,
-  poolFeatures,
-  readPool,
-  selfTrain,
-} from "../../src/classify/train.ts";
+import { labelledBeside } from "../../src/classify/labels.ts";
+import { type PoolExamples, poolFeatures, readPool, selfTrain } from "../../src/classify/self-training.ts";
 import { cv, type ExperimentContext, type Options } from "./setup.ts";
 
 export default async function selftrain(ctx: ExperimentContext, options: Options): Promise<void> {

@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { isContentWord } from "../../src/classify/features.ts";
-import { TOP_LEVELS } from "../../src/classify/train.ts";
+import { TOP_LEVELS } from "../../src/classify/labels.ts";
 import { cv, type ExperimentContext, type Extra, K, type Options } from "./setup.ts";
 
 export default async function weak(ctx: ExperimentContext, { noRegional }: Options): Promise<void> {

@@ -44,7 +44,7 @@ export interface ModelFile {
     /** The training options (without the excluded names, which would spell out the queries). */
     readonly options: Omit<TrainOptions, "exclude"> & {
       readonly excluded?: number;
-      /** Self-training's settings and the number of pool queries, when it was used (train.ts). */
+      /** Self-training's settings and the number of pool queries, when it was used (self-training.ts). */
       readonly selfTraining?: {
         readonly threshold: number;
         readonly weight: number;

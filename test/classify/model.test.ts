@@ -5,16 +5,11 @@ import { test } from "node:test";
 import fc from "fast-check";
 import { BUNDLED_MODEL, Classifier, loadModel } from "../../src/classify/classifier.ts";
 import { type Features, queryFeatures, wordFeatures } from "../../src/classify/features.ts";
+import { readLabelled, TOP_LEVELS } from "../../src/classify/labels.ts";
 import { type Example, LinearModel, type ModelFile } from "../../src/classify/model.ts";
 import { WordParts, WordScorer } from "../../src/classify/scoring.ts";
-import {
-  clickLabels,
-  readLabelled,
-  readPool,
-  SELF_TRAINING,
-  TOP_LEVELS,
-  trainFromLabels,
-} from "../../src/classify/train.ts";
+import { clickLabels, readPool, SELF_TRAINING } from "../../src/classify/self-training.ts";
+import { trainFromLabels } from "../../src/classify/train.ts";
 import { Embeddings } from "../../src/knowledge/embeddings.ts";
 import { loadKnowledgeBase } from "../../src/knowledge/knowledge-base.ts";
 import { readSnapshot, snapshotContentHash } from "../../src/knowledge/snapshot.ts";

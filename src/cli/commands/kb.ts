@@ -7,15 +7,9 @@ import { existsSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Command } from "commander";
 import { BUNDLED_MODEL } from "../../classify/classifier.ts";
-import {
-  labelledBeside,
-  type Pool,
-  precisionRecall,
-  readLabelled,
-  readPool,
-  readQueries,
-  trainFromLabels,
-} from "../../classify/train.ts";
+import { labelledBeside, readLabelled, readQueries } from "../../classify/labels.ts";
+import { type Pool, readPool } from "../../classify/self-training.ts";
+import { precisionRecall, trainFromLabels } from "../../classify/train.ts";
 import { buildKnowledgeBase, loadKnowledgeBase } from "../../knowledge/knowledge-base.ts";
 import { DEFAULT_SNAPSHOT } from "../../knowledge/snapshot.ts";
 import { writeFileAtomic } from "../../log/atomic.ts";

@@ -1,0 +1,248 @@
+/**
+ * Self-training the learned decision layer on an unlabelled log (docs/classifier.md, sessions 13 and 17): the
+ * log's distinct queries join the labelled ones as pseudo-labelled examples, labelled through the log's click graph
+ * where the labelled queries' clicks agree, else by the model when it is confident.
+ */
+import type { Embeddings } from "../knowledge/embeddings.ts";
+import { hostOf } from "../log/host.ts";
+import { openLog } from "../log/read.ts";
+import type { Classifier } from "./classifier.ts";
+import { type Features, queryFeatures } from "./features.ts";
+import { comparable, TOP_LEVELS } from "./labels.ts";
+import { type Example, LinearModel, type TrainOptions } from "./model.ts";
+
+/**
+ * Self-training on unlabelled queries (docs/classifier.md, sessions 13 and 17): the model of the labelled queries
+ * labels a pool of unlabelled ones, those it gives probability ≥ `threshold` join the labelled ones with weight
+ * `weight`, and the model is fitted again. Where the pool's log has clicks, a pool query whose clicked hosts were
+ * also clicked by labelled queries takes their label instead (`click`, `clickLabels`). A word, word-pair or 4-gram
+ * feature of a pool query is kept only when queries of at least `minUsers` distinct users of the pool's log hold
+ * it: the model file learns no word that only a few people's queries carry. Chosen by 5-fold cross-validation on
+ * train.tsv.
+ */
+export interface SelfTraining {
+  readonly threshold: number;
+  readonly weight: number;
+  readonly minUsers: number;
+  /** Labels carried through the click graph; absent = none. */
+  readonly click?: ClickPropagation;
+}
+
+/**
+ * A pool query takes the label of the labelled queries that clicked the same hosts: each host it clicked gives
+ * the label shares of the labelled queries that clicked it, weighted by the query's clicks there. When the best
+ * label holds ≥ `purity` of the sum and rests on ≥ `support` labelled queries, the query joins with weight
+ * `weight`, whatever the model says of it.
+ */
+export interface ClickPropagation {
+  readonly purity: number;
+  readonly support: number;
+  readonly weight: number;
+}
+
+export const SELF_TRAINING: SelfTraining = {
+  threshold: 0.9,
+  weight: 0.5,
+  minUsers: 5,
+  click: { purity: 0.95, support: 2, weight: 1 },
+};
+
+/**
+ * An unlabelled log for self-training: its distinct queries (lower-cased, single-spaced), the labelled ones left
+ * out, with the users who typed each; and, for every query of the log (labelled ones included), the hosts its
+ * clicks went to with their click counts.
+ */
+export interface Pool {
+  readonly users: ReadonlyMap<string, ReadonlySet<string>>;
+  readonly clicks: ReadonlyMap<string, ReadonlyMap<string, number>>;
+}
+
+/**
+ * The pool of a log (any layout `openLog` reads; strict: a bad line is `file:line: reason`), leaving out empty
+ * queries and the `labelled` ones (compared lower-cased and single-spaced) from `users`.
+ */
+export async function readPool(path: string, labelled: readonly string[]): Promise<Pool> {
+  const exclude = new Set(labelled.map(comparable));
+  const users = new Map<string, Set<string>>();
+  const clicks = new Map<string, Map<string, number>>();
+  const log = await openLog([path], { keepSource: false });
+  for await (const batch of log.batches())
+    for (const r of batch) {
+      const q = comparable(r.query);
+      if (q === "" || q === "-") continue;
+      if (r.clickUrl !== undefined && r.clickUrl !== "") {
+        const h = hostOf(r.clickUrl);
+        if (h !== "") {
+          let m = clicks.get(q);
+          if (m === undefined) {
+            m = new Map();
+            clicks.set(q, m);
+          }
+          m.set(h, (m.get(h) ?? 0) + 1);
+        }
+      }
+      if (exclude.has(q)) continue;
+      const s = users.get(q);
+      if (s === undefined) users.set(q, new Set([r.user]));
+      else s.add(r.user);
+    }
+  return { users, clicks };
+}
+
+/** A feature that can carry a private word: a word, a word pair, a character 4-gram. */
+const carriesWords = (name: string) =>
+  name.startsWith("w:") || name.startsWith("b:") || name.startsWith("c:");
+
+/** The pool's queries (sorted, so the order does not depend on the log's) with their features and clicks. */
+export interface PoolExamples {
+  readonly queries: readonly string[];
+  readonly features: readonly Features[];
+  readonly clicks: Pool["clicks"];
+}
+
+/**
+ * The features of the pool's queries, without the word, pair and 4-gram features that fewer than `minUsers`
+ * distinct users' queries hold.
+ */
+export function poolFeatures(
+  classifier: Classifier,
+  pool: Pool,
+  minUsers: number,
+  emb?: Embeddings,
+): PoolExamples {
+  const tax = classifier.kb.taxonomy;
+  const queries = [...pool.users.keys()].sort();
+  const intern = new Map<string, string>();
+  const usersOf = new Map<string, Set<string>>();
+  const all = queries.map((q) => {
+    const f = queryFeatures(classifier.evidence(q), tax, emb);
+    const names = f.names.map((x) => {
+      const h = intern.get(x);
+      if (h !== undefined) return h;
+      intern.set(x, x);
+      return x;
+    });
+    for (const name of new Set(names))
+      if (carriesWords(name)) {
+        const s = usersOf.get(name);
+        if (s === undefined) usersOf.set(name, new Set(pool.users.get(q)));
+        else if (s.size < minUsers) for (const u of pool.users.get(q)!) s.add(u);
+      }
+    return { names, values: f.values, dense: f.dense };
+  });
+  const features = all.map((f) => {
+    const names: string[] = [];
+    const values: number[] = [];
+    f.names.forEach((name, j) => {
+      if (!carriesWords(name) || (usersOf.get(name)?.size ?? 0) >= minUsers) {
+        names.push(name);
+        values.push(f.values[j]!);
+      }
+    });
+    return { names, values, dense: f.dense };
+  });
+  return { queries, features, clicks: pool.clicks };
+}
+
+/**
+ * The label the click graph gives each pool query (`ClickPropagation`), -1 where it gives none: the hosts' label
+ * counts come from the `gold` examples, whose queries `queryOf` names.
+ */
+export function clickLabels(
+  gold: readonly Example[],
+  queryOf: (e: Example) => string | undefined,
+  pool: PoolExamples,
+  cp: ClickPropagation,
+): Int32Array {
+  const k = TOP_LEVELS.length;
+  const perHost = new Map<string, Float64Array>();
+  for (const e of gold) {
+    const q = queryOf(e);
+    const hosts = q === undefined ? undefined : pool.clicks.get(comparable(q));
+    if (hosts === undefined) continue;
+    for (const h of hosts.keys()) {
+      let v = perHost.get(h);
+      if (v === undefined) {
+        v = new Float64Array(k);
+        perHost.set(h, v);
+      }
+      v[e.label]! += 1;
+    }
+  }
+  const out = new Int32Array(pool.queries.length).fill(-1);
+  const share = new Float64Array(k);
+  pool.queries.forEach((q, j) => {
+    const hosts = pool.clicks.get(q);
+    if (hosts === undefined) return;
+    share.fill(0);
+    let support = 0;
+    for (const [h, clicks] of hosts) {
+      const v = perHost.get(h);
+      if (v === undefined) continue;
+      let n = 0;
+      for (let c = 0; c < k; c++) n += v[c]!;
+      support += n;
+      for (let c = 0; c < k; c++) share[c]! += (clicks * v[c]!) / n;
+    }
+    if (support < cp.support) return;
+    let best = 0;
+    let sum = 0;
+    for (let c = 0; c < k; c++) {
+      sum += share[c]!;
+      if (share[c]! > share[best]!) best = c;
+    }
+    if (share[best]! >= cp.purity * sum) out[j] = best;
+  });
+  return out;
+}
+
+/** The model's best class for `f` when its probability is ≥ `threshold`, else -1 (`scratch`: k scores). */
+export function confidentClass(
+  m: LinearModel,
+  f: Features,
+  threshold: number,
+  scratch: Float64Array,
+): number {
+  m.scores(f, scratch);
+  const k = scratch.length;
+  let best = 0;
+  for (let c = 1; c < k; c++) if (scratch[c]! > scratch[best]!) best = c;
+  let z = 0;
+  for (let c = 0; c < k; c++) z += Math.exp(scratch[c]! - scratch[best]!);
+  return 1 / z >= threshold ? best : -1;
+}
+
+/**
+ * `trainModel` on the labelled examples plus the pool's pseudo-labelled ones (`SelfTraining`): those the click
+ * graph labels (when `st.click` is set and `queryOf` names the labelled examples' queries), else those the first
+ * model is confident of.
+ */
+export function selfTrain(
+  gold: readonly Example[],
+  pool: PoolExamples,
+  opts: TrainOptions,
+  st: SelfTraining = SELF_TRAINING,
+  queryOf?: (e: Example) => string | undefined,
+  /** Told how many pool queries joined, and how many of them through the click graph. */
+  onAdded?: (added: number, byClicks: number) => void,
+): LinearModel {
+  const first = LinearModel.train(TOP_LEVELS, gold, opts);
+  const k = TOP_LEVELS.length;
+  const byClicks =
+    st.click !== undefined && queryOf !== undefined ? clickLabels(gold, queryOf, pool, st.click) : undefined;
+  const s = new Float64Array(k);
+  const added: Example[] = [];
+  let clicked = 0;
+  pool.features.forEach((f, j) => {
+    const c = byClicks?.[j] ?? -1;
+    if (c >= 0) {
+      added.push({ features: f, label: c, weight: st.click!.weight });
+      clicked++;
+      return;
+    }
+    const best = confidentClass(first, f, st.threshold, s);
+    if (best >= 0) added.push({ features: f, label: best, weight: st.weight });
+  });
+  onAdded?.(added.length, clicked);
+  return LinearModel.train(TOP_LEVELS, [...gold, ...added], opts);
+}
