@@ -25,6 +25,7 @@ const EXPERIMENTS: Readonly<Record<string, () => Promise<{ default: Experiment }
   maxpool: () => import("./maxpool.ts"),
   clickprop: () => import("./clickprop.ts"),
   clickrounds: () => import("./clickrounds.ts"),
+  sessionprop: () => import("./sessionprop.ts"),
 };
 
 /** Options an experiment reads (weak: `--no-regional`). */
