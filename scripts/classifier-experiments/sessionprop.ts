@@ -6,7 +6,7 @@
  */
 import { existsSync } from "node:fs";
 import { isContentWord } from "../../src/classify/features.ts";
-import { labelledBeside } from "../../src/classify/labels.ts";
+import { comparable, labelledBeside } from "../../src/classify/labels.ts";
 import type { Example } from "../../src/classify/model.ts";
 import {
   clickLabels,
@@ -18,8 +18,6 @@ import {
 } from "../../src/classify/self-training.ts";
 import { trainModel } from "../../src/classify/train.ts";
 import { aolRows, cv, type ExperimentContext, K } from "./setup.ts";
-
-const comparable = (q: string) => q.toLowerCase().trim().split(/\s+/).join(" ");
 
 export default async function sessionprop(ctx: ExperimentContext): Promise<void> {
   const { aol, train } = ctx.paths;
