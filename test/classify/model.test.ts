@@ -6,40 +6,19 @@ import fc from "fast-check";
 import { BUNDLED_MODEL, Classifier, loadModel } from "../../src/classify/classifier.ts";
 import { type Features, queryFeatures, wordFeatures } from "../../src/classify/features.ts";
 import { readLabelled, TOP_LEVELS } from "../../src/classify/labels.ts";
-import { type Example, LinearModel, type ModelFile } from "../../src/classify/model.ts";
+import { LinearModel, type ModelFile } from "../../src/classify/model.ts";
 import { WordParts, WordScorer } from "../../src/classify/scoring.ts";
-import { clickLabels, readPool, SELF_TRAINING } from "../../src/classify/self-training.ts";
 import { trainFromLabels } from "../../src/classify/train.ts";
 import { Embeddings } from "../../src/knowledge/embeddings.ts";
 import { loadKnowledgeBase } from "../../src/knowledge/knowledge-base.ts";
 import { readSnapshot, snapshotContentHash } from "../../src/knowledge/snapshot.ts";
 import { InputError } from "../../src/util/errors.ts";
+import { writeLabels } from "../helpers/labels.ts";
 import { tempDir } from "../helpers/tmp.ts";
 
 const kb = await loadKnowledgeBase();
 const dir = tempDir("qm-model-");
-
-/** Made-up labelled queries (never real log rows). */
-const LABELS = [
-  "id\tquery\tlabel",
-  ...["soccer ball", "tennis racket", "golf clubs", "baseball scores", "hockey team", "football league"].map(
-    (q, i) => `${i}\t${q}\tSports`,
-  ),
-  ...[
-    "flu symptoms",
-    "diabetes diet",
-    "back pain",
-    "cancer treatment",
-    "allergy medicine",
-    "heart disease",
-  ].map((q, i) => `${10 + i}\t${q}\tHealth`),
-  ...["pasta recipe", "garden tools", "home loans", "cleaning tips", "baby names", "house plants"].map(
-    (q, i) => `${20 + i}\t${q}\tHome`,
-  ),
-  "30\tasdf qwer\tUnclassifiable",
-].join("\n");
-const labels = join(dir, "labels.tsv");
-writeFileSync(labels, `${LABELS}\n`);
+const labels = writeLabels(dir);
 
 test("training is deterministic for a seed, and learns its examples", async () => {
   const rows = readLabelled(labels);
@@ -140,124 +119,6 @@ test("no word or pair feature of the model file spells out a whole labelled quer
     withhold: [...rows.map((r) => r.query), "motors"],
   });
   assert.ok(!Object.keys(more.file.weights).includes("w:motors"));
-});
-
-test("self-training: the pool leaves out labelled queries, and a word only fewer than 5 users typed gets no weight", async () => {
-  // A made-up log (AOL layout): `qwzarp` typed by 5 users, `zorblax` by 4 (in two queries each, so both pass
-  // the two-example minimum and only the user rule tells them apart).
-  const lines = ["AnonID\tQuery\tQueryTime\tItemRank\tClickURL"];
-  const at = (u: number, q: string) => `${u}\t${q}\t2006-03-01 07:00:00\t\t`;
-  for (let u = 1; u <= 5; u++) lines.push(at(u, "qwzarp league"), at(u, "qwzarp scores"));
-  for (let u = 1; u <= 4; u++) lines.push(at(10 + u, "zorblax  Symptoms"), at(10 + u, "zorblax pain"));
-  lines.push(at(11, "zorblax symptoms"), at(12, "Soccer Ball"));
-  const log = join(dir, "pool.tsv");
-  writeFileSync(log, `${lines.join("\n")}\n`);
-  const rows = readLabelled(labels);
-  const pool = await readPool(
-    log,
-    rows.map((r) => r.query),
-  );
-  assert.deepEqual(
-    [...pool.users.keys()].sort(),
-    ["qwzarp league", "qwzarp scores", "zorblax pain", "zorblax symptoms"],
-    "labelled query left out",
-  );
-  assert.equal(pool.users.get("zorblax symptoms")!.size, 4);
-  const st = { threshold: 0, weight: 0.5, minUsers: 5 };
-  const run = () => trainFromLabels(rows, { kb, folds: 0, embeddings: null, pool, selfTraining: st });
-  const a = await run();
-  assert.deepEqual(a.file, (await run()).file, "deterministic");
-  assert.deepEqual(a.file.trainedOn.options.selfTraining, { ...st, pool: 4 });
-  const names = Object.keys(a.file.weights);
-  assert.ok(names.includes("w:qwzarp"), "a word of 5 users is learned from the pool");
-  for (const gone of [
-    "w:zorblax",
-    "b:zorblax symptoms",
-    "c:^zor",
-    "c:zorb",
-    "c:orbl",
-    "c:rbla",
-    "c:blax",
-    "c:lax$",
-  ])
-    assert.ok(!names.includes(gone), `${gone}: a word of 4 users is not`);
-  const plain = await trainFromLabels(rows, { kb, folds: 0, embeddings: null });
-  assert.ok(!Object.keys(plain.file.weights).includes("w:qwzarp"));
-});
-
-test("click propagation: a pool query takes the label its sites' labelled clickers agree on, and only then", async () => {
-  // A made-up log (AOL layout): two labelled Sports queries clicked sports.example; `qwzarp` queries of 5 users
-  // clicked it too. `zorblax` queries clicked a site a Sports and a Health query share (no agreement), and
-  // `flimmet` one that a single labelled query clicked (too little support).
-  const lines = ["AnonID\tQuery\tQueryTime\tItemRank\tClickURL"];
-  const at = (u: number, q: string, url: string) => `${u}\t${q}\t2006-03-01 07:00:00\t1\t${url}`;
-  lines.push(at(1, "soccer ball", "http://www.sports.example"), at(2, "golf clubs", "http://sports.example"));
-  lines.push(at(3, "hockey team", "http://mixed.example"), at(4, "flu symptoms", "http://mixed.example"));
-  lines.push(at(5, "back pain", "http://lonely.example"));
-  for (let u = 1; u <= 5; u++) {
-    lines.push(at(10 + u, "qwzarp tickets", "http://www.sports.example"));
-    lines.push(at(10 + u, "qwzarp scores", "http://sports.example"));
-    lines.push(at(10 + u, "zorblax facts", "http://mixed.example"));
-    lines.push(at(10 + u, "flimmet facts", "http://lonely.example"));
-  }
-  const log = join(dir, "clicks.tsv");
-  writeFileSync(log, `${lines.join("\n")}\n`);
-  const rows = readLabelled(labels);
-  const pool = await readPool(
-    log,
-    rows.map((r) => r.query),
-  );
-  assert.deepEqual([...pool.users.keys()].sort(), [
-    "flimmet facts",
-    "qwzarp scores",
-    "qwzarp tickets",
-    "zorblax facts",
-  ]);
-  assert.deepEqual(
-    [...pool.clicks.get("soccer ball")!],
-    [["sports.example", 1]],
-    "labelled queries' clicks kept",
-  );
-  assert.deepEqual([...pool.clicks.get("qwzarp tickets")!], [["sports.example", 5]]);
-  const cp = { purity: 0.9, support: 2, weight: 0.5 };
-  const gold: Example[] = rows.map((r) => ({
-    features: { names: [], values: [] },
-    label: TOP_LEVELS.indexOf(r.label),
-  }));
-  const queryOf = new Map<Example, string>(gold.map((e, i) => [e, rows[i]!.query]));
-  const examples = {
-    queries: [...pool.users.keys()].sort(),
-    features: [...pool.users.keys()].map(() => ({ names: [], values: [] })),
-    clicks: pool.clicks,
-  };
-  const got = clickLabels(gold, (e) => queryOf.get(e), examples, cp);
-  assert.deepEqual(
-    [...got].map((c) => (c < 0 ? "-" : TOP_LEVELS[c])),
-    ["-", "Sports", "Sports", "-"],
-    "flimmet: one labelled clicker; qwzarp: Sports; zorblax: Sports and Health split",
-  );
-  assert.deepEqual(
-    [...clickLabels(gold, (e) => queryOf.get(e), examples, { ...cp, support: 1 })].map((c) =>
-      c < 0 ? "-" : TOP_LEVELS[c],
-    ),
-    ["Health", "Sports", "Sports", "-"],
-  );
-  // Through training: with the model's own pseudo-labels off (threshold above 1), only the click graph can teach
-  // `qwzarp`, and it teaches Sports.
-  const st = { threshold: 2, weight: 0.5, minUsers: 5, click: cp };
-  const run = await trainFromLabels(rows, { kb, folds: 0, embeddings: null, pool, selfTraining: st });
-  const w = run.file.weights["w:qwzarp"];
-  assert.ok(w !== undefined, "a word only the click graph labels is learned");
-  assert.equal(run.file.classes[w.indexOf(Math.max(...w))], "Sports");
-  const off = await trainFromLabels(rows, {
-    kb,
-    folds: 0,
-    embeddings: null,
-    pool,
-    selfTraining: { threshold: 2, weight: 0.5, minUsers: 5 },
-  });
-  assert.equal(off.file.weights["w:qwzarp"], undefined, "without click propagation nothing labels it");
-  assert.deepEqual(SELF_TRAINING.click, { purity: 0.95, support: 2, weight: 1 });
 });
 
 test("bad labelled rows are reported as file:line", () => {
