@@ -7,13 +7,12 @@
  * features need ≥ 5 users, as shipped.
  */
 import { existsSync } from "node:fs";
-import { labelledBeside } from "../../src/classify/labels.ts";
 import type { Example } from "../../src/classify/model.ts";
-import { poolFeatures, readPool, SELF_TRAINING, selfTrain } from "../../src/classify/self-training.ts";
-import { cv, type ExperimentContext } from "./setup.ts";
+import { SELF_TRAINING, selfTrain } from "../../src/classify/self-training.ts";
+import { aolPool, cv, type ExperimentContext } from "./setup.ts";
 
 export default async function clickprop(ctx: ExperimentContext): Promise<void> {
-  const { aol, train } = ctx.paths;
+  const { aol } = ctx.paths;
   if (!existsSync(aol)) {
     console.log(`clickprop: ${aol} not found; skipping`);
     return;
@@ -24,13 +23,7 @@ export default async function clickprop(ctx: ExperimentContext): Promise<void> {
       throw new Error(`CLICKPROP_CONFIGS: "${c}" is not purity:support:clickWeight:threshold:weight`);
     return x as [number, number, number, number, number];
   });
-  const t0 = process.cpuUsage();
-  const read = await readPool(aol, labelledBeside(train));
-  const pool = poolFeatures(ctx.base, read, SELF_TRAINING.minUsers, ctx.emb);
-  const c = process.cpuUsage(t0);
-  console.log(
-    `clickprop: pool of ${pool.queries.length} distinct AOL queries, ${read.clicks.size} queries with clicks, ${((c.user + c.system) / 1e6).toFixed(1)} CPU-s`,
-  );
+  const pool = await aolPool(ctx);
   const queryOf = new Map<Example, string>(ctx.rows.map((r) => [r.ex, r.query]));
   for (const [purity, support, clickWeight, threshold, weight] of configs) {
     let added = 0;

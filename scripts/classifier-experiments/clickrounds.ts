@@ -5,29 +5,20 @@
  * labels the pool again (clicks as before, then its own p ≥ 0.9) and the model is fitted a third time.
  */
 import { existsSync } from "node:fs";
-import { labelledBeside } from "../../src/classify/labels.ts";
 import type { Example, LinearModel } from "../../src/classify/model.ts";
-import {
-  clickLabels,
-  confidentClass,
-  poolFeatures,
-  readPool,
-  SELF_TRAINING,
-  selfTrain,
-} from "../../src/classify/self-training.ts";
+import { clickLabels, confidentClass, SELF_TRAINING, selfTrain } from "../../src/classify/self-training.ts";
 import { trainModel } from "../../src/classify/train.ts";
-import { cv, type ExperimentContext, K } from "./setup.ts";
+import { aolPool, cv, type ExperimentContext, K } from "./setup.ts";
 
 export default async function clickrounds(ctx: ExperimentContext): Promise<void> {
-  const { aol, train } = ctx.paths;
+  const { aol } = ctx.paths;
   if (!existsSync(aol)) {
     console.log(`clickrounds: ${aol} not found; skipping`);
     return;
   }
   const st = SELF_TRAINING;
   const cp = st.click!;
-  const read = await readPool(aol, labelledBeside(train));
-  const pool = poolFeatures(ctx.base, read, st.minUsers, ctx.emb);
+  const pool = await aolPool(ctx);
   const queryOf = new Map<Example, string>(ctx.rows.map((r) => [r.ex, r.query]));
   const s = new Float64Array(K);
   /** Pseudo-labelled pool examples: the click graph's label, else the model's confident one. */

@@ -5,30 +5,17 @@
  * `threshold:weight:minUsers,…` settings; none uses the click graph (clickprop does).
  */
 import { existsSync } from "node:fs";
-import { labelledBeside } from "../../src/classify/labels.ts";
-import { type PoolExamples, poolFeatures, readPool, selfTrain } from "../../src/classify/self-training.ts";
-import { cv, type ExperimentContext, type Options } from "./setup.ts";
+import { selfTrain } from "../../src/classify/self-training.ts";
+import { aolPool, cv, type ExperimentContext, type Options } from "./setup.ts";
 
 export default async function selftrain(ctx: ExperimentContext, options: Options): Promise<void> {
-  const { aol, train } = ctx.paths;
+  const { aol } = ctx.paths;
   if (!existsSync(aol)) {
     console.log(`selftrain: ${aol} not found; skipping`);
     return;
   }
-  const t0 = process.cpuUsage();
-  const read = await readPool(aol, labelledBeside(train));
-  const pools = new Map<number, PoolExamples>();
   for (const [threshold, weight, minUsers] of options.selftrainConfigs) {
-    let pool = pools.get(minUsers);
-    if (pool === undefined) {
-      pool = poolFeatures(ctx.base, read, minUsers, ctx.emb);
-      pools.set(minUsers, pool);
-      const c = process.cpuUsage(t0);
-      console.log(
-        `selftrain: pool of ${pool.queries.length} distinct AOL queries (labelled ones excluded), features ${((c.user + c.system) / 1e6).toFixed(1)} CPU-s`,
-      );
-    }
-    const p = pool;
+    const pool = await aolPool(ctx, minUsers);
     let kept = 0;
     cv(
       ctx,
@@ -37,7 +24,7 @@ export default async function selftrain(ctx: ExperimentContext, options: Options
       1,
       undefined,
       (tr) =>
-        selfTrain(tr, p, {}, { threshold, weight, minUsers }, undefined, (added) => {
+        selfTrain(tr, pool, {}, { threshold, weight, minUsers }, undefined, (added) => {
           kept += added;
         }),
     );

@@ -6,21 +6,14 @@
  */
 import { existsSync } from "node:fs";
 import { isContentWord } from "../../src/classify/features.ts";
-import { comparable, labelledBeside } from "../../src/classify/labels.ts";
+import { comparable } from "../../src/classify/labels.ts";
 import type { Example } from "../../src/classify/model.ts";
-import {
-  clickLabels,
-  confidentClass,
-  poolFeatures,
-  readPool,
-  SELF_TRAINING,
-  selfTrain,
-} from "../../src/classify/self-training.ts";
+import { clickLabels, confidentClass, SELF_TRAINING, selfTrain } from "../../src/classify/self-training.ts";
 import { trainModel } from "../../src/classify/train.ts";
-import { aolRows, cv, type ExperimentContext, K } from "./setup.ts";
+import { aolPool, aolRows, cv, type ExperimentContext, K } from "./setup.ts";
 
 export default async function sessionprop(ctx: ExperimentContext): Promise<void> {
-  const { aol, train } = ctx.paths;
+  const { aol } = ctx.paths;
   const lines = existsSync(aol) ? aolRows(ctx.paths) : undefined;
   if (lines === undefined) {
     console.log(`sessionprop: ${aol} not found; skipping`);
@@ -28,8 +21,7 @@ export default async function sessionprop(ctx: ExperimentContext): Promise<void>
   }
   const window = 60 * Number(process.env.SESSIONPROP_MINUTES ?? 10);
   const st = SELF_TRAINING;
-  const read = await readPool(aol, labelledBeside(train));
-  const pool = poolFeatures(ctx.base, read, st.minUsers, ctx.emb);
+  const pool = await aolPool(ctx);
   const poolIndex = new Map(pool.queries.map((q, j) => [q, j]));
   const rowOf = new Map(ctx.rows.map((r, i) => [comparable(r.query), i]));
   // Per pool query, the labelled rows typed near it by the same user that share a content word with it.

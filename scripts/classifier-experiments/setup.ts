@@ -11,8 +11,15 @@ import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { Classifier } from "../../src/classify/classifier.ts";
 import { type Evidence, isContentWord, queryFeatures } from "../../src/classify/features.ts";
-import { readLabelled, TOP_LEVELS } from "../../src/classify/labels.ts";
+import { labelledBeside, readLabelled, TOP_LEVELS } from "../../src/classify/labels.ts";
 import type { Example, LinearModel } from "../../src/classify/model.ts";
+import {
+  type Pool,
+  type PoolExamples,
+  poolFeatures,
+  readPool,
+  SELF_TRAINING,
+} from "../../src/classify/self-training.ts";
 import { trainModel } from "../../src/classify/train.ts";
 import { Embeddings } from "../../src/knowledge/embeddings.ts";
 import { createScrubber } from "../../src/scrub/scrubber.ts";
@@ -156,6 +163,35 @@ export function cv(
     `${name.padEnd(40)} CV ${(100 * mean).toFixed(2)}% ± ${(100 * sd).toFixed(2)}  (folds ${acc.map((a) => (100 * a).toFixed(1)).join(" ")}; ${((c.user + c.system) / 1e6).toFixed(1)} CPU-s)`,
   );
   return { mean, sd };
+}
+
+const pools = new WeakMap<ExperimentContext, { read: Promise<Pool>; features: Map<number, PoolExamples> }>();
+
+/**
+ * The AOL subset as a self-training pool (its distinct queries less train.tsv's and dev.tsv's, with their users
+ * and clicks) and its features with word features of ≥ `minUsers` users: read and computed once per run, however
+ * many experiments use it. The caller checks that the subset exists.
+ */
+export async function aolPool(
+  ctx: ExperimentContext,
+  minUsers = SELF_TRAINING.minUsers,
+): Promise<PoolExamples> {
+  let entry = pools.get(ctx);
+  if (entry === undefined) {
+    entry = { read: readPool(ctx.paths.aol, labelledBeside(ctx.paths.train)), features: new Map() };
+    pools.set(ctx, entry);
+  }
+  let pool = entry.features.get(minUsers);
+  if (pool === undefined) {
+    const t0 = process.cpuUsage();
+    pool = poolFeatures(ctx.base, await entry.read, minUsers, ctx.emb);
+    entry.features.set(minUsers, pool);
+    const c = process.cpuUsage(t0);
+    console.log(
+      `pool: ${pool.queries.length} distinct AOL queries (labelled ones left out), ${pool.clicks.size} queries with clicks, word features of ≥ ${minUsers} users; ${((c.user + c.system) / 1e6).toFixed(1)} CPU-s`,
+    );
+  }
+  return pool;
 }
 
 /** The unit-length mean vector of the content words, or undefined. */
