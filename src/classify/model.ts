@@ -346,15 +346,19 @@ export class LinearModel {
       if (w.length !== k) throw new Error(`${source}: ${what} has ${w.length} weights, expected ${k}`);
       return Float64Array.from(w, (x) => x / SCALE);
     };
-    const entries = Object.entries(file.weights);
-    const table = new Float64Array(entries.length * k);
+    // Straight into one table (a typed array per feature, made and copied, cost most of the load).
+    const names = Object.keys(file.weights);
+    const table = new Float64Array(names.length * k);
     const rows = new Map<string, number>();
     const weights = new Map<string, Float64Array>();
-    entries.forEach(([n, w], i) => {
-      table.set(vec(w, `feature ${n}`), i * k);
-      rows.set(n, i * k);
-      weights.set(n, table.subarray(i * k, (i + 1) * k));
-    });
+    for (let i = 0, o = 0; i < names.length; i++, o += k) {
+      const n = names[i]!;
+      const w = file.weights[n]!;
+      if (w.length !== k) throw new Error(`${source}: feature ${n} has ${w.length} weights, expected ${k}`);
+      for (let c = 0; c < k; c++) table[o + c] = w[c]! / SCALE;
+      rows.set(n, o);
+      weights.set(n, table.subarray(o, o + k));
+    }
     const dense = new Float64Array((file.dense ?? []).length * k);
     (file.dense ?? []).forEach((w, d) => {
       dense.set(vec(w, `dense dimension ${d}`), d * k);
