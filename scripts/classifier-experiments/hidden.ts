@@ -8,8 +8,8 @@ import type { Example, LinearModel } from "../../src/classify/model.ts";
 import { Rng } from "../../src/util/random.ts";
 import { cv, DIMS, type ExperimentContext, K, type Options } from "./setup.ts";
 
-/** Fits the linear model and the hidden layer jointly. */
-function hybrid(tr: Example[], units: number, seed: number): LinearModel {
+/** Fits the linear model and the hidden layer jointly (each example's gradient × its weight). */
+export function hybrid(tr: Example[], units: number, seed: number): LinearModel {
   const rate = 0.3;
   const l2 = 1e-2;
   const counts = new Map<string, number>();
@@ -71,7 +71,8 @@ function hybrid(tr: Example[], units: number, seed: number): LinearModel {
       for (let c = 0; c < K; c++) m = Math.max(m, s[c]!);
       let z = 0;
       for (let c = 0; c < K; c++) z += Math.exp(s[c]! - m);
-      for (let c = 0; c < K; c++) g[c] = Math.exp(s[c]! - m) / z - (c === e.label ? 1 : 0);
+      const wt = e.weight ?? 1;
+      for (let c = 0; c < K; c++) g[c] = wt * (Math.exp(s[c]! - m) / z - (c === e.label ? 1 : 0));
       for (let c = 0; c < K; c++) ada(bias, gb, c, g[c]!);
       for (let j = 0; j < f.names.length; j++) {
         const v = w.get(f.names[j]!);

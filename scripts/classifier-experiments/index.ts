@@ -26,6 +26,11 @@ const EXPERIMENTS: Readonly<Record<string, () => Promise<{ default: Experiment }
   clickprop: () => import("./clickprop.ts"),
   clickrounds: () => import("./clickrounds.ts"),
   sessionprop: () => import("./sessionprop.ts"),
+  poolreg: () => import("./poolreg.ts"),
+  clicksoft: () => import("./clicksoft.ts"),
+  hiddenpool: () => import("./hiddenpool.ts"),
+  goldweight: () => import("./goldweight.ts"),
+  priorshift: () => import("./priorshift.ts"),
 };
 
 /** Options an experiment reads (weak: `--no-regional`). */

@@ -26,6 +26,8 @@ export interface SelfTraining {
   readonly minUsers: number;
   /** Labels carried through the click graph; absent = none. */
   readonly click?: ClickPropagation;
+  /** Options of the second fit (on the labelled and pseudo-labelled examples) that differ from the first's. */
+  readonly refit?: Omit<TrainOptions, "exclude" | "seed">;
 }
 
 /**
@@ -145,15 +147,21 @@ export function poolFeatures(
 }
 
 /**
- * The label the click graph gives each pool query (`ClickPropagation`), -1 where it gives none: the hosts' label
- * counts come from the `gold` examples, whose queries `queryOf` names.
+ * What the click graph says of each pool query: `shares[j·k + c]`, the query's clicks on hosts weighted by the
+ * share of label c among the `gold` examples (whose queries `queryOf` names) that clicked each host, and
+ * `support[j]`, how many such labelled clicks stand behind it (0: none of its hosts was clicked by a labelled
+ * query).
  */
-export function clickLabels(
+export interface ClickShares {
+  readonly shares: Float64Array;
+  readonly support: Float64Array;
+}
+
+export function clickShares(
   gold: readonly Example[],
   queryOf: (e: Example) => string | undefined,
   pool: PoolExamples,
-  cp: ClickPropagation,
-): Int32Array {
+): ClickShares {
   const k = TOP_LEVELS.length;
   const perHost = new Map<string, Float64Array>();
   for (const e of gold) {
@@ -163,36 +171,53 @@ export function clickLabels(
     for (const h of hosts.keys()) {
       let v = perHost.get(h);
       if (v === undefined) {
-        v = new Float64Array(k);
+        v = new Float64Array(k + 1);
         perHost.set(h, v);
       }
       v[e.label]! += 1;
+      v[k]! += 1;
     }
   }
-  const out = new Int32Array(pool.queries.length).fill(-1);
-  const share = new Float64Array(k);
+  const shares = new Float64Array(pool.queries.length * k);
+  const support = new Float64Array(pool.queries.length);
   pool.queries.forEach((q, j) => {
     const hosts = pool.clicks.get(q);
     if (hosts === undefined) return;
-    share.fill(0);
-    let support = 0;
     for (const [h, clicks] of hosts) {
       const v = perHost.get(h);
       if (v === undefined) continue;
-      let n = 0;
-      for (let c = 0; c < k; c++) n += v[c]!;
-      support += n;
-      for (let c = 0; c < k; c++) share[c]! += (clicks * v[c]!) / n;
+      const n = v[k]!;
+      support[j]! += n;
+      for (let c = 0; c < k; c++) shares[j * k + c]! += (clicks * v[c]!) / n;
     }
-    if (support < cp.support) return;
+  });
+  return { shares, support };
+}
+
+/**
+ * The label the click graph gives each pool query (`ClickPropagation`), -1 where it gives none: the best label of
+ * its `clickShares` when that holds ≥ `purity` of them and rests on ≥ `support` labelled clicks.
+ */
+export function clickLabels(
+  gold: readonly Example[],
+  queryOf: (e: Example) => string | undefined,
+  pool: PoolExamples,
+  cp: ClickPropagation,
+): Int32Array {
+  const k = TOP_LEVELS.length;
+  const { shares, support } = clickShares(gold, queryOf, pool);
+  const out = new Int32Array(pool.queries.length).fill(-1);
+  for (let j = 0; j < out.length; j++) {
+    if (support[j]! < cp.support || support[j] === 0) continue;
     let best = 0;
     let sum = 0;
     for (let c = 0; c < k; c++) {
-      sum += share[c]!;
-      if (share[c]! > share[best]!) best = c;
+      const x = shares[j * k + c]!;
+      sum += x;
+      if (x > shares[j * k + best]!) best = c;
     }
-    if (share[best]! >= cp.purity * sum) out[j] = best;
-  });
+    if (shares[j * k + best]! >= cp.purity * sum) out[j] = best;
+  }
   return out;
 }
 
@@ -213,11 +238,10 @@ export function confidentClass(
 }
 
 /**
- * `trainModel` on the labelled examples plus the pool's pseudo-labelled ones (`SelfTraining`): those the click
- * graph labels (when `st.click` is set and `queryOf` names the labelled examples' queries), else those the first
- * model is confident of.
+ * The pool's pseudo-labelled examples (`SelfTraining`): those the click graph labels (when `st.click` is set and
+ * `queryOf` names the labelled examples' queries), else those the model of the labelled examples is confident of.
  */
-export function selfTrain(
+export function pseudoLabelled(
   gold: readonly Example[],
   pool: PoolExamples,
   opts: TrainOptions,
@@ -225,7 +249,7 @@ export function selfTrain(
   queryOf?: (e: Example) => string | undefined,
   /** Told how many pool queries joined, and how many of them through the click graph. */
   onAdded?: (added: number, byClicks: number) => void,
-): LinearModel {
+): Example[] {
   const first = LinearModel.train(TOP_LEVELS, gold, opts);
   const k = TOP_LEVELS.length;
   const byClicks =
@@ -244,5 +268,18 @@ export function selfTrain(
     if (best >= 0) added.push({ features: f, label: best, weight: st.weight });
   });
   onAdded?.(added.length, clicked);
-  return LinearModel.train(TOP_LEVELS, [...gold, ...added], opts);
+  return added;
+}
+
+/** `trainModel` on the labelled examples plus the pool's {@link pseudoLabelled} ones. */
+export function selfTrain(
+  gold: readonly Example[],
+  pool: PoolExamples,
+  opts: TrainOptions,
+  st: SelfTraining = SELF_TRAINING,
+  queryOf?: (e: Example) => string | undefined,
+  onAdded?: (added: number, byClicks: number) => void,
+): LinearModel {
+  const added = pseudoLabelled(gold, pool, opts, st, queryOf, onAdded);
+  return LinearModel.train(TOP_LEVELS, [...gold, ...added], { ...opts, ...st.refit });
 }
