@@ -31,6 +31,7 @@ const EXPERIMENTS: Readonly<Record<string, () => Promise<{ default: Experiment }
   hiddenpool: () => import("./hiddenpool.ts"),
   goldweight: () => import("./goldweight.ts"),
   priorshift: () => import("./priorshift.ts"),
+  averaging: () => import("./averaging.ts"),
 };
 
 /** Options an experiment reads (weak: `--no-regional`). */

@@ -25,6 +25,12 @@ export interface TrainOptions {
   rate?: number;
   /** L2 shrinkage per update of a weight (default 1e-2). */
   l2?: number;
+  /**
+   * The weights are the mean of their values at the end of the last `average` passes (default 1: the last
+   * pass's): stochastic gradient leaves the weights wandering around their optimum, and the mean of several
+   * passes wanders less.
+   */
+  average?: number;
   /** A feature seen in fewer examples is left out (default 2). */
   minCount?: number;
   /** Feature names never given weights (e.g. those that would spell out a whole training query). */
@@ -50,6 +56,7 @@ export interface ModelFile {
         readonly weight: number;
         readonly minUsers: number;
         readonly pool: number;
+        readonly average?: number;
       };
     };
   };
@@ -242,6 +249,7 @@ export class LinearModel {
     const rate = opts.rate ?? 0.3;
     const l2 = opts.l2 ?? 1e-2;
     const minCount = opts.minCount ?? 2;
+    const average = Math.min(opts.average ?? 1, epochs);
     const k = classes.length;
     const counts = new Map<string, number>();
     for (const e of examples)
@@ -263,6 +271,7 @@ export class LinearModel {
     const rng = Rng.fromSeed(seed);
     const s = new Float64Array(k);
     const g = new Float64Array(k);
+    let sums: WeightSums | undefined;
     for (let epoch = 0; epoch < epochs; epoch++) {
       rng.shuffle(order);
       for (const i of order) {
@@ -302,6 +311,15 @@ export class LinearModel {
               dense[o]! -= (rate * gc) / Math.sqrt(denseG[o]!);
             }
       }
+      if (average > 1 && epoch >= epochs - average) sums = addInto(sums, bias, weights, dense);
+    }
+    if (sums !== undefined) {
+      const scale = (into: Float64Array, sum: Float64Array) => {
+        for (let i = 0; i < into.length; i++) into[i] = sum[i]! / average;
+      };
+      scale(bias, sums.bias);
+      scale(dense, sums.dense);
+      for (const [n, w] of weights) scale(w, sums.weights.get(n)!);
     }
     return model;
   }
@@ -368,4 +386,32 @@ export class LinearModel {
     model.table = table;
     return model;
   }
+}
+
+/** Running sums of a model's weights (`TrainOptions.average`). */
+interface WeightSums {
+  readonly bias: Float64Array;
+  readonly dense: Float64Array;
+  readonly weights: Map<string, Float64Array>;
+}
+
+/** `sums` (new when undefined) plus the current weights. */
+function addInto(
+  sums: WeightSums | undefined,
+  bias: Float64Array,
+  weights: ReadonlyMap<string, Float64Array>,
+  dense: Float64Array,
+): WeightSums {
+  const out = sums ?? {
+    bias: new Float64Array(bias.length),
+    dense: new Float64Array(dense.length),
+    weights: new Map([...weights.keys()].map((n) => [n, new Float64Array(bias.length)])),
+  };
+  const add = (into: Float64Array, w: Float64Array) => {
+    for (let i = 0; i < w.length; i++) into[i]! += w[i]!;
+  };
+  add(out.bias, bias);
+  add(out.dense, dense);
+  for (const [n, w] of weights) add(out.weights.get(n)!, w);
+  return out;
 }

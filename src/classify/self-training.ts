@@ -26,6 +26,11 @@ export interface SelfTraining {
   readonly minUsers: number;
   /** Labels carried through the click graph; absent = none. */
   readonly click?: ClickPropagation;
+  /**
+   * Both fits' weights are the mean of their last `average` passes (`TrainOptions.average`): a retrain after a
+   * change to a few examples then moves far fewer queries to another branch.
+   */
+  readonly average?: number;
   /** Options of the second fit (on the labelled and pseudo-labelled examples) that differ from the first's. */
   readonly refit?: Omit<TrainOptions, "exclude" | "seed">;
 }
@@ -47,6 +52,7 @@ export const SELF_TRAINING: SelfTraining = {
   weight: 0.5,
   minUsers: 5,
   click: { purity: 0.95, support: 2, weight: 1 },
+  average: 6,
 };
 
 /**
@@ -250,7 +256,7 @@ export function pseudoLabelled(
   /** Told how many pool queries joined, and how many of them through the click graph. */
   onAdded?: (added: number, byClicks: number) => void,
 ): Example[] {
-  const first = LinearModel.train(TOP_LEVELS, gold, opts);
+  const first = LinearModel.train(TOP_LEVELS, gold, withAverage(opts, st));
   const k = TOP_LEVELS.length;
   const byClicks =
     st.click !== undefined && queryOf !== undefined ? clickLabels(gold, queryOf, pool, st.click) : undefined;
@@ -281,5 +287,10 @@ export function selfTrain(
   onAdded?: (added: number, byClicks: number) => void,
 ): LinearModel {
   const added = pseudoLabelled(gold, pool, opts, st, queryOf, onAdded);
-  return LinearModel.train(TOP_LEVELS, [...gold, ...added], { ...opts, ...st.refit });
+  return LinearModel.train(TOP_LEVELS, [...gold, ...added], { ...withAverage(opts, st), ...st.refit });
+}
+
+/** `opts` with the self-training's `average`, when it sets one. */
+function withAverage(opts: TrainOptions, st: SelfTraining): TrainOptions {
+  return st.average === undefined ? opts : { ...opts, average: st.average };
 }

@@ -12,7 +12,7 @@ import { analyze, analyzeWords, type Token } from "../text/nlp.ts";
 import { chunkTokens } from "../text/noun-phrases.ts";
 import { isStopword } from "../text/stopwords.ts";
 import { emptyList, mapList, splitSpaces } from "../util/elements.ts";
-import { splitOf, type WordFacts, wordFacts } from "./word-facts.ts";
+import { siteSplitOf, type WordFacts, wordFacts } from "./word-facts.ts";
 
 /** One semantic unit: its words as written and their Porter stems. */
 export interface Unit {
@@ -67,7 +67,7 @@ export function normalizeQuery(text: string, onSite?: (word: string) => void): s
 function splitSiteName(kb: KnowledgeBase, word: string): string | undefined {
   const f = wordFacts(kb, word);
   if (f.ids !== undefined) return undefined;
-  return splitOf(kb, word, f)?.join(" ");
+  return siteSplitOf(kb, word, f)?.join(" ");
 }
 
 const NUMBER = /^[\d.,/-]+$/;

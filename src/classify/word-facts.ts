@@ -55,6 +55,8 @@ export interface WordFacts {
    * The spelling recommendation, the fallback and site names all ask, and a split costs dozens of look-ups.
    */
   split: readonly string[] | null | undefined;
+  /** `kb.spelling.split(word, true)` for a site's name (`siteSplitOf`), as `split`. */
+  glued: readonly string[] | null | undefined;
 }
 
 const FACTS_LIMIT = 200_000;
@@ -96,6 +98,7 @@ export function wordFacts(kb: KnowledgeBase, word: string): WordFacts {
       partOf: undefined,
       vec: -1,
       split: undefined,
+      glued: undefined,
     };
     if (memo.size >= FACTS_LIMIT) memo.clear();
     memo.set(word, f);
@@ -125,4 +128,23 @@ export function phraseRefs(facts: readonly WordFacts[], documents: number): numb
   let p = 1;
   for (const f of facts) p *= (f.count ?? 1) / documents;
   return p * documents;
+}
+
+/**
+ * How a site's name (`findmyfamily`, `cheapcarsforsale`) reads as words: `splitOf`, else the split that may also
+ * hold function words (`kb.spelling.split(word, true)`), remembered with the word's facts.
+ */
+export function siteSplitOf(
+  kb: KnowledgeBase,
+  word: string,
+  facts: WordFacts = wordFacts(kb, word),
+): readonly string[] | undefined {
+  const plain = splitOf(kb, word, facts);
+  if (plain !== undefined) return plain;
+  let s = facts.glued;
+  if (s === undefined) {
+    s = kb.spelling.split(word, true) ?? null;
+    facts.glued = s;
+  }
+  return s ?? undefined;
 }

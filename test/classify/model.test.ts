@@ -164,6 +164,35 @@ test("model scores: finite, argmax in range, and the file round trip keeps predi
   );
 });
 
+test("weights averaged over the last n passes are the mean of the models that stop after each of them", () => {
+  const names = ["a", "b", "c", "d"];
+  const featureArb = fc.record({
+    names: fc.array(fc.constantFrom(...names), { minLength: 1, maxLength: 4 }),
+    seed: fc.nat(),
+  });
+  fc.assert(
+    fc.property(fc.array(featureArb, { minLength: 3, maxLength: 10 }), fc.nat(1000), (raw, seed) => {
+      const examples = raw.map((r, i) => ({
+        features: { names: r.names, values: r.names.map(() => 1), dense: new Float64Array([i % 2, 1]) },
+        label: (r.seed + i) % 3,
+      }));
+      const opts = { seed, minCount: 1 };
+      const averaged = LinearModel.train(["X", "Y", "Z"], examples, { ...opts, epochs: 5, average: 3 });
+      // The same seed shuffles the same way pass by pass, so a run of 3, 4 or 5 passes is a prefix of the run of 5.
+      const stops = [3, 4, 5].map((epochs) => LinearModel.train(["X", "Y", "Z"], examples, { ...opts, epochs }));
+      const one = LinearModel.train(["X", "Y", "Z"], examples, { ...opts, epochs: 5, average: 1 });
+      const last = stops[2]!;
+      for (const e of examples) {
+        const want = [0, 1, 2].map((c) => stops.reduce((a, m) => a + m.scores(e.features)[c]!, 0) / 3);
+        const got = averaged.scores(e.features);
+        for (let c = 0; c < 3; c++) assert.ok(Math.abs(got[c]! - want[c]!) < 1e-9, `${got} vs ${want}`);
+        assert.deepEqual(one.scores(e.features), last.scores(e.features));
+      }
+    }),
+    { numRuns: 30 },
+  );
+});
+
 test("the model binds to what the knowledge base knows, not to where or by which code it was built", () => {
   const snap = readSnapshot()!;
   const moved = { ...snap, fingerprint: "f".repeat(32), termstatsFile: "/elsewhere/terms.tsv", inputs: [] };

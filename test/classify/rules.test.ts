@@ -117,6 +117,9 @@ test("page-kind words (pictures, review) give way to the subject", () => {
 
 test("unknown words: run-together site names are split, medical suffixes are Health", () => {
   assert.equal(top("www.bakingrecipes.com"), "Home");
+  // A site's name with function words in it (`for`, `my`) reads as words too; the same run typed as a word does not.
+  assert.equal(top("gardeningtipsforyou.com"), "Home");
+  assert.equal(top("gardeningtipsforyou"), "");
   assert.equal(top("xylophomycin"), "Health");
   assert.equal(top("qzxvbnmtrk"), "");
 });

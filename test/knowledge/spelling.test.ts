@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
 import { editDistance, parseMisspellings, SpellingCorrector } from "../../src/knowledge/spelling.ts";
+import { isStopword } from "../../src/text/stopwords.ts";
 
 /** Plain Damerau–Levenshtein (OSA) without early exit, as the reference. */
 function reference(a: string, b: string): number {
@@ -79,4 +80,50 @@ test("split run-together words into vocabulary words", () => {
   assert.deepEqual(corrector.split("soccerplayers"), ["soccer", "players"]);
   assert.equal(corrector.split("soccer"), undefined);
   assert.equal(corrector.split("xyzxyzxyz"), undefined);
+});
+
+test("a site's name may hold function words between vocabulary words; a typed word may not", () => {
+  const c = new SpellingCorrector({
+    words: ["cheap", "cars", "sale", "snore", "sno", "reno", "family"],
+    counts: [900, 800, 700, 100, 5, 50, 400],
+    misspellings: new Map(),
+  });
+  assert.deepEqual(c.split("cheapcarsforsale", true), ["cheap", "cars", "for", "sale"]);
+  assert.equal(c.split("cheapcarsforsale"), undefined);
+  assert.deepEqual(c.split("findmyfamily", true), ["find", "my", "family"]);
+  // The most probable split: a common function word and a commoner word beat two rare words.
+  assert.deepEqual(c.split("snorenomore", true), ["snore", "no", "more"]);
+  // Function words alone are no reading, nor are single letters.
+  assert.equal(c.split("forthewhat", true), undefined);
+  assert.equal(c.split("acheapcars", true), undefined);
+  // Whatever the split, its pieces spell the word: vocabulary words of 3 letters or more, or function words.
+  const piece = fc.constantFrom(
+    "cheap",
+    "cars",
+    "sale",
+    "snore",
+    "reno",
+    "family",
+    "for",
+    "my",
+    "the",
+    "to",
+    "a",
+    "q",
+  );
+  fc.assert(
+    fc.property(fc.array(piece, { minLength: 1, maxLength: 7 }), (ps) => {
+      const w = ps.join("");
+      const s = c.split(w, true);
+      if (s === undefined) return;
+      assert.equal(s.join(""), w);
+      assert.ok(s.length >= 2 && s.length <= 6, w);
+      assert.ok(
+        s.some((x) => c.knows(x)),
+        w,
+      );
+      for (const x of s)
+        assert.ok((c.knows(x) && x.length >= 3) || (isStopword(x) && x.length >= 2 && x.length <= 5), w);
+    }),
+  );
 });
