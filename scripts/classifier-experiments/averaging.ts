@@ -5,26 +5,21 @@
  * the stochastic gradient's last pass lands the weights at one point of their wander. AVERAGE_CONFIGS lists
  * `first:second,…` numbers of passes (1 = the last pass only, as shipped until session 18; 6:6 since).
  */
-import { existsSync } from "node:fs";
 import type { Example } from "../../src/classify/model.ts";
 import { SELF_TRAINING, selfTrain } from "../../src/classify/self-training.ts";
-import { aolPool, cv, type ExperimentContext } from "./setup.ts";
+import { aolPoolOrSkip, configs, cv, type ExperimentContext } from "./setup.ts";
 
 export default async function averaging(ctx: ExperimentContext): Promise<void> {
-  const { aol } = ctx.paths;
-  if (!existsSync(aol)) {
-    console.log(`averaging: ${aol} not found; skipping`);
-    return;
-  }
-  const configs = (process.env.AVERAGE_CONFIGS ?? "1:6,6:6").split(",").map((c) => {
-    const x = c.split(":").map(Number);
-    if (x.length !== 2 || x.some((v) => !Number.isInteger(v) || v < 1))
-      throw new Error(`AVERAGE_CONFIGS: "${c}" is not first:second (whole numbers ≥ 1)`);
-    return x as [number, number];
-  });
-  const pool = await aolPool(ctx);
+  const settings = configs<[number, number]>(
+    "AVERAGE_CONFIGS",
+    "1:6,6:6",
+    ["first", "second"],
+    (x) => Number.isInteger(x) && x >= 1,
+  );
+  const pool = await aolPoolOrSkip(ctx, "averaging");
+  if (pool === undefined) return;
   const byExample = new Map<Example, string>(ctx.rows.map((r) => [r.ex, r.query]));
-  for (const [first, second] of configs)
+  for (const [first, second] of settings)
     cv(
       ctx,
       `shipped self-training, weights averaged over ${first} / ${second} passes`,

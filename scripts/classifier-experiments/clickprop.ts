@@ -6,26 +6,20 @@
  * `purity:support:clickWeight:threshold:weight,…` (threshold 2 = no model pseudo-labels); the pool's word
  * features need ≥ 5 users, as shipped.
  */
-import { existsSync } from "node:fs";
 import type { Example } from "../../src/classify/model.ts";
 import { SELF_TRAINING, selfTrain } from "../../src/classify/self-training.ts";
-import { aolPool, cv, type ExperimentContext } from "./setup.ts";
+import { aolPoolOrSkip, configs, cv, type ExperimentContext } from "./setup.ts";
 
 export default async function clickprop(ctx: ExperimentContext): Promise<void> {
-  const { aol } = ctx.paths;
-  if (!existsSync(aol)) {
-    console.log(`clickprop: ${aol} not found; skipping`);
-    return;
-  }
-  const configs = (process.env.CLICKPROP_CONFIGS ?? "0.9:3:0.5:0.9:0.5,0.9:3:0.5:2:0").split(",").map((c) => {
-    const x = c.split(":").map(Number);
-    if (x.length !== 5 || x.some((v) => !Number.isFinite(v)))
-      throw new Error(`CLICKPROP_CONFIGS: "${c}" is not purity:support:clickWeight:threshold:weight`);
-    return x as [number, number, number, number, number];
-  });
-  const pool = await aolPool(ctx);
+  const settings = configs<[number, number, number, number, number]>(
+    "CLICKPROP_CONFIGS",
+    "0.9:3:0.5:0.9:0.5,0.9:3:0.5:2:0",
+    ["purity", "support", "clickWeight", "threshold", "weight"],
+  );
+  const pool = await aolPoolOrSkip(ctx, "clickprop");
+  if (pool === undefined) return;
   const queryOf = new Map<Example, string>(ctx.rows.map((r) => [r.ex, r.query]));
-  for (const [purity, support, clickWeight, threshold, weight] of configs) {
+  for (const [purity, support, clickWeight, threshold, weight] of settings) {
     let added = 0;
     let byClicks = 0;
     cv(

@@ -4,30 +4,24 @@
  * click graph's shares, with weight `weight` × that share (a soft target: the same gradient as the mixed label).
  * CLICKSOFT_CONFIGS lists `support:minShare:weight,…` (support: labelled clicks the mix needs).
  */
-import { existsSync } from "node:fs";
 import { TOP_LEVELS } from "../../src/classify/labels.ts";
 import { type Example, LinearModel } from "../../src/classify/model.ts";
 import { clickLabels, clickShares, confidentClass, SELF_TRAINING } from "../../src/classify/self-training.ts";
-import { aolPool, cv, type ExperimentContext } from "./setup.ts";
+import { aolPoolOrSkip, configs, cv, type ExperimentContext } from "./setup.ts";
 
 export default async function clicksoft(ctx: ExperimentContext): Promise<void> {
-  const { aol } = ctx.paths;
-  if (!existsSync(aol)) {
-    console.log(`clicksoft: ${aol} not found; skipping`);
-    return;
-  }
-  const configs = (process.env.CLICKSOFT_CONFIGS ?? "2:0.25:1").split(",").map((c) => {
-    const x = c.split(":").map(Number);
-    if (x.length !== 3 || x.some((v) => !Number.isFinite(v)))
-      throw new Error(`CLICKSOFT_CONFIGS: "${c}" is not support:minShare:weight`);
-    return x as [number, number, number];
-  });
-  const pool = await aolPool(ctx);
+  const settings = configs<[number, number, number]>("CLICKSOFT_CONFIGS", "2:0.25:1", [
+    "support",
+    "minShare",
+    "weight",
+  ]);
+  const pool = await aolPoolOrSkip(ctx, "clicksoft");
+  if (pool === undefined) return;
   const queryOf = (e: Example) => byExample.get(e);
   const byExample = new Map<Example, string>(ctx.rows.map((r) => [r.ex, r.query]));
   const st = SELF_TRAINING;
   const k = TOP_LEVELS.length;
-  for (const [support, minShare, weight] of configs) {
+  for (const [support, minShare, weight] of settings) {
     let soft = 0;
     cv(
       ctx,

@@ -3,26 +3,20 @@
  * fit, whose training set is ten times the labelled one: the L2 shrinkage, passes and step were chosen on the
  * labelled queries alone (docs/classifier.md). POOLREG_CONFIGS lists `l2:epochs:rate,…`.
  */
-import { existsSync } from "node:fs";
 import type { Example } from "../../src/classify/model.ts";
 import { SELF_TRAINING, selfTrain } from "../../src/classify/self-training.ts";
-import { aolPool, cv, type ExperimentContext } from "./setup.ts";
+import { aolPoolOrSkip, configs, cv, type ExperimentContext } from "./setup.ts";
 
 export default async function poolreg(ctx: ExperimentContext): Promise<void> {
-  const { aol } = ctx.paths;
-  if (!existsSync(aol)) {
-    console.log(`poolreg: ${aol} not found; skipping`);
-    return;
-  }
-  const configs = (process.env.POOLREG_CONFIGS ?? "0.01:12:0.3,0.003:12:0.3").split(",").map((c) => {
-    const x = c.split(":").map(Number);
-    if (x.length !== 3 || x.some((v) => !Number.isFinite(v)))
-      throw new Error(`POOLREG_CONFIGS: "${c}" is not l2:epochs:rate`);
-    return x as [number, number, number];
-  });
-  const pool = await aolPool(ctx);
+  const settings = configs<[number, number, number]>("POOLREG_CONFIGS", "0.01:12:0.3,0.003:12:0.3", [
+    "l2",
+    "epochs",
+    "rate",
+  ]);
+  const pool = await aolPoolOrSkip(ctx, "poolreg");
+  if (pool === undefined) return;
   const queryOf = new Map<Example, string>(ctx.rows.map((r) => [r.ex, r.query]));
-  for (const [l2, epochs, rate] of configs)
+  for (const [l2, epochs, rate] of settings)
     cv(
       ctx,
       `shipped self-training, refit L2 ${l2} ${epochs} passes at ${rate}`,

@@ -4,12 +4,11 @@
  * from the classes the first model and the click graph are sure of, which shifts the prior the model learns
  * (label-shift correction). PRIORSHIFT_CONFIGS lists the α.
  */
-import { existsSync } from "node:fs";
 import type { Features } from "../../src/classify/features.ts";
 import { TOP_LEVELS } from "../../src/classify/labels.ts";
 import { type Example, LinearModel } from "../../src/classify/model.ts";
 import { pseudoLabelled } from "../../src/classify/self-training.ts";
-import { aolPool, cv, type ExperimentContext, K } from "./setup.ts";
+import { aolPoolOrSkip, configs, cv, type ExperimentContext, K } from "./setup.ts";
 
 function shares(examples: readonly Example[]): Float64Array {
   const s = new Float64Array(K).fill(1e-3);
@@ -19,15 +18,11 @@ function shares(examples: readonly Example[]): Float64Array {
 }
 
 export default async function priorshift(ctx: ExperimentContext): Promise<void> {
-  const { aol } = ctx.paths;
-  if (!existsSync(aol)) {
-    console.log(`priorshift: ${aol} not found; skipping`);
-    return;
-  }
-  const alphas = (process.env.PRIORSHIFT_CONFIGS ?? "1,0.5").split(",").map(Number);
-  const pool = await aolPool(ctx);
+  const alphas = configs<[number]>("PRIORSHIFT_CONFIGS", "1,0.5", ["alpha"]);
+  const pool = await aolPoolOrSkip(ctx, "priorshift");
+  if (pool === undefined) return;
   const byExample = new Map<Example, string>(ctx.rows.map((r) => [r.ex, r.query]));
-  for (const alpha of alphas)
+  for (const [alpha] of alphas)
     cv(
       ctx,
       `shipped self-training, prior shift × ${alpha}`,

@@ -165,6 +165,34 @@ export function cv(
   return { mean, sd };
 }
 
+/**
+ * The settings an experiment compares, from `env[name]` (or `fallback`): comma-separated, each `fields.length`
+ * numbers joined by ":" (e.g. `0.95:2:1,0.8:2:1`); throws on one that is not.
+ */
+export function configs<T extends number[]>(
+  name: string,
+  fallback: string,
+  fields: readonly string[],
+  ok: (x: number) => boolean = Number.isFinite,
+): T[] {
+  return (process.env[name] ?? fallback).split(",").map((c) => {
+    const x = c.split(":").map((v) => (v.trim() === "" ? Number.NaN : Number(v)));
+    if (x.length !== fields.length || !x.every(ok))
+      throw new Error(`${name}: "${c}" is not ${fields.join(":")}`);
+    return x as T;
+  });
+}
+
+/** `aolPool(ctx)`, or undefined (said on stdout) when the AOL subset is absent. */
+export async function aolPoolOrSkip(
+  ctx: ExperimentContext,
+  experiment: string,
+): Promise<PoolExamples | undefined> {
+  if (existsSync(ctx.paths.aol)) return aolPool(ctx);
+  console.log(`${experiment}: ${ctx.paths.aol} not found; skipping`);
+  return undefined;
+}
+
 const pools = new WeakMap<ExperimentContext, { read: Promise<Pool>; features: Map<number, PoolExamples> }>();
 
 /**

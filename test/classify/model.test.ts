@@ -179,7 +179,9 @@ test("weights averaged over the last n passes are the mean of the models that st
       const opts = { seed, minCount: 1 };
       const averaged = LinearModel.train(["X", "Y", "Z"], examples, { ...opts, epochs: 5, average: 3 });
       // The same seed shuffles the same way pass by pass, so a run of 3, 4 or 5 passes is a prefix of the run of 5.
-      const stops = [3, 4, 5].map((epochs) => LinearModel.train(["X", "Y", "Z"], examples, { ...opts, epochs }));
+      const stops = [3, 4, 5].map((epochs) =>
+        LinearModel.train(["X", "Y", "Z"], examples, { ...opts, epochs }),
+      );
       const one = LinearModel.train(["X", "Y", "Z"], examples, { ...opts, epochs: 5, average: 1 });
       const last = stops[2]!;
       for (const e of examples) {
