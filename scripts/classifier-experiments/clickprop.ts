@@ -1,14 +1,5 @@
-/**
- * clickprop: self-training whose pseudo-labels come first from the AOL subset's click graph (self-training.ts:
- * `ClickPropagation`, `clickLabels`; distant supervision: at classification time the model still sees the query's
- * text only), then, for the pool queries the graph leaves unlabelled, from the fold's own model as in selftrain.
- * Per fold, the hosts' label counts come from the training folds' labelled queries only. CLICKPROP_CONFIGS lists
- * `purity:support:clickWeight:threshold:weight,…` (threshold 2 = no model pseudo-labels); the pool's word
- * features need ≥ 5 users, as shipped.
- */
-import type { Example } from "../../src/classify/model.ts";
 import { SELF_TRAINING, selfTrain } from "../../src/classify/self-training.ts";
-import { aolPoolOrSkip, configs, cv, type ExperimentContext } from "./setup.ts";
+import { aolPoolOrSkip, configs, cv, type ExperimentContext, queryOfExample } from "./setup.ts";
 
 export default async function clickprop(ctx: ExperimentContext): Promise<void> {
   const settings = configs<[number, number, number, number, number]>(
@@ -18,7 +9,7 @@ export default async function clickprop(ctx: ExperimentContext): Promise<void> {
   );
   const pool = await aolPoolOrSkip(ctx, "clickprop");
   if (pool === undefined) return;
-  const queryOf = new Map<Example, string>(ctx.rows.map((r) => [r.ex, r.query]));
+  const queryOf = queryOfExample(ctx);
   for (const [purity, support, clickWeight, threshold, weight] of settings) {
     let added = 0;
     let byClicks = 0;
@@ -39,7 +30,7 @@ export default async function clickprop(ctx: ExperimentContext): Promise<void> {
             minUsers: SELF_TRAINING.minUsers,
             click: { purity, support, weight: clickWeight },
           },
-          (e) => queryOf.get(e),
+          queryOf,
           (a, b) => {
             added += a;
             byClicks += b;

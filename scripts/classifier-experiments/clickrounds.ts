@@ -8,7 +8,7 @@ import { existsSync } from "node:fs";
 import type { Example, LinearModel } from "../../src/classify/model.ts";
 import { clickLabels, confidentClass, SELF_TRAINING, selfTrain } from "../../src/classify/self-training.ts";
 import { trainModel } from "../../src/classify/train.ts";
-import { aolPool, cv, type ExperimentContext, K } from "./setup.ts";
+import { aolPool, cv, type ExperimentContext, K, queryOfExample, shippedSelfTraining } from "./setup.ts";
 
 export default async function clickrounds(ctx: ExperimentContext): Promise<void> {
   const { aol } = ctx.paths;
@@ -19,7 +19,7 @@ export default async function clickrounds(ctx: ExperimentContext): Promise<void>
   const st = SELF_TRAINING;
   const cp = st.click!;
   const pool = await aolPool(ctx);
-  const queryOf = new Map<Example, string>(ctx.rows.map((r) => [r.ex, r.query]));
+  const queryOf = queryOfExample(ctx);
   const s = new Float64Array(K);
   /** Pseudo-labelled pool examples: the click graph's label, else the model's confident one. */
   const pseudo = (clicks: Int32Array, m: LinearModel): Example[] => {
@@ -33,14 +33,7 @@ export default async function clickrounds(ctx: ExperimentContext): Promise<void>
     });
     return out;
   };
-  cv(
-    ctx,
-    "shipped self-training (clicks, then model)",
-    () => undefined,
-    1,
-    undefined,
-    (tr) => selfTrain(tr, pool, {}, st, (e) => queryOf.get(e)),
-  );
+  shippedSelfTraining(ctx, pool);
   cv(
     ctx,
     "hosts+self: sites also count confident pool",
@@ -58,7 +51,7 @@ export default async function clickrounds(ctx: ExperimentContext): Promise<void>
         sure.push(e);
         q.set(e, pool.queries[j]!);
       });
-      const clicks = clickLabels([...tr, ...sure], (e) => queryOf.get(e) ?? q.get(e), pool, cp);
+      const clicks = clickLabels([...tr, ...sure], (e) => queryOf(e) ?? q.get(e), pool, cp);
       return trainModel([...tr, ...pseudo(clicks, first)], {});
     },
   );
@@ -69,8 +62,8 @@ export default async function clickrounds(ctx: ExperimentContext): Promise<void>
     1,
     undefined,
     (tr) => {
-      const clicks = clickLabels(tr, (e) => queryOf.get(e), pool, cp);
-      const second = selfTrain(tr, pool, {}, st, (e) => queryOf.get(e));
+      const clicks = clickLabels(tr, (e) => queryOf(e), pool, cp);
+      const second = selfTrain(tr, pool, {}, st, (e) => queryOf(e));
       return trainModel([...tr, ...pseudo(clicks, second)], {});
     },
   );

@@ -7,7 +7,7 @@
 import { TOP_LEVELS } from "../../src/classify/labels.ts";
 import { type Example, LinearModel } from "../../src/classify/model.ts";
 import { clickLabels, clickShares, confidentClass, SELF_TRAINING } from "../../src/classify/self-training.ts";
-import { aolPoolOrSkip, configs, cv, type ExperimentContext } from "./setup.ts";
+import { aolPoolOrSkip, configs, cv, type ExperimentContext, queryOfExample } from "./setup.ts";
 
 export default async function clicksoft(ctx: ExperimentContext): Promise<void> {
   const settings = configs<[number, number, number]>("CLICKSOFT_CONFIGS", "2:0.25:1", [
@@ -17,8 +17,7 @@ export default async function clicksoft(ctx: ExperimentContext): Promise<void> {
   ]);
   const pool = await aolPoolOrSkip(ctx, "clicksoft");
   if (pool === undefined) return;
-  const queryOf = (e: Example) => byExample.get(e);
-  const byExample = new Map<Example, string>(ctx.rows.map((r) => [r.ex, r.query]));
+  const queryOf = queryOfExample(ctx);
   const st = SELF_TRAINING;
   const k = TOP_LEVELS.length;
   for (const [support, minShare, weight] of settings) {

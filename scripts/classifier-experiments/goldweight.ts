@@ -4,15 +4,15 @@
  * fold several times over. GOLDWEIGHT_CONFIGS lists the weights.
  */
 import { TOP_LEVELS } from "../../src/classify/labels.ts";
-import { type Example, LinearModel } from "../../src/classify/model.ts";
+import { LinearModel } from "../../src/classify/model.ts";
 import { pseudoLabelled } from "../../src/classify/self-training.ts";
-import { aolPoolOrSkip, configs, cv, type ExperimentContext } from "./setup.ts";
+import { aolPoolOrSkip, configs, cv, type ExperimentContext, queryOfExample } from "./setup.ts";
 
 export default async function goldweight(ctx: ExperimentContext): Promise<void> {
   const weights = configs<[number]>("GOLDWEIGHT_CONFIGS", "2,3", ["weight"], (x) => x > 0);
   const pool = await aolPoolOrSkip(ctx, "goldweight");
   if (pool === undefined) return;
-  const byExample = new Map<Example, string>(ctx.rows.map((r) => [r.ex, r.query]));
+  const byExample = queryOfExample(ctx);
   for (const [w] of weights)
     cv(
       ctx,
@@ -21,7 +21,7 @@ export default async function goldweight(ctx: ExperimentContext): Promise<void> 
       1,
       undefined,
       (gold) => {
-        const added = pseudoLabelled(gold, pool, {}, undefined, (e) => byExample.get(e));
+        const added = pseudoLabelled(gold, pool, {}, undefined, byExample);
         return LinearModel.train(TOP_LEVELS, [...gold.map((e) => ({ ...e, weight: w })), ...added], {});
       },
     );

@@ -5,10 +5,9 @@
  * layer sizes.
  */
 import { existsSync } from "node:fs";
-import type { Example } from "../../src/classify/model.ts";
 import { pseudoLabelled } from "../../src/classify/self-training.ts";
 import { hybrid } from "./hidden.ts";
-import { aolPool, cv, type ExperimentContext, type Options } from "./setup.ts";
+import { aolPool, cv, type ExperimentContext, type Options, queryOfExample } from "./setup.ts";
 
 export default async function hiddenpool(ctx: ExperimentContext, options: Options): Promise<void> {
   const { aol } = ctx.paths;
@@ -17,7 +16,7 @@ export default async function hiddenpool(ctx: ExperimentContext, options: Option
     return;
   }
   const pool = await aolPool(ctx);
-  const byExample = new Map<Example, string>(ctx.rows.map((r) => [r.ex, r.query]));
+  const byExample = queryOfExample(ctx);
   for (const units of options.hiddenUnits)
     cv(
       ctx,
@@ -25,7 +24,6 @@ export default async function hiddenpool(ctx: ExperimentContext, options: Option
       () => undefined,
       1,
       undefined,
-      (gold, seed) =>
-        hybrid([...gold, ...pseudoLabelled(gold, pool, {}, undefined, (e) => byExample.get(e))], units, seed),
+      (gold, seed) => hybrid([...gold, ...pseudoLabelled(gold, pool, {}, undefined, byExample)], units, seed),
     );
 }

@@ -8,7 +8,7 @@ import type { Features } from "../../src/classify/features.ts";
 import { TOP_LEVELS } from "../../src/classify/labels.ts";
 import { type Example, LinearModel } from "../../src/classify/model.ts";
 import { pseudoLabelled } from "../../src/classify/self-training.ts";
-import { aolPoolOrSkip, configs, cv, type ExperimentContext, K } from "./setup.ts";
+import { aolPoolOrSkip, configs, cv, type ExperimentContext, K, queryOfExample } from "./setup.ts";
 
 function shares(examples: readonly Example[]): Float64Array {
   const s = new Float64Array(K).fill(1e-3);
@@ -21,7 +21,7 @@ export default async function priorshift(ctx: ExperimentContext): Promise<void> 
   const alphas = configs<[number]>("PRIORSHIFT_CONFIGS", "1,0.5", ["alpha"]);
   const pool = await aolPoolOrSkip(ctx, "priorshift");
   if (pool === undefined) return;
-  const byExample = new Map<Example, string>(ctx.rows.map((r) => [r.ex, r.query]));
+  const byExample = queryOfExample(ctx);
   for (const [alpha] of alphas)
     cv(
       ctx,
@@ -30,7 +30,7 @@ export default async function priorshift(ctx: ExperimentContext): Promise<void> 
       1,
       undefined,
       (gold) => {
-        const added = pseudoLabelled(gold, pool, {}, undefined, (e) => byExample.get(e));
+        const added = pseudoLabelled(gold, pool, {}, undefined, byExample);
         const all = [...gold, ...added];
         const m = LinearModel.train(TOP_LEVELS, all, {});
         const g = shares(gold);

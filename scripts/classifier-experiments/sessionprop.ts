@@ -8,9 +8,17 @@ import { existsSync } from "node:fs";
 import { isContentWord } from "../../src/classify/features.ts";
 import { comparable } from "../../src/classify/labels.ts";
 import type { Example } from "../../src/classify/model.ts";
-import { clickLabels, confidentClass, SELF_TRAINING, selfTrain } from "../../src/classify/self-training.ts";
+import { clickLabels, confidentClass, SELF_TRAINING } from "../../src/classify/self-training.ts";
 import { trainModel } from "../../src/classify/train.ts";
-import { aolPool, aolRows, cv, type ExperimentContext, K } from "./setup.ts";
+import {
+  aolPool,
+  aolRows,
+  cv,
+  type ExperimentContext,
+  K,
+  queryOfExample,
+  shippedSelfTraining,
+} from "./setup.ts";
 
 export default async function sessionprop(ctx: ExperimentContext): Promise<void> {
   const { aol } = ctx.paths;
@@ -55,15 +63,8 @@ export default async function sessionprop(ctx: ExperimentContext): Promise<void>
   console.log(
     `sessionprop: ${near.filter((n) => n.length > 0).length} pool queries have a labelled neighbour`,
   );
-  const queryOf = new Map<Example, string>(ctx.rows.map((r) => [r.ex, r.query]));
-  cv(
-    ctx,
-    "shipped self-training (clicks, then model)",
-    () => undefined,
-    1,
-    undefined,
-    (tr) => selfTrain(tr, pool, {}, st, (e) => queryOf.get(e)),
-  );
+  const queryOf = queryOfExample(ctx);
+  shippedSelfTraining(ctx, pool);
   let added = 0;
   cv(
     ctx,
@@ -73,7 +74,7 @@ export default async function sessionprop(ctx: ExperimentContext): Promise<void>
     undefined,
     (tr) => {
       const inFold = new Set(tr);
-      const clicks = clickLabels(tr, (e) => queryOf.get(e), pool, st.click!);
+      const clicks = clickLabels(tr, (e) => queryOf(e), pool, st.click!);
       const first = trainModel(tr, {});
       const s = new Float64Array(K);
       const ex: Example[] = [];

@@ -19,6 +19,7 @@ import {
   poolFeatures,
   readPool,
   SELF_TRAINING,
+  selfTrain,
 } from "../../src/classify/self-training.ts";
 import { trainModel } from "../../src/classify/train.ts";
 import { Embeddings } from "../../src/knowledge/embeddings.ts";
@@ -181,6 +182,32 @@ export function configs<T extends number[]>(
       throw new Error(`${name}: "${c}" is not ${fields.join(":")}`);
     return x as T;
   });
+}
+
+const queryMaps = new WeakMap<ExperimentContext, Map<Example, string>>();
+
+/** The labelled query of each of `ctx`'s examples (what the click graph looks up), as a function. */
+export function queryOfExample(ctx: ExperimentContext): (e: Example) => string | undefined {
+  let m = queryMaps.get(ctx);
+  if (m === undefined) {
+    m = new Map(ctx.rows.map((r) => [r.ex, r.query]));
+    queryMaps.set(ctx, m);
+  }
+  const map = m;
+  return (e) => map.get(e);
+}
+
+/** The shipped self-training's CV (`SELF_TRAINING`: clicks, then the model), the row a pool experiment is read against. */
+export function shippedSelfTraining(ctx: ExperimentContext, pool: PoolExamples): void {
+  const queryOf = queryOfExample(ctx);
+  cv(
+    ctx,
+    "shipped self-training (clicks, then model)",
+    () => undefined,
+    1,
+    undefined,
+    (tr) => selfTrain(tr, pool, {}, SELF_TRAINING, queryOf),
+  );
 }
 
 /** `aolPool(ctx)`, or undefined (said on stdout) when the AOL subset is absent. */

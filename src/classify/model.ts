@@ -271,7 +271,9 @@ export class LinearModel {
     const rng = Rng.fromSeed(seed);
     const s = new Float64Array(k);
     const g = new Float64Array(k);
-    let sums: WeightSums | undefined;
+    // `average`: the running sums of every weight array (bias, dense, then the features' in the map's order).
+    const params = () => [bias, dense, ...weights.values()];
+    let sums: Float64Array[] | undefined;
     for (let epoch = 0; epoch < epochs; epoch++) {
       rng.shuffle(order);
       for (const i of order) {
@@ -311,16 +313,18 @@ export class LinearModel {
               dense[o]! -= (rate * gc) / Math.sqrt(denseG[o]!);
             }
       }
-      if (average > 1 && epoch >= epochs - average) sums = addInto(sums, bias, weights, dense);
+      if (average > 1 && epoch >= epochs - average) {
+        const now = params();
+        sums ??= now.map((w) => new Float64Array(w.length));
+        now.forEach((w, i) => {
+          for (let j = 0; j < w.length; j++) sums![i]![j]! += w[j]!;
+        });
+      }
     }
-    if (sums !== undefined) {
-      const scale = (into: Float64Array, sum: Float64Array) => {
-        for (let i = 0; i < into.length; i++) into[i] = sum[i]! / average;
-      };
-      scale(bias, sums.bias);
-      scale(dense, sums.dense);
-      for (const [n, w] of weights) scale(w, sums.weights.get(n)!);
-    }
+    if (sums !== undefined)
+      params().forEach((w, i) => {
+        for (let j = 0; j < w.length; j++) w[j] = sums![i]![j]! / average;
+      });
     return model;
   }
 
@@ -386,32 +390,4 @@ export class LinearModel {
     model.table = table;
     return model;
   }
-}
-
-/** Running sums of a model's weights (`TrainOptions.average`). */
-interface WeightSums {
-  readonly bias: Float64Array;
-  readonly dense: Float64Array;
-  readonly weights: Map<string, Float64Array>;
-}
-
-/** `sums` (new when undefined) plus the current weights. */
-function addInto(
-  sums: WeightSums | undefined,
-  bias: Float64Array,
-  weights: ReadonlyMap<string, Float64Array>,
-  dense: Float64Array,
-): WeightSums {
-  const out = sums ?? {
-    bias: new Float64Array(bias.length),
-    dense: new Float64Array(dense.length),
-    weights: new Map([...weights.keys()].map((n) => [n, new Float64Array(bias.length)])),
-  };
-  const add = (into: Float64Array, w: Float64Array) => {
-    for (let i = 0; i < w.length; i++) into[i]! += w[i]!;
-  };
-  add(out.bias, bias);
-  add(out.dense, dense);
-  for (const [n, w] of weights) add(out.weights.get(n)!, w);
-  return out;
 }

@@ -191,7 +191,7 @@ export class SpellingCorrector {
     score[0] = 0;
     for (let i = 2; i <= n; i++) {
       for (let j = Math.max(0, i - 20); j <= i - 2; j++) {
-        if (pieces[j] === Number.POSITIVE_INFINITY) continue;
+        if (pieces[j] === Number.POSITIVE_INFINITY || (lm === undefined && i - j < 3)) continue;
         const piece = word.slice(j, i);
         const isGlue = lm !== undefined && GLUE_WORDS.has(piece);
         const f = isGlue ? lm!.glue : i - j >= 3 ? this.freq.get(piece) : undefined;
