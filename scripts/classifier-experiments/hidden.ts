@@ -8,8 +8,11 @@ import type { Example, LinearModel } from "../../src/classify/model.ts";
 import { Rng } from "../../src/util/random.ts";
 import { cv, DIMS, type ExperimentContext, K, type Options } from "./setup.ts";
 
-/** Fits the linear model and the hidden layer jointly (each example's gradient × its weight). */
-export function hybrid(tr: Example[], units: number, seed: number): LinearModel {
+/**
+ * Fits the linear model and the hidden layer jointly (each example's gradient × its weight); with `average` > 1,
+ * every weight is the mean of its values after the last `average` passes (as `TrainOptions.average`).
+ */
+export function hybrid(tr: Example[], units: number, seed: number, average = 1): LinearModel {
   const rate = 0.3;
   const l2 = 1e-2;
   const counts = new Map<string, number>();
@@ -61,6 +64,9 @@ export function hybrid(tr: Example[], units: number, seed: number): LinearModel 
     wt[i]! -= (rate * gc) / Math.sqrt(acc[i]!);
   };
   const order = tr.map((_, i) => i);
+  // `average`: the weights are the mean of their values after the last `average` passes (as TrainOptions.average).
+  const params = () => [bias, dense, w1, b1, w2, ...w.values()];
+  let sums: Float64Array[] | undefined;
   for (let epoch = 0; epoch < 12; epoch++) {
     rng.shuffle(order);
     for (const i of order) {
@@ -94,7 +100,18 @@ export function hybrid(tr: Example[], units: number, seed: number): LinearModel 
         for (let d = 0; d < DIMS; d++) ada(w1, g1, u * DIMS + d, da * (x[d]! / DENSE_LENGTH));
       }
     }
+    if (average > 1 && epoch >= 12 - average) {
+      const now = params();
+      sums ??= now.map((a) => new Float64Array(a.length));
+      now.forEach((a, i) => {
+        for (let j = 0; j < a.length; j++) sums![i]![j]! += a[j]!;
+      });
+    }
   }
+  if (sums !== undefined)
+    params().forEach((a, i) => {
+      for (let j = 0; j < a.length; j++) a[j] = sums![i]![j]! / average;
+    });
   return {
     scores: (f: Features) => {
       score(f);
