@@ -18,6 +18,11 @@ export class ClassifyTally {
   clicksDropped = 0;
   /** Click URLs dropped because only one user ever clicked them (see {@link ClickUsers}). */
   singleUserClicksDropped = 0;
+  /**
+   * Query events without query text (empty, or AOL's `-`: a request for another page of results): unclassified
+   * by nature, and counted among the unclassified ones.
+   */
+  noQueryText = 0;
   private readonly events = new EventCursor();
 
   constructor(private readonly classifier: Classifier) {}
@@ -27,6 +32,7 @@ export class ClassifyTally {
     if (this.events.next(r) === undefined) return; // a click row of the event already counted
     this.counts.events!++;
     if (c.spans.length > 0) this.counts.scrubbed!++;
+    if (hasNoText(r.query)) this.noQueryText++;
     const tax = this.classifier.kb.taxonomy;
     const top = c.categoryId < 0 ? UNCLASSIFIED : tax.label(tax.ancestorAt(c.categoryId, 1));
     this.counts[top] = (this.counts[top] ?? 0) + 1;
@@ -37,6 +43,18 @@ export class ClassifyTally {
     const events = this.counts.events!;
     return events === 0 ? 0 : 1 - this.counts[UNCLASSIFIED]! / events;
   }
+
+  /** Share of the query events with query text that have a category (0 when none has text). */
+  get textCoverage(): number {
+    const withText = this.counts.events! - this.noQueryText;
+    return withText === 0 ? 0 : 1 - (this.counts[UNCLASSIFIED]! - this.noQueryText) / withText;
+  }
+}
+
+/** Whether a query is no text: empty, spaces, or AOL's `-`. */
+function hasNoText(query: string): boolean {
+  const q = query.trim();
+  return q === "" || q === "-";
 }
 
 /**

@@ -24,8 +24,14 @@ export interface Unit {
   readonly at: number;
 }
 
+/**
+ * A web address: its site name (group 1). The scheme may be mistyped as people type it (`hhtp://`, `http//`,
+ * `//`), and a sentence's full stop may follow.
+ */
 const URL_PART =
-  /^(?:https?:\/\/)?(?:www\d?\.)?([a-z0-9-]+(?:\.[a-z0-9-]+)*?)\.(?:com|net|org|edu|gov|us|info|biz|tv|co\.uk)(?:\/\S*)?$/;
+  /^(?:[a-z]{2,6}:?\/\/|\/\/)?(?:www\d?\.)?([a-z0-9-]+(?:\.[a-z0-9-]+)*?)\.(?:com|net|org|edu|gov|us|info|biz|tv|co\.uk)(?:\/\S*)?\.?$/;
+/** An ampersand between two words of two letters or more (`quotes&poems`; not `at&t`): written spaced. */
+const GLUED_AMPERSAND = /([a-z]{2})&(?=[a-z]{2})/g;
 /** Type tags left by the scrubber in tag mode, e.g. `[PERSON]`. */
 const TAG = /\[[A-Z_]+\]/g;
 const LONGEST = 4;
@@ -39,11 +45,11 @@ const UNEVEN_SPACE = /^\s|\s$|\s\s|[^\S ]/;
 export function normalizeQuery(text: string, onSite?: (word: string) => void): string {
   // Fast path: without a tag or a dot nothing is rewritten, and text already in single spaces (as the
   // scrubber releases it) comes out of the split-and-join below unchanged.
-  if (!text.includes("[") && !text.includes(".")) {
+  if (!text.includes("[") && !text.includes(".") && !text.includes("&")) {
     const lower = text.toLowerCase();
     if (!UNEVEN_SPACE.test(lower)) return lower;
   }
-  const words = text.replace(TAG, " ").toLowerCase().split(/\s+/);
+  const words = text.replace(TAG, " ").toLowerCase().replace(GLUED_AMPERSAND, "$1 & ").split(/\s+/);
   return mapList(words, (w) => {
     // Every rewrite below needs a dot; most words have none.
     if (!w.includes(".")) return w;

@@ -57,6 +57,34 @@ describe("querymask classify", () => {
     );
   });
 
+  test("events without query text (empty, AOL's '-') are counted among the unclassified and named", () => {
+    const input = join(dir, "no-text.tsv");
+    const rows = [
+      "1\t-\t2006-03-01 07:00:00\t\t",
+      "1\t-\t2006-03-01 07:00:05\t\t",
+      "2\t\t2006-03-01 07:01:00\t\t",
+      "3\tcheap flights\t2006-03-01 07:02:00\t\t",
+      "3\txqzvbnw\t2006-03-01 07:03:00\t\t",
+    ];
+    writeFileSync(input, `${HEADER}\n${rows.join("\n")}\n`);
+    const out = join(dir, "no-text-out.tsv");
+    const summary = JSON.parse(
+      execFileSync(process.execPath, args([input, "-o", out, "--json"]), { encoding: "utf8" }),
+    );
+    assert.equal(summary.counts.events, 5);
+    assert.equal(summary.noQueryText, 3);
+    assert.equal(summary.counts.unclassified, 4, "the three without text and the gibberish");
+    const table = execFileSync(process.execPath, ["--import", "tsx", cli, "classify", input, "-o", out], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    assert.equal(summary.textCoverage, 0.5);
+    assert.match(
+      table,
+      /coverage\s+20\.00% \(4 unclassified, 3 of them with no query text; 50\.00% of the events with text\)/,
+    );
+  });
+
   test("a bad line stops a strict run naming file and line; lenient mode sets it aside and counts it", () => {
     const input = join(dir, "bad.tsv");
     writeFileSync(

@@ -121,6 +121,8 @@ export function register(program: Command): void {
         counts,
         clicksDropped: tally.clicksDropped,
         singleUserClicksDropped: tally.singleUserClicksDropped,
+        noQueryText: tally.noQueryText,
+        textCoverage: tally.textCoverage,
       };
       process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
       return;
@@ -132,7 +134,14 @@ export function register(program: Command): void {
       ["events with identifiers scrubbed", counts.scrubbed!],
       ["click URLs dropped (identifier in host)", tally.clicksDropped],
       ["click URLs dropped (clicked by one user only)", tally.singleUserClicksDropped],
-      ["coverage", `${(100 * coverage).toFixed(2)}% (${unclassified.toLocaleString("en")} unclassified)`],
+      [
+        "coverage",
+        `${(100 * coverage).toFixed(2)}% (${unclassified.toLocaleString("en")} unclassified` +
+          (tally.noQueryText > 0
+            ? `, ${tally.noQueryText.toLocaleString("en")} of them with no query text; ` +
+              `${(100 * tally.textCoverage).toFixed(2)}% of the events with text)`
+            : ")"),
+      ],
       ...perTop.map(([k, v]): [string, string] => [
         `  ${k}`,
         `${v.toLocaleString("en")} (${((100 * v) / Math.max(events, 1)).toFixed(1)}%)`,
