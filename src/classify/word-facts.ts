@@ -132,7 +132,9 @@ export function phraseRefs(facts: readonly WordFacts[], documents: number): numb
 
 /**
  * How a site's name (`findmyfamily`, `cheapcarsforsale`) reads as words: `splitOf`, else the split that may also
- * hold function words (`kb.spelling.split(word, true)`), remembered with the word's facts.
+ * hold function words (`kb.spelling.split(word, true)`), else a name of its own beside vocabulary words
+ * (`bramworthcoffee`: `kb.spelling.splitAroundName`, for a name the web's term counts lack), remembered with the
+ * word's facts.
  */
 export function siteSplitOf(
   kb: KnowledgeBase,
@@ -143,7 +145,11 @@ export function siteSplitOf(
   if (plain !== undefined) return plain;
   let s = facts.glued;
   if (s === undefined) {
-    s = kb.spelling.split(word, true) ?? null;
+    // A name the crawled pages hold as a term is a name in its own right, not a name and a word.
+    s =
+      kb.spelling.split(word, true) ??
+      (facts.count === undefined ? kb.spelling.splitAroundName(word) : undefined) ??
+      null;
     facts.glued = s;
   }
   return s ?? undefined;

@@ -2,8 +2,10 @@
 // are written for these tests, never taken from a query log or the labelled dev set.
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import fc from "fast-check";
 import { Classifier } from "../../src/classify/classifier.ts";
 import { findSite, siteCategory, spacedSite } from "../../src/classify/rules.ts";
+import { normalizeQuery } from "../../src/classify/units.ts";
 
 // Algorithm 1 and its rules alone: the learned layer (model.ts) is tested in model.test.ts.
 const classifier = await Classifier.create({ cacheSize: 0, model: null });
@@ -120,8 +122,40 @@ test("unknown words: run-together site names are split, medical suffixes are Hea
   // A site's name with function words in it (`for`, `my`) reads as words too; the same run typed as a word does not.
   assert.equal(top("gardeningtipsforyou.com"), "Home");
   assert.equal(top("gardeningtipsforyou"), "");
+  // A site named by a name of its own and what it offers reads as that ("zorblax shoes"); typed as a word, not.
+  assert.equal(top("www.zorblaxshoes.com"), "Shopping");
+  assert.equal(top("zorblaxshoes"), "");
+  assert.equal(top("qwertyrecipes.com"), "Home");
   assert.equal(top("xylophomycin"), "Health");
   assert.equal(top("qzxvbnmtrk"), "");
+});
+
+test("a web address with a mistyped scheme or a full stop after it still names its site", () => {
+  for (const q of [
+    "www.bakingrecipes.com",
+    "http://www.bakingrecipes.com/",
+    "hhtp://www.bakingrecipes.com",
+    "http//www.bakingrecipes.com.",
+    "//www.bakingrecipes.com/index.htm",
+    "bakingrecipes.com.",
+  ])
+    assert.equal(normalizeQuery(q), "bakingrecipes", q);
+  assert.equal(top("hhtp://www.bakingrecipes.com."), "Home");
+  // Not a web address: a dotted word keeps its dots.
+  assert.equal(normalizeQuery("st.louis cardinals"), "st.louis cardinals");
+});
+
+test("an ampersand glued between two words separates them, as typed with spaces; 'zq&r' stays one word", () => {
+  const word = fc.stringMatching(/^[a-z]{2,8}$/);
+  fc.assert(
+    fc.property(word, word, fc.constantFrom("", "cheap "), (a, b, before) => {
+      assert.equal(normalizeQuery(`${before}${a}&${b}`), normalizeQuery(`${before}${a} & ${b}`));
+    }),
+  );
+  assert.equal(normalizeQuery("zq&r zorblax"), "zq&r zorblax");
+  assert.equal(normalizeQuery("b&b"), "b&b");
+  assert.equal(top("poems&quotes"), top("poems & quotes"));
+  assert.notEqual(top("poems&quotes"), "");
 });
 
 test("main-unit rules: 'paper' is Algorithm 1's least-referenced unit, 'vote' the default", async () => {

@@ -127,3 +127,49 @@ test("a site's name may hold function words between vocabulary words; a typed wo
     }),
   );
 });
+
+test("a site's name may be a name of its own beside vocabulary words, cut where the fewest words remain", () => {
+  const c = new SpellingCorrector({
+    words: ["coffee", "worth", "shoes", "hoes", "online", "auction", "cheap", "cars", "network"],
+    counts: [900, 800, 700, 100, 600, 500, 900, 800, 400],
+    misspellings: new Map(),
+  });
+  // The name whole rather than a syllable that happens to be a word ("bram" + "worth coffee").
+  assert.deepEqual(c.splitAroundName("bramworthcoffee"), ["bramworth", "coffee"]);
+  // Of two single words, the one leaving the shortest name ("shoes", not "hoes").
+  assert.deepEqual(c.splitAroundName("plimauxshoes"), ["plimaux", "shoes"]);
+  // One known word rather than two: "qzonline" is the name.
+  assert.deepEqual(c.splitAroundName("qzonlineauction"), ["qzonline", "auction"]);
+  // A name last, and the fewest known words: "carsqzx" is the name beside "cheap".
+  assert.deepEqual(c.splitAroundName("cheapcarsqzx"), ["cheap", "carsqzx"]);
+  assert.deepEqual(c.splitAroundName("qrxnetwork"), ["qrx", "network"]);
+  // A name of fewer than 3 letters, function words alone, or nothing known: no reading.
+  assert.equal(c.splitAroundName("xnetwork"), undefined);
+  assert.equal(c.splitAroundName("qzxforthe"), undefined);
+  assert.equal(c.splitAroundName("qzxqzxqzx"), undefined);
+  // Whatever it returns spells the word: one piece the vocabulary lacks, first or last, of 3 letters or more.
+  const piece = fc.constantFrom(
+    "coffee",
+    "worth",
+    "shoes",
+    "online",
+    "cars",
+    "for",
+    "my",
+    "qzx",
+    "blorf",
+    "a",
+  );
+  fc.assert(
+    fc.property(fc.array(piece, { minLength: 1, maxLength: 5 }), (ps) => {
+      const w = ps.join("");
+      const s = c.splitAroundName(w);
+      if (s === undefined) return;
+      assert.equal(s.join(""), w);
+      const unknown = s.filter((x) => !c.knows(x) && !isStopword(x));
+      assert.equal(unknown.length, 1, `${w}: ${s}`);
+      assert.ok(unknown[0] === s[0] || unknown[0] === s[s.length - 1], w);
+      assert.ok(unknown[0]!.length >= 3, w);
+    }),
+  );
+});
