@@ -277,16 +277,10 @@ export function pseudoLabelled(
   return added;
 }
 
-/** `trainModel` on the labelled examples plus the pool's {@link pseudoLabelled} ones. */
-export function selfTrain(
-  gold: readonly Example[],
-  pool: PoolExamples,
-  opts: TrainOptions,
-  st: SelfTraining = SELF_TRAINING,
-  queryOf?: (e: Example) => string | undefined,
-  onAdded?: (added: number, byClicks: number) => void,
-): LinearModel {
-  const added = pseudoLabelled(gold, pool, opts, st, queryOf, onAdded);
+/** `trainModel` on the labelled examples plus the pool's {@link pseudoLabelled} ones (the same arguments). */
+export function selfTrain(...args: Parameters<typeof pseudoLabelled>): LinearModel {
+  const [gold, , opts, st = SELF_TRAINING] = args;
+  const added = pseudoLabelled(...args);
   return LinearModel.train(TOP_LEVELS, [...gold, ...added], { ...withAverage(opts, st), ...st.refit });
 }
 

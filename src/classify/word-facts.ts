@@ -55,7 +55,7 @@ export interface WordFacts {
    * The spelling recommendation, the fallback and site names all ask, and a split costs dozens of look-ups.
    */
   split: readonly string[] | null | undefined;
-  /** `kb.spelling.split(word, true)` for a site's name (`siteSplitOf`), as `split`. */
+  /** How the word reads as a site's name beyond `split` (`siteSplitOf`), as `split`. */
   glued: readonly string[] | null | undefined;
 }
 
