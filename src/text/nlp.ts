@@ -47,6 +47,10 @@ interface WinkCache {
   value(index: number): string;
   /** The lexeme index of `text` (one element), its contraction's expansions (four each), or null if unknown. */
   lookup(text: string): unknown[] | null;
+  /** Add a lexeme for `text` (or find the one it has); returns its index. */
+  add(text: string, category: number): number;
+  /** Lexemes of the model; those the cache added for words it met later are numbered from here. */
+  intrinsicSize(): number;
 }
 
 /** A word's slot for its wink lexeme index, kept by the caller (see {@link analyzeWords}); -1 = not known. */
@@ -99,7 +103,39 @@ function load(): Engine {
   };
   const core = m.core();
   const cache = Cache(core, m.featureFn);
-  const tokenize = tokenizer(compileTRex(core.trex), core.tcat.hash, core.preserve);
+  const tokenizeAny = tokenizer(compileTRex(core.trex), core.tcat.hash, core.preserve);
+  // wink's lexicon grows with every word it has not met (`q.x` in `q.x zorblax`), and its tokenizer splits a word
+  // differently once a part of it is a lexeme (`q.x.` whole in a fresh process, `q.x` + `.` after that query): the
+  // tokens of a query would depend on the queries read before it. So while tokenizing, the cache answers for the
+  // model's own lexemes only, as in a fresh process (but not to the feature functions of a lexeme it adds, which
+  // look the new lexeme up); the document's tokens still point to the lexemes added.
+  const lookup = cache.lookup;
+  const add = cache.add;
+  const intrinsic = cache.intrinsicSize();
+  let tokenizing = false;
+  cache.lookup = (text) => {
+    const found = lookup(text);
+    return tokenizing && found !== null && found.length === 1 && (found[0] as number) >= intrinsic
+      ? null
+      : found;
+  };
+  cache.add = (text, category) => {
+    const was = tokenizing;
+    tokenizing = false;
+    try {
+      return add(text, category);
+    } finally {
+      tokenizing = was;
+    }
+  };
+  const tokenize = (doc: unknown, text: string) => {
+    tokenizing = true;
+    try {
+      tokenizeAny(doc, text);
+    } finally {
+      tokenizing = false;
+    }
+  };
   const posModel = m.pos();
   const automata = posModel.machines.map((json) => {
     const a = fsm(cache, cache.value(0));
