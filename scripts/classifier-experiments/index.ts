@@ -32,6 +32,8 @@ const EXPERIMENTS: Readonly<Record<string, () => Promise<{ default: Experiment }
   goldweight: () => import("./goldweight.ts"),
   priorshift: () => import("./priorshift.ts"),
   averaging: () => import("./averaging.ts"),
+  poolseeds: () => import("./poolseeds.ts"),
+  splitvec: () => import("./splitvec.ts"),
 };
 
 /** Options an experiment reads (weak: `--no-regional`). */
