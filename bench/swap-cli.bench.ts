@@ -1,34 +1,9 @@
-/**
- * The swap anonymizer as a user runs it: `node bin/querymask.js anonymize --method swap …` as a child process
- * (bin checks that no source is newer than dist/, then runs dist/; the bench rebuilds dist/ first when one is),
- * whole-process CPU (user + system, from /usr/bin/time) and peak RSS, on the shared AOL subset classified by
- * querymask and sorted by time (407,929 rows), at k / depth 3/1, 10/1, 30/1, 3/3 (issue 17's grid). The peer, the
- * paper authors' Go tool saps-qls (GPL-3.0, built beside querymask, never copied into it), runs in the same loop,
- * alternating with querymask, when SAPS_QLS_BIN names its binary; it reads `../data/queries.txt` from its working
- * directory (tab-separated: number, user id, query, time, category path with ": "), so the bench writes that file
- * once from the same input. Without it the issue's saps-qls figures are printed as the reference. Also: CLI
- * start-up (`--version`, `--help`, wall and CPU, beside `node -e 0`, node's own start) and peak RSS of the
- * streaming path at ~1M and ~10M rows, depth 1 and 3 (the subset repeated in time, each copy 92 days later with its
- * own user ids, so the stream stays in time order). And (`gcflag`) whether bin should re-run node with
- * `--single-threaded-gc` for this command: plain bin, bin under node started with the flag, and a parent node
- * that spawns the latter and waits (what a re-exec in bin would cost at least), alternating, at 3/1 and 3/3.
- *
- * The classified, time-ordered input is made once with querymask itself (`classify`, then `sortByTime`) and
- * cached in .cache/bench/ (git-ignored: it holds AOL text). dist/ is rebuilt first when a source is newer.
- * Skips with a message when ../shared/data is absent.
- *
- *   npm run bench -- swap-cli
- *   node --import tsx bench/swap-cli.bench.ts [runs=3] [grid|startup|scale|gcflag]…
- *   QM_BASE=/tmp/main-build node --import tsx bench/swap-cli.bench.ts 8 vs
- */
-import { spawnSync } from "node:child_process";
 import {
   createReadStream,
   createWriteStream,
   existsSync,
   mkdirSync,
   mkdtempSync,
-  readdirSync,
   readFileSync,
   rmSync,
   statSync,
@@ -37,23 +12,19 @@ import {
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { fileURLToPath } from "node:url";
 import { classifierKey } from "../scripts/eval-swap/labels.ts";
 import { openLog } from "../src/log/read.ts";
 import { writeBatches } from "../src/log/write.ts";
 import { sortByTime } from "../src/stream/time-order.ts";
+import { CLI, cli, ensureBuilt, load, type Measured, median, timed, timeOrSkip } from "./process.ts";
 import { writeResults } from "./results.ts";
-import { sharedAolOrSkip } from "./shared-aol.ts";
+import { ROOT, sharedAolOrSkip } from "./shared-aol.ts";
 
 const SAPS_BIN = process.env.SAPS_QLS_BIN;
 /** Another built checkout to compare with, paired (`vs`). */
 const BASE = process.env.QM_BASE;
-const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const AOL = sharedAolOrSkip("swap-cli bench");
 const CACHE = join(ROOT, ".cache/bench");
-const BUILT = join(ROOT, "dist/cli/main.js");
-/** What a user types (`npx querymask` runs it too): start-up includes bin's check that dist/ is fresh. */
-const CLI = join(ROOT, "bin/querymask.js");
 const args = process.argv.slice(2);
 const RUNS = Number(args.find((a) => /^\d+$/.test(a)) ?? 3);
 const parts = args.filter((a) => !/^\d+$/.test(a));
@@ -69,49 +40,7 @@ const SAPS: Record<string, { cpu: number; rss: number }> = {
   "3/3": { cpu: 1.47, rss: 9.7 },
 };
 
-if (!existsSync("/usr/bin/time")) {
-  console.log(
-    "skipped: /usr/bin/time is needed to read a child's CPU time and peak RSS (apt-get install time)",
-  );
-  process.exit(0);
-}
-
-/** Rebuild dist/ when a source file is newer than it (what bin/querymask.js checks too). */
-function ensureBuilt(): void {
-  const built = statSync(BUILT, { throwIfNoEntry: false })?.mtimeMs ?? 0;
-  const src = join(ROOT, "src");
-  const stale = readdirSync(src, { recursive: true }).some(
-    (f) => statSync(join(src, String(f))).mtimeMs > built,
-  );
-  if (!stale) return;
-  console.log("building dist/ …");
-  const r = spawnSync(process.execPath, ["scripts/build.mjs"], { cwd: ROOT, stdio: "inherit" });
-  if (r.status !== 0) throw new Error("npm run build failed");
-}
-
-interface Measured {
-  cpu: number;
-  wall: number;
-  rssMiB: number;
-  stdout: string;
-}
-
-/** Run a program under /usr/bin/time: CPU, wall and peak RSS of the child. */
-function timed(command: string[], cwd?: string): Measured {
-  const times = join(tmpdir(), `qm-time-${process.pid}.txt`);
-  const r = spawnSync("/usr/bin/time", ["-o", times, "-f", "%U %S %e %M", ...command], {
-    encoding: "utf8",
-    maxBuffer: 1 << 26,
-    ...(cwd ? { cwd } : {}),
-  });
-  if (r.status !== 0) throw new Error(`${command.join(" ")} failed: ${r.stderr}`);
-  const [user, sys, wall, kb] = readFileSync(times, "utf8").trim().split("\n").at(-1)!.split(" ").map(Number);
-  rmSync(times, { force: true });
-  return { cpu: user! + sys!, wall: wall!, rssMiB: kb! / 1024, stdout: r.stdout };
-}
-
-/** Run the CLI as a user would. */
-const cli = (argv: string[]) => timed([process.execPath, CLI, ...argv]);
+timeOrSkip("swap-cli bench");
 
 /**
  * saps-qls' input made from the same classified file, in `dir`/data/queries.txt; returns `dir`/code, the working
@@ -140,12 +69,6 @@ async function sapsInput(input: string, dir: string): Promise<string> {
   await new Promise<void>((resolve, reject) => w.on("finish", resolve).on("error", reject));
   return join(dir, "code");
 }
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[s.length >> 1]!;
-};
-const load = () => loadavg()[0]!.toFixed(1);
 
 /** `anonymize --method swap` at a grid setting `k/depth`, seed 1, quiet, JSON summary (input and -o follow). */
 function swapArgs(setting: string): string[] {

@@ -45,7 +45,7 @@ export async function classifyStream(
   opts: { readonly knowledge?: KnowledgeService; readonly clickUsers?: ClickUsers } = {},
 ): Promise<{ batches: AsyncGenerator<LogRecord[]>; counts(): Readonly<Record<string, number>> }> {
   const classifier = await knowledgeOr(opts.knowledge).classifier();
-  const tally = new ClassifyTally(classifier);
+  const tally = new ClassifyTally();
   return {
     batches: classifyBatches(classifier, batches, tally, opts.clickUsers),
     counts: () => tally.counts,

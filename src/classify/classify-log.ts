@@ -5,11 +5,13 @@
  * {@link ClassifyTally} counts per query event (consecutive rows with the same user, query and time) by
  * top-level category, plus `unclassified`, `events` and `scrubbed` (events with an identifier removed).
  */
+import { LRUCache } from "lru-cache";
 import { EventCursor } from "../log/events.ts";
 import type { LogRecord, QueryLog } from "../log/record.ts";
 import { ClickUsers, dropSingleUserClick, scrubClick } from "../scrub/click-url.ts";
 import { type Progress, silentProgress } from "../util/progress.ts";
 import { type Classification, type Classifier, UNCLASSIFIED } from "./classifier.ts";
+import type { ClassifyThreads } from "./threads.ts";
 
 /** The counts of a classified log; it may be fed batch by batch (an event may straddle two batches). */
 export class ClassifyTally {
@@ -25,16 +27,14 @@ export class ClassifyTally {
   noQueryText = 0;
   private readonly events = new EventCursor();
 
-  constructor(private readonly classifier: Classifier) {}
-
   /** Count one input record (before scrubbing) with its classification. */
   add(r: LogRecord, c: Classification): void {
     if (this.events.next(r) === undefined) return; // a click row of the event already counted
     this.counts.events!++;
     if (c.spans.length > 0) this.counts.scrubbed!++;
     if (hasNoText(r.query)) this.noQueryText++;
-    const tax = this.classifier.kb.taxonomy;
-    const top = c.categoryId < 0 ? UNCLASSIFIED : tax.label(tax.ancestorAt(c.categoryId, 1));
+    // The top-level branch: the second step of the path (`Top/Sports/Soccer` → `Sports`).
+    const top = c.categoryId < 0 ? UNCLASSIFIED : c.category.split("/", 2)[1]!;
     this.counts[top] = (this.counts[top] ?? 0) + 1;
   }
 
@@ -62,7 +62,7 @@ function hasNoText(query: string): boolean {
  * one user ever made is dropped too.
  */
 export function classifyRecords(
-  classifier: Classifier,
+  classifier: Pick<Classifier, "classify">,
   records: readonly LogRecord[],
   tally: ClassifyTally,
   clicks?: ClickUsers,
@@ -94,13 +94,100 @@ export async function* classifyBatches(
   for await (const batch of batches) yield classifyRecords(classifier, batch, tally, clicks);
 }
 
+/** How {@link classifyBatchesOnThreads} works. */
+export interface OnThreadsOptions {
+  /** Only a click that more than one user made is kept (as in {@link classifyRecords}). */
+  readonly clicks?: ClickUsers | undefined;
+  /** Answers kept for queries that come again (an LRU, as the classifier's own `cacheSize`; 0 = none). */
+  readonly cacheSize: number;
+  /** Records per group sent out at once (default 8,192). */
+  readonly groupRecords?: number;
+  /** Groups out at once beside the one being written (default 2). */
+  readonly groupsAhead?: number;
+}
+
+/** A group of records sent out, with the answers for its distinct queries once they are back. */
+interface Group {
+  readonly records: LogRecord[];
+  readonly answers: Promise<Map<string, Classification>>;
+  /** The queries the group sent to the threads. */
+  readonly asked: readonly string[];
+  /** Queries of the group an earlier group out at the same time is classifying, with that group's answers. */
+  readonly borrowed: [string, Promise<Map<string, Classification>>][];
+}
+
+/**
+ * {@link classifyBatches} with the classification on worker threads: the records are gathered in groups, each
+ * group's distinct queries that the answers kept so far do not hold are classified on the threads while the main
+ * thread reads the next groups and writes the last, and each group is then counted and yielded in order. A query
+ * a group still out is classifying is not asked again: the later group takes that group's answer. The output is
+ * {@link classifyBatches}'.
+ */
+export async function* classifyBatchesOnThreads(
+  threads: ClassifyThreads,
+  batches: AsyncIterable<readonly LogRecord[]>,
+  tally: ClassifyTally,
+  opts: OnThreadsOptions,
+): AsyncGenerator<LogRecord[]> {
+  const { clicks, cacheSize, groupRecords = 8192, groupsAhead = 2 } = opts;
+  const memo = cacheSize > 0 ? new LRUCache<string, Classification>({ max: cacheSize }) : undefined;
+  /** The queries groups out now are classifying, with their group's answers. */
+  const outstanding = new Map<string, Promise<Map<string, Classification>>>();
+  const out: Group[] = [];
+  const send = (records: LogRecord[]) => {
+    const known = new Map<string, Classification>();
+    const asked: string[] = [];
+    const borrowed: Group["borrowed"] = [];
+    for (const r of records) {
+      const q = r.query;
+      if (known.has(q)) continue;
+      const hit = memo?.get(q);
+      if (hit !== undefined) {
+        known.set(q, hit);
+        continue;
+      }
+      const earlier = outstanding.get(q);
+      if (earlier !== undefined) borrowed.push([q, earlier]);
+      known.set(q, undefined as unknown as Classification); // a placeholder: asked or borrowed once
+      if (earlier === undefined) asked.push(q);
+    }
+    const answers = threads.classify(asked).then((results) => {
+      for (let i = 0; i < asked.length; i++) {
+        known.set(asked[i]!, results[i]!);
+        memo?.set(asked[i]!, results[i]!);
+      }
+      return known;
+    });
+    // Awaited in turn by `finish`; a thread's failure is thrown there, not as an unhandled rejection before it.
+    answers.catch(() => {});
+    for (const q of asked) outstanding.set(q, answers);
+    out.push({ records, answers, asked, borrowed });
+  };
+  const finish = async (g: Group): Promise<LogRecord[]> => {
+    const known = await g.answers;
+    for (const [q, earlier] of g.borrowed) known.set(q, (await earlier).get(q)!);
+    for (const q of g.asked) outstanding.delete(q);
+    return classifyRecords({ classify: (q) => known.get(q)! }, g.records, tally, clicks);
+  };
+  let group: LogRecord[] = [];
+  for await (const batch of batches) {
+    for (const r of batch) group.push(r);
+    if (group.length < groupRecords) continue;
+    send(group);
+    group = [];
+    if (out.length > groupsAhead) yield await finish(out.shift()!);
+  }
+  if (group.length > 0) send(group);
+  while (out.length > 0) yield await finish(out.shift()!);
+}
+
 /** Classify a log held in memory (clicks only one user made are dropped, as `querymask classify` does). */
 export function classifyLog(
   classifier: Classifier,
   log: QueryLog,
   progress: Progress = silentProgress,
 ): { log: QueryLog; counts: Record<string, number>; clicksDropped: number; singleUserClicksDropped: number } {
-  const tally = new ClassifyTally(classifier);
+  const tally = new ClassifyTally();
   const clicks = new ClickUsers().add(log.records);
   const records: LogRecord[] = [];
   progress.start("classify", log.records.length);

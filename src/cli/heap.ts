@@ -57,3 +57,14 @@ export function streamingHeap(): void {
   capYoungGeneration(STREAM_SEMI_SPACE_MIB);
   slowOldGenerationGrowth(STREAM_HEAP_GROWING_PERCENT);
 }
+
+/**
+ * The heap settings of a stream classified on worker threads (`classify --threads`): the young generation capped
+ * as in {@link streamingHeap}, the old one left to V8. The flags are the process's, so every thread's heap gets
+ * them, and each thread's classifier grows its old generation with its memos: with the old generation held to
+ * +50% per mark-compact, two threads on the AOL subset took 17.0–17.7 CPU-s (9.1–9.3 s wall, 615 MiB) against
+ * 13.3–14.2 (7.2–7.6 s, 790–800 MiB) with this (BENCHMARKS.md, session 20).
+ */
+export function threadedHeap(): void {
+  capYoungGeneration(STREAM_SEMI_SPACE_MIB);
+}

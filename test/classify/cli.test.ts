@@ -85,6 +85,25 @@ describe("querymask classify", () => {
     );
   });
 
+  test("--threads 2 writes the same bytes and prints the same summary as one thread", () => {
+    const input = fileURLToPath(new URL("../../data/excite/excite-small.log", import.meta.url));
+    const run = (threads: string) => {
+      const out = join(dir, `threads-${threads}.tsv`);
+      const summary = JSON.parse(
+        execFileSync(process.execPath, args([input, "-o", out, "--json", "--threads", threads]), {
+          encoding: "utf8",
+        }),
+      );
+      delete summary.out;
+      return { summary, bytes: readFileSync(out) };
+    };
+    const one = run("1");
+    const two = run("2");
+    assert.equal(one.summary.rows, 4501);
+    assert.deepEqual(two.summary, one.summary);
+    assert.ok(two.bytes.equals(one.bytes));
+  });
+
   test("a bad line stops a strict run naming file and line; lenient mode sets it aside and counts it", () => {
     const input = join(dir, "bad.tsv");
     writeFileSync(

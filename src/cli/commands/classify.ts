@@ -5,12 +5,13 @@
  */
 import { type Command, Option } from "commander";
 import { Classifier, UNCLASSIFIED } from "../../classify/classifier.ts";
-import { ClassifyTally, classifyBatches } from "../../classify/classify-log.ts";
+import { ClassifyTally, classifyBatches, classifyBatchesOnThreads } from "../../classify/classify-log.ts";
+import { ClassifyThreads } from "../../classify/threads.ts";
 import { openLog } from "../../log/read.ts";
 import { writeBatches } from "../../log/write.ts";
 import { ClickUsers } from "../../scrub/click-url.ts";
 import type { ScrubMode } from "../../scrub/types.ts";
-import { streamingHeap } from "../heap.ts";
+import { streamingHeap, threadedHeap } from "../heap.ts";
 import {
   addInputOptions,
   checkOutputs,
@@ -31,6 +32,7 @@ interface ClassifyFlags extends InputFlags {
   model: boolean;
   outFormat?: "aol" | "ndjson";
   keepSingleUserClicks?: boolean;
+  threads: number;
   json?: boolean;
 }
 
@@ -67,42 +69,61 @@ export function register(program: Command): void {
       "--keep-single-user-clicks",
       "keep click URLs that only one user clicked (dropped by default: such a URL can name its user)",
     )
+    .option(
+      "--threads <n>",
+      "classify on n worker threads (each loads its own classifier, ~200 MB); the output is the same",
+      intArg(1),
+      1,
+    )
     .option("--json", "print the summary as JSON")
     .addHelpText(
       "after",
       "\nExample:\n  querymask classify ../shared/data/excite/excite-small.log -o out/excite.classified.log",
     );
   addInputOptions(cmd).action(async (inputs: string[], flags: ClassifyFlags) => {
-    streamingHeap();
+    if (flags.threads > 1) threadedHeap();
+    else streamingHeap();
     const opts = readOptions(flags, flags.out);
     await checkOutputs(inputs, fileOutputs(flags.out, opts.rejectsPath));
-    // A first pass counts each click URL's users (bad lines are the second pass's to report).
-    const clicks = flags.keepSingleUserClicks
-      ? undefined
-      : await ClickUsers.of((await openLog(inputs, { format: opts.format, lenient: true })).batches());
-    const log = await openLog(inputs, opts);
-    const classifier = await Classifier.create({
-      cacheSize: flags.cacheSize,
-      scrub: flags.scrub,
-      mainUnit: flags.mainUnit,
-      ...(flags.model ? {} : { model: null }),
-    });
-    // The Excite layout has no category columns: its classified form is the AOL layout.
-    const format = flags.outFormat ?? (log.format === "excite" ? "aol" : log.format);
-    const tally = new ClassifyTally(classifier);
-    opts.progress.start("classify");
+    const settings = { scrub: flags.scrub, mainUnit: flags.mainUnit, model: flags.model };
+    // On threads, each thread builds its classifier while this one reads the log for its clicks.
+    const starting = flags.threads > 1 ? ClassifyThreads.start(flags.threads, settings) : undefined;
+    // Stopped however the run ends (the threads would keep the process alive).
+    starting?.catch(() => {});
+    const tally = new ClassifyTally();
     let rows: number;
+    let log: Awaited<ReturnType<typeof openLog>>;
     try {
-      rows = await writeBatches(
-        flags.out,
-        format,
-        classifyBatches(classifier, log.batches(), tally, clicks),
-        {
-          classified: true,
-        },
-      );
+      // A first pass counts each click URL's users (bad lines are the second pass's to report).
+      const clicks = flags.keepSingleUserClicks
+        ? undefined
+        : await ClickUsers.of((await openLog(inputs, { format: opts.format, lenient: true })).batches());
+      log = await openLog(inputs, opts);
+      const threads = await starting;
+      const classified =
+        threads !== undefined
+          ? classifyBatchesOnThreads(threads, log.batches(), tally, { clicks, cacheSize: flags.cacheSize })
+          : classifyBatches(
+              await Classifier.create({
+                cacheSize: flags.cacheSize,
+                scrub: settings.scrub,
+                mainUnit: settings.mainUnit,
+                ...(settings.model ? {} : { model: null }),
+              }),
+              log.batches(),
+              tally,
+              clicks,
+            );
+      // The Excite layout has no category columns: its classified form is the AOL layout.
+      const format = flags.outFormat ?? (log.format === "excite" ? "aol" : log.format);
+      opts.progress.start("classify");
+      try {
+        rows = await writeBatches(flags.out, format, classified, { classified: true });
+      } finally {
+        opts.progress.stop();
+      }
     } finally {
-      opts.progress.stop();
+      await (await starting?.catch(() => undefined))?.close();
     }
     await log.rejects.close();
     reportRejects(log.rejects.count, opts.rejectsPath);

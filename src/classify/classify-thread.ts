@@ -1,0 +1,22 @@
+/**
+ * Worker-thread side of {@link ClassifyThreads} (./threads.ts): builds its own classifier from the options in
+ * `workerData` (no result cache: the main thread keeps the answers), then classifies each list of queries it is
+ * sent and posts the answers back in the same order, with the request's id.
+ */
+import { parentPort, workerData } from "node:worker_threads";
+import { Classifier } from "./classifier.ts";
+import type { ThreadRequest, ThreadResponse, ThreadSettings } from "./threads.ts";
+
+const settings = workerData as ThreadSettings;
+const classifier = await Classifier.create({
+  cacheSize: 0,
+  scrub: settings.scrub,
+  mainUnit: settings.mainUnit,
+  ...(settings.model ? {} : { model: null }),
+});
+const port = parentPort!;
+port.on("message", (req: ThreadRequest) => {
+  const results = req.queries.map((q) => classifier.classify(q, false));
+  port.postMessage({ id: req.id, results } satisfies ThreadResponse);
+});
+port.postMessage({ id: -1, results: [] } satisfies ThreadResponse);
