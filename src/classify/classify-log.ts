@@ -8,7 +8,15 @@
 import { LRUCache } from "lru-cache";
 import { EventCursor } from "../log/events.ts";
 import type { LogRecord, QueryLog } from "../log/record.ts";
-import { ClickUsers, dropSingleUserClick, scrubClick } from "../scrub/click-url.ts";
+import type { RowWriter } from "../log/row-write.ts";
+import type { RowBlock } from "../log/rows.ts";
+import {
+  ClickUsers,
+  dropSingleUserClick,
+  hostCarries,
+  identifierWords,
+  scrubClick,
+} from "../scrub/click-url.ts";
 import { type Progress, silentProgress } from "../util/progress.ts";
 import { type Classification, type Classifier, UNCLASSIFIED } from "./classifier.ts";
 import type { ClassifyThreads } from "./threads.ts";
@@ -94,6 +102,87 @@ export async function* classifyBatches(
   for await (const batch of batches) yield classifyRecords(classifier, batch, tally, clicks);
 }
 
+/** What {@link classifyRows} asks for each query: a classifier, or the answers of threads. */
+export interface RowsClassifier {
+  /** Called with each block's queries (one per row) before any of them is classified. */
+  prepare?(queries: readonly string[]): Promise<void>;
+  classify(query: string): Classification;
+}
+
+/**
+ * {@link classifyBatches} on raw rows (src/log/rows.ts: an AOL log, a block at a time, no record per row), written
+ * by `out` (src/log/row-write.ts): a row's bytes are copied but for its query (the scrubbed text), its click when it
+ * is dropped, and its category and unit. The same bytes as the record path (tests).
+ */
+export async function classifyRows(
+  classifier: RowsClassifier,
+  blocks: AsyncIterable<RowBlock>,
+  tally: ClassifyTally,
+  clicks: ClickUsers | undefined,
+  out: RowWriter,
+): Promise<void> {
+  const queries: string[] = [];
+  for await (const rows of blocks) {
+    queries.length = rows.n;
+    for (let i = 0; i < rows.n; i++) queries[i] = rows.query(i);
+    if (classifier.prepare !== undefined) await classifier.prepare(queries);
+    for (let i = 0; i < rows.n; i++) {
+      const rec = rows.rec[i];
+      if (rec !== undefined) {
+        out.record(classifyRecords(classifier, [rec], tally, clicks)[0]!);
+        continue;
+      }
+      const query = queries[i]!;
+      const c = classifier.classify(query);
+      let drop = false;
+      if (rows.urlEnd[i]! > rows.tab4[i]! + 1) {
+        const url = rows.urlText(i);
+        if (c.spans.length > 0 && hostCarries(url, identifierWords(c.spans))) {
+          drop = true;
+          tally.clicksDropped++;
+        } else if (clicks?.singleUser(url)) {
+          drop = true;
+          tally.singleUserClicksDropped++;
+        }
+      }
+      out.classifiedRow(rows, i, c.scrubbed, drop, c.category, c.unit);
+      tally.add({ user: rows.user[i]!, query, time: rows.time[i]! }, c);
+    }
+    const behind = out.backlog();
+    if (behind) await behind;
+  }
+}
+
+/**
+ * A {@link RowsClassifier} on worker threads: each block's distinct queries that the answers kept (an LRU of
+ * `cacheSize`, as the classifier's own; 0 = none) do not hold are classified on the threads before the block is
+ * written. (A block is the reader's buffer, valid until the next is read, so blocks are not sent out ahead.)
+ */
+export function rowsOnThreads(threads: ClassifyThreads, cacheSize: number): RowsClassifier {
+  const memo = cacheSize > 0 ? new LRUCache<string, Classification>({ max: cacheSize }) : undefined;
+  const block = new Map<string, Classification>();
+  return {
+    async prepare(queries) {
+      block.clear();
+      const asked: string[] = [];
+      const seen = new Set<string>();
+      for (const q of queries) {
+        if (seen.has(q)) continue;
+        seen.add(q);
+        const hit = memo?.get(q);
+        if (hit !== undefined) block.set(q, hit);
+        else asked.push(q);
+      }
+      const results = await threads.classify(asked);
+      for (let i = 0; i < asked.length; i++) {
+        block.set(asked[i]!, results[i]!);
+        memo?.set(asked[i]!, results[i]!);
+      }
+    },
+    classify: (q) => block.get(q)!,
+  };
+}
+
 /** How {@link classifyBatchesOnThreads} works. */
 export interface OnThreadsOptions {
   /** Only a click that more than one user made is kept (as in {@link classifyRecords}). */
@@ -136,20 +225,20 @@ export async function* classifyBatchesOnThreads(
   const out: Group[] = [];
   const send = (records: LogRecord[]) => {
     const known = new Map<string, Classification>();
+    const seen = new Set<string>();
     const asked: string[] = [];
     const borrowed: Group["borrowed"] = [];
     for (const r of records) {
       const q = r.query;
-      if (known.has(q)) continue;
+      if (seen.has(q)) continue;
+      seen.add(q);
       const hit = memo?.get(q);
-      if (hit !== undefined) {
-        known.set(q, hit);
-        continue;
+      if (hit !== undefined) known.set(q, hit);
+      else {
+        const earlier = outstanding.get(q);
+        if (earlier !== undefined) borrowed.push([q, earlier]);
+        else asked.push(q);
       }
-      const earlier = outstanding.get(q);
-      if (earlier !== undefined) borrowed.push([q, earlier]);
-      known.set(q, undefined as unknown as Classification); // a placeholder: asked or borrowed once
-      if (earlier === undefined) asked.push(q);
     }
     const answers = threads.classify(asked).then((results) => {
       for (let i = 0; i < asked.length; i++) {

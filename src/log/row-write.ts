@@ -34,6 +34,20 @@ export interface RowWriter {
   ): void;
   /** Write a record the codec read, released under `user` at `time`. */
   releaseRecord(rec: LogRecord, user: string, time: number): void;
+  /**
+   * Write row i of `rows` classified (`classify`): its query replaced by `query`, its click (ItemRank and ClickURL)
+   * kept or `dropClick`ed, and `category` and `unit` as its last two fields (in place of a classified log's own).
+   */
+  classifiedRow(
+    rows: RowBlock,
+    i: number,
+    query: string,
+    dropClick: boolean,
+    category: string,
+    unit: string,
+  ): void;
+  /** Write a record as the codec prints it. */
+  record(rec: LogRecord): void;
   /** The file is behind: await this (when it is a promise) before reading more. */
   backlog(): undefined | Promise<void>;
   /** Flush and move the file into place. */
@@ -82,6 +96,27 @@ function putUser(text: string, to: Buffer, at: number): number {
         if (d === 9 || d === 10 || d === 13 || d === 0) return -1;
       }
       return at - i + to.write(text, at - i);
+    }
+    if (c === 9 || c === 10 || c === 13 || c === 0) return -1;
+    to[at++] = c;
+  }
+  return at;
+}
+
+/**
+ * Encode `text` into `to` at `at` as UTF-8; returns the end, or -1 if it holds a character a TSV field cannot
+ * (then the codec names it). ASCII by a loop, as {@link putUser}.
+ */
+function putText(text: string, to: Buffer, at: number): number {
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c > 127) {
+      for (let j = i; j < n; j++) {
+        const d = text.charCodeAt(j);
+        if (d === 9 || d === 10 || d === 13 || d === 0) return -1;
+      }
+      return at + to.write(text.slice(i), at);
     }
     if (c === 9 || c === 10 || c === 13 || c === 0) return -1;
     to[at++] = c;
@@ -199,6 +234,44 @@ export function createRowWriter(path: string, classified: boolean): RowWriter {
     },
     releaseRecord(rec, user, time) {
       viaCodec({ ...rec, user, time }, "");
+      count++;
+    },
+    classifiedRow(rows, i, query, dropClick, category, unit) {
+      const b = rows.bytes;
+      const start = rows.start[i]!;
+      const t1 = rows.tab1[i]!;
+      const t3 = rows.tab3[i]!;
+      const clickEnd = dropClick ? t3 : rows.urlEnd[i]!;
+      room(3 * (query.length + category.length + unit.length) + (t1 - start) + (clickEnd - t1) + 24);
+      // The user and its tab; the query; the time, its tab and the click (or two empty fields).
+      let at = put(b, start, t1 + 1, used);
+      at = putText(query, stage, at);
+      if (at >= 0) {
+        at = put(b, rows.tab2[i]!, clickEnd, at);
+        if (dropClick) {
+          stage[at++] = 9;
+          stage[at++] = 9;
+        }
+        stage[at++] = 9;
+        at = putText(category, stage, at);
+      }
+      if (at >= 0) {
+        stage[at++] = 9;
+        at = putText(unit, stage, at);
+      }
+      if (at < 0) {
+        // A character a field cannot hold: the codec names it.
+        const { clickUrl, itemRank, ...rec } = rows.record(i);
+        const click = dropClick ? {} : { clickUrl, itemRank };
+        viaCodec({ ...rec, ...click, query, category, unit }, ` (from ${rows.file}:${rows.line[i]})`);
+      } else {
+        stage[at++] = 10;
+        used = at;
+      }
+      count++;
+    },
+    record(rec) {
+      viaCodec(rec, "");
       count++;
     },
     backlog() {

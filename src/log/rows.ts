@@ -58,8 +58,9 @@ export function sameBytes(
 
 /**
  * The rows of one block of a log, as columns: row i (0 ≤ i < n) is either the line `bytes[start[i], end[i])`
- * (no newline, no trailing carriage return), whose query is `bytes(tab1[i], tab2[i])` and whose time field ends
- * at `tab3[i]`, or — when `rec[i]` is set — a record the codec parsed.
+ * (no newline, no trailing carriage return), whose query is `bytes(tab1[i], tab2[i])`, whose time field ends
+ * at `tab3[i]` and whose ClickURL is `bytes(tab4[i], urlEnd[i])`, or — when `rec[i]` is set — a record the codec
+ * parsed.
  */
 export class RowBlock {
   bytes: Buffer = NO_BYTES;
@@ -70,6 +71,9 @@ export class RowBlock {
   tab1 = new Int32Array(1024);
   tab2 = new Int32Array(1024);
   tab3 = new Int32Array(1024);
+  /** The tab before the ClickURL, and the ClickURL's end (the line's end, or the tab before the Category). */
+  tab4 = new Int32Array(1024);
+  urlEnd = new Int32Array(1024);
   end = new Int32Array(1024);
   /** The row's line number in its file. */
   line = new Int32Array(1024);
@@ -85,6 +89,12 @@ export class RowBlock {
   query(i: number): string {
     const rec = this.rec[i];
     return rec !== undefined ? rec.query : textOf(this.bytes, this.tab1[i]! + 1, this.tab2[i]!);
+  }
+
+  /** Row i's ClickURL (a line's; empty when it has none). */
+  urlText(i: number): string {
+    const rec = this.rec[i];
+    return rec !== undefined ? (rec.clickUrl ?? "") : textOf(this.bytes, this.tab4[i]! + 1, this.urlEnd[i]!);
   }
 
   /** Row i as a record (what the codec reads from its line). */
@@ -115,6 +125,8 @@ export class RowBlock {
     this.tab1 = more(this.tab1);
     this.tab2 = more(this.tab2);
     this.tab3 = more(this.tab3);
+    this.tab4 = more(this.tab4);
+    this.urlEnd = more(this.urlEnd);
     this.end = more(this.end);
     this.line = more(this.line);
     const time = new Float64Array(n);
@@ -330,6 +342,8 @@ class FileRows {
     out.tab1[i] = t1;
     out.tab2[i] = t2;
     out.tab3[i] = t3;
+    out.tab4[i] = t4;
+    out.urlEnd[i] = urlEnd;
     out.end[i] = end;
     out.line[i] = lineNo;
     out.time[i] = time;

@@ -11,6 +11,7 @@
  * of web addresses (`www`, `mail`, `aol`, …); dates are not compared (`march 2006` says nothing about a host).
  */
 import type { LogRecord } from "../log/record.ts";
+import type { RowBlock } from "../log/rows.ts";
 import type { PiiSpan } from "./types.ts";
 
 /** Words of e-mail and web addresses that name a provider or a protocol, not a person. */
@@ -93,15 +94,34 @@ export class ClickUsers {
   private readonly users = new Map<string, string | null>();
 
   add(records: Iterable<LogRecord>): this {
-    for (const r of records) {
-      const url = r.clickUrl;
-      if (url === undefined || url === "") continue;
-      const key = url.trim().toLowerCase();
-      const seen = this.users.get(key);
-      if (seen === undefined) this.users.set(key, r.user);
-      else if (seen !== null && seen !== r.user) this.users.set(key, null);
+    for (const r of records) if (r.clickUrl !== undefined) this.addClick(r.clickUrl, r.user);
+    return this;
+  }
+
+  /** Count the clicks of a block of raw rows (src/log/rows.ts). */
+  addRows(rows: RowBlock): this {
+    for (let i = 0; i < rows.n; i++) {
+      const rec = rows.rec[i];
+      if (rec !== undefined) {
+        if (rec.clickUrl !== undefined) this.addClick(rec.clickUrl, rec.user);
+      } else if (rows.urlEnd[i]! > rows.tab4[i]! + 1) this.addClick(rows.urlText(i), rows.user[i]!);
     }
     return this;
+  }
+
+  private addClick(url: string, user: string): void {
+    if (url === "") return;
+    const key = url.trim().toLowerCase();
+    const seen = this.users.get(key);
+    if (seen === undefined) this.users.set(key, user);
+    else if (seen !== null && seen !== user) this.users.set(key, null);
+  }
+
+  /** Count a stream of raw row blocks (a first pass over an AOL log). */
+  static async ofRows(blocks: AsyncIterable<RowBlock>): Promise<ClickUsers> {
+    const c = new ClickUsers();
+    for await (const b of blocks) c.addRows(b);
+    return c;
   }
 
   /** Count a stream of batches (a first pass over a log). */

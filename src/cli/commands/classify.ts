@@ -5,9 +5,19 @@
  */
 import { type Command, Option } from "commander";
 import { Classifier, UNCLASSIFIED } from "../../classify/classifier.ts";
-import { ClassifyTally, classifyBatches, classifyBatchesOnThreads } from "../../classify/classify-log.ts";
+import {
+  ClassifyTally,
+  classifyBatches,
+  classifyBatchesOnThreads,
+  classifyRows,
+  type RowsClassifier,
+  rowsOnThreads,
+} from "../../classify/classify-log.ts";
 import { ClassifyThreads } from "../../classify/threads.ts";
 import { openLog } from "../../log/read.ts";
+import { RejectSink } from "../../log/rejects.ts";
+import { createRowWriter } from "../../log/row-write.ts";
+import { readRows } from "../../log/rows.ts";
 import { writeBatches } from "../../log/write.ts";
 import { ClickUsers } from "../../scrub/click-url.ts";
 import type { ScrubMode } from "../../scrub/types.ts";
@@ -94,31 +104,43 @@ export function register(program: Command): void {
     let rows: number;
     let log: Awaited<ReturnType<typeof openLog>>;
     try {
+      log = await openLog(inputs, opts);
+      // The Excite layout has no category columns: its classified form is the AOL layout.
+      const format = flags.outFormat ?? (log.format === "excite" ? "aol" : log.format);
+      // An AOL log written as AOL is read and written as raw rows (no record per row).
+      const raw = log.format === "aol" && format === "aol";
+      const files = log.files;
       // A first pass counts each click URL's users (bad lines are the second pass's to report).
       const clicks = flags.keepSingleUserClicks
         ? undefined
-        : await ClickUsers.of((await openLog(inputs, { format: opts.format, lenient: true })).batches());
-      log = await openLog(inputs, opts);
+        : raw
+          ? await ClickUsers.ofRows(readRows(files, true, new RejectSink()))
+          : await ClickUsers.of((await openLog(inputs, { format: opts.format, lenient: true })).batches());
       const threads = await starting;
-      const classified =
-        threads !== undefined
-          ? classifyBatchesOnThreads(threads, log.batches(), tally, { clicks, cacheSize: flags.cacheSize })
-          : classifyBatches(
-              await Classifier.create({
-                cacheSize: flags.cacheSize,
-                scrub: settings.scrub,
-                mainUnit: settings.mainUnit,
-                ...(settings.model ? {} : { model: null }),
-              }),
-              log.batches(),
-              tally,
-              clicks,
-            );
-      // The Excite layout has no category columns: its classified form is the AOL layout.
-      const format = flags.outFormat ?? (log.format === "excite" ? "aol" : log.format);
+      const classifier =
+        threads === undefined
+          ? await Classifier.create({
+              cacheSize: flags.cacheSize,
+              scrub: settings.scrub,
+              mainUnit: settings.mainUnit,
+              ...(settings.model ? {} : { model: null }),
+            })
+          : undefined;
       opts.progress.start("classify");
       try {
-        rows = await writeBatches(flags.out, format, classified, { classified: true });
+        if (raw) {
+          const by = threads !== undefined ? rowsOnThreads(threads, flags.cacheSize) : classifier!;
+          rows = await classifyRowsTo(flags.out, log, by, tally, clicks, opts);
+        } else {
+          const classified =
+            threads !== undefined
+              ? classifyBatchesOnThreads(threads, log.batches(), tally, {
+                  clicks,
+                  cacheSize: flags.cacheSize,
+                })
+              : classifyBatches(classifier!, log.batches(), tally, clicks);
+          rows = await writeBatches(flags.out, format, classified, { classified: true });
+        }
       } finally {
         opts.progress.stop();
       }
@@ -169,4 +191,30 @@ export function register(program: Command): void {
       ]),
     ]);
   });
+}
+
+/** The raw-row path of `classify` (an AOL log): rows read, classified and written atomically; returns their number. */
+async function classifyRowsTo(
+  path: string,
+  log: Awaited<ReturnType<typeof openLog>>,
+  classifier: RowsClassifier,
+  tally: ClassifyTally,
+  clicks: ClickUsers | undefined,
+  opts: ReturnType<typeof readOptions>,
+): Promise<number> {
+  const out = createRowWriter(path, true);
+  try {
+    await classifyRows(
+      classifier,
+      readRows(log.files, opts.lenient ?? false, log.rejects, opts.progress, out.readBuffer),
+      tally,
+      clicks,
+      out,
+    );
+    await out.close();
+  } catch (e) {
+    await out.abort();
+    throw e;
+  }
+  return out.count;
 }
