@@ -5,9 +5,15 @@
  * classified on n threads is byte for byte the log classified on one.
  */
 import type { Worker } from "node:worker_threads";
+import { LRUCache } from "lru-cache";
+import type { LogRecord } from "../log/record.ts";
+import type { RowWriter } from "../log/row-write.ts";
+import type { RowBlock } from "../log/rows.ts";
+import type { ClickUsers } from "../scrub/click-url.ts";
 import type { ScrubMode } from "../scrub/types.ts";
 import { spawnModuleWorker } from "../util/worker.ts";
-import type { Classification } from "./classifier.ts";
+import type { Classification, Classifier } from "./classifier.ts";
+import { blockQueries, type ClassifyTally, classifyBlock, classifyRecords } from "./classify-log.ts";
 
 /** The classifier each thread builds (what `querymask classify` is told). */
 export interface ThreadSettings {
@@ -125,4 +131,136 @@ export class ClassifyThreads {
     for (const w of this.waiting.values()) w.reject(e);
     this.waiting.clear();
   }
+}
+
+/** Queries sent to the threads together, with their answers once they are back. */
+interface Sent {
+  readonly answers: Promise<Map<string, Classification>>;
+  /** The queries sent. */
+  readonly asked: readonly string[];
+  /** Queries an earlier group still out is classifying, with that group's answers. */
+  readonly borrowed: readonly [string, Promise<Map<string, Classification>>][];
+}
+
+/**
+ * The answers of the threads for groups of queries sent out ahead of their use: a query that `memo` (the answers
+ * kept, an LRU of `cacheSize` as the classifier's own; 0 = none) holds is not sent, nor one that a group still out
+ * is classifying (the later group takes that group's answer). Groups are finished in the order they were sent.
+ */
+class Answers {
+  private readonly memo: LRUCache<string, Classification> | undefined;
+  private readonly outstanding = new Map<string, Promise<Map<string, Classification>>>();
+
+  constructor(
+    private readonly threads: ClassifyThreads,
+    cacheSize: number,
+  ) {
+    this.memo = cacheSize > 0 ? new LRUCache({ max: cacheSize }) : undefined;
+  }
+
+  send(queries: Iterable<string>): Sent {
+    const known = new Map<string, Classification>();
+    const seen = new Set<string>();
+    const asked: string[] = [];
+    const borrowed: [string, Promise<Map<string, Classification>>][] = [];
+    for (const q of queries) {
+      if (seen.has(q)) continue;
+      seen.add(q);
+      const hit = this.memo?.get(q);
+      if (hit !== undefined) known.set(q, hit);
+      else {
+        const earlier = this.outstanding.get(q);
+        if (earlier !== undefined) borrowed.push([q, earlier]);
+        else asked.push(q);
+      }
+    }
+    const answers = this.threads.classify(asked).then((results) => {
+      for (let i = 0; i < asked.length; i++) {
+        known.set(asked[i]!, results[i]!);
+        this.memo?.set(asked[i]!, results[i]!);
+      }
+      return known;
+    });
+    // Awaited in turn by `finish`; a thread's failure is thrown there, not as an unhandled rejection before it.
+    answers.catch(() => {});
+    for (const q of asked) this.outstanding.set(q, answers);
+    return { answers, asked, borrowed };
+  }
+
+  /** The classifier of a group's queries, once its answers (and those it borrowed) are back. */
+  async finish(sent: Sent): Promise<Pick<Classifier, "classify">> {
+    const known = await sent.answers;
+    for (const [q, earlier] of sent.borrowed) known.set(q, (await earlier).get(q)!);
+    for (const q of sent.asked) this.outstanding.delete(q);
+    return { classify: (q) => known.get(q)! };
+  }
+}
+
+/** How the threaded paths send work out. */
+export interface OnThreadsOptions {
+  /** Only a click that more than one user made is kept (as in {@link classifyRecords}). */
+  readonly clicks?: ClickUsers | undefined;
+  /** Answers kept for queries that come again (an LRU, as the classifier's own `cacheSize`; 0 = none). */
+  readonly cacheSize: number;
+  /** Records per group sent out at once (the record path; default 8,192). */
+  readonly groupRecords?: number;
+  /** Groups (or blocks) out at once beside the one being written (default 2). */
+  readonly ahead?: number;
+}
+
+/**
+ * {@link classifyBatches} with the classification on worker threads: the records are gathered in groups, each
+ * group's distinct queries are classified on the threads while the main thread reads the next groups and writes
+ * the last, and each group is then counted and yielded in order. The output is {@link classifyBatches}'.
+ */
+export async function* classifyBatchesOnThreads(
+  threads: ClassifyThreads,
+  batches: AsyncIterable<readonly LogRecord[]>,
+  tally: ClassifyTally,
+  opts: OnThreadsOptions,
+): AsyncGenerator<LogRecord[]> {
+  const { clicks, groupRecords = 8192, ahead = 2 } = opts;
+  const answers = new Answers(threads, opts.cacheSize);
+  const out: { records: LogRecord[]; sent: Sent }[] = [];
+  const send = (records: LogRecord[]) =>
+    out.push({ records, sent: answers.send(records.map((r) => r.query)) });
+  const finish = async (g: (typeof out)[number]) =>
+    classifyRecords(await answers.finish(g.sent), g.records, tally, clicks);
+  let group: LogRecord[] = [];
+  for await (const batch of batches) {
+    for (const r of batch) group.push(r);
+    if (group.length < groupRecords) continue;
+    send(group);
+    group = [];
+    if (out.length > ahead) yield await finish(out.shift()!);
+  }
+  if (group.length > 0) send(group);
+  while (out.length > 0) yield await finish(out.shift()!);
+}
+
+/**
+ * {@link classifyRows} with the classification on worker threads: each block of raw rows is copied (the reader
+ * reuses its buffer) and its queries sent out while the main thread reads the next blocks and writes the last.
+ */
+export async function classifyRowsOnThreads(
+  threads: ClassifyThreads,
+  blocks: AsyncIterable<RowBlock>,
+  tally: ClassifyTally,
+  out: RowWriter,
+  opts: OnThreadsOptions,
+): Promise<void> {
+  const { clicks, ahead = 2 } = opts;
+  const answers = new Answers(threads, opts.cacheSize);
+  const pending: { rows: RowBlock; queries: string[]; sent: Sent }[] = [];
+  const finish = async (p: (typeof pending)[number]) => {
+    classifyBlock(await answers.finish(p.sent), p.rows, p.queries, tally, clicks, out);
+    const behind = out.backlog();
+    if (behind) await behind;
+  };
+  for await (const rows of blocks) {
+    const queries = blockQueries(rows, []);
+    pending.push({ rows: rows.copy(), queries, sent: answers.send(queries) });
+    if (pending.length > ahead) await finish(pending.shift()!);
+  }
+  while (pending.length > 0) await finish(pending.shift()!);
 }

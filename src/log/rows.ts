@@ -104,6 +104,30 @@ export class RowBlock {
     return lineRecord(this.bytes, this.start[i]!, this.end[i]!, this.category[i] !== undefined);
   }
 
+  /** A copy with bytes and columns of its own (valid after the reader has moved on), trimmed to its rows. */
+  copy(): RowBlock {
+    const c = new RowBlock();
+    const n = this.n;
+    c.bytes = Buffer.from(this.bytes);
+    c.n = n;
+    c.file = this.file;
+    c.start = this.start.slice(0, n);
+    c.tab1 = this.tab1.slice(0, n);
+    c.tab2 = this.tab2.slice(0, n);
+    c.tab3 = this.tab3.slice(0, n);
+    c.tab4 = this.tab4.slice(0, n);
+    c.urlEnd = this.urlEnd.slice(0, n);
+    c.end = this.end.slice(0, n);
+    c.line = this.line.slice(0, n);
+    c.time = this.time.slice(0, n);
+    for (let i = 0; i < n; i++) {
+      c.user[i] = this.user[i]!;
+      c.category[i] = this.category[i];
+      c.rec[i] = this.rec[i];
+    }
+    return c;
+  }
+
   /** Start the block over. */
   reset(bytes: Buffer, file: string): void {
     this.bytes = bytes;

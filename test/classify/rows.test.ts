@@ -9,14 +9,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { Classifier } from "../../src/classify/classifier.ts";
-import {
-  ClassifyTally,
-  classifyBatches,
-  classifyRows,
-  type RowsClassifier,
-  rowsOnThreads,
-} from "../../src/classify/classify-log.ts";
-import { ClassifyThreads } from "../../src/classify/threads.ts";
+import { ClassifyTally, classifyBatches, classifyRows } from "../../src/classify/classify-log.ts";
+import { ClassifyThreads, classifyRowsOnThreads } from "../../src/classify/threads.ts";
 import { openLog } from "../../src/log/read.ts";
 import { RejectSink } from "../../src/log/rejects.ts";
 import { createRowWriter } from "../../src/log/row-write.ts";
@@ -83,14 +77,10 @@ describe("classify on raw rows", () => {
       const rowTally = new ClassifyTally();
       const rowClicks = await ClickUsers.ofRows(readRows([input], true, new RejectSink()));
       const out = createRowWriter(viaRows, true);
-      const by: RowsClassifier = onThreads ? rowsOnThreads(threads, 0) : classifier;
-      await classifyRows(
-        by,
-        readRows([input], false, new RejectSink(), undefined, out.readBuffer),
-        rowTally,
-        rowClicks,
-        out,
-      );
+      const blocks = readRows([input], false, new RejectSink(), undefined, out.readBuffer);
+      if (onThreads)
+        await classifyRowsOnThreads(threads, blocks, rowTally, out, { clicks: rowClicks, cacheSize: 0 });
+      else await classifyRows(classifier, blocks, rowTally, rowClicks, out);
       await out.close();
       const expected = readFileSync(viaRecords, "utf8");
       assert.equal(readFileSync(viaRows, "utf8"), expected);
@@ -103,4 +93,49 @@ describe("classify on raw rows", () => {
       assert.match(expected, /shared-site/);
       assert.doesNotMatch(expected, /johnbaker|only-user-three|stale unit/);
     });
+
+  test("a log of several blocks on threads, blocks sent ahead: the bytes and counts of one thread", async () => {
+    // ~3 MB: the reader's blocks are 1 MiB, so blocks are copied and sent out while the next are read; the same
+    // few queries recur in every block (and a query still out is borrowed, not asked again).
+    const input = join(dir, "big.tsv");
+    const queries = [
+      "european soccer barcelona players",
+      "cheap flights",
+      "john baker genealogy",
+      "zorblax shoes",
+    ];
+    const lines = [HEADER];
+    for (let i = 0; i < 36_000; i++) {
+      const s = String(i % 60).padStart(2, "0");
+      const m = String(Math.floor(i / 60) % 60).padStart(2, "0");
+      lines.push(
+        `${i % 97}\t${queries[i % 4]} ${i % 13}\t2006-03-01 01:${m}:${s}\t${1 + (i % 9)}\thttp://www.site-${i % 50}.com`,
+      );
+    }
+    writeFileSync(input, `${lines.join("\n")}\n`);
+    const run = async (by: "one" | [number, number]) => {
+      const path = join(dir, `big-${by}.tsv`);
+      const tally = new ClassifyTally();
+      const clicks = await ClickUsers.ofRows(readRows([input], true, new RejectSink()));
+      const out = createRowWriter(path, true);
+      const blocks = readRows([input], false, new RejectSink(), undefined, out.readBuffer);
+      if (by === "one") await classifyRows(classifier, blocks, tally, clicks, out);
+      else
+        await classifyRowsOnThreads(threads, blocks, tally, out, { clicks, ahead: by[0], cacheSize: by[1] });
+      await out.close();
+      return { bytes: readFileSync(path), counts: tally.counts, dropped: tally.singleUserClicksDropped };
+    };
+    const one = await run("one");
+    assert.ok(one.bytes.length > 2.5 * 2 ** 20);
+    for (const by of [
+      [2, 0],
+      [1, 100],
+      [3, 0],
+    ] as [number, number][]) {
+      const threaded = await run(by);
+      assert.ok(threaded.bytes.equals(one.bytes), `ahead ${by[0]}, cache ${by[1]}`);
+      assert.deepEqual(threaded.counts, one.counts);
+      assert.equal(threaded.dropped, one.dropped);
+    }
+  });
 });

@@ -7,8 +7,8 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { Classifier } from "../../src/classify/classifier.ts";
-import { ClassifyTally, classifyBatches, classifyBatchesOnThreads } from "../../src/classify/classify-log.ts";
-import { ClassifyThreads } from "../../src/classify/threads.ts";
+import { ClassifyTally, classifyBatches } from "../../src/classify/classify-log.ts";
+import { ClassifyThreads, classifyBatchesOnThreads } from "../../src/classify/threads.ts";
 import { openLog } from "../../src/log/read.ts";
 import type { LogRecord } from "../../src/log/record.ts";
 import { ClickUsers } from "../../src/scrub/click-url.ts";
@@ -37,20 +37,20 @@ describe("classification on worker threads", () => {
   });
   after(() => threads.close());
 
-  for (const [groupRecords, groupsAhead, cacheSize] of [
+  for (const [groupRecords, ahead, cacheSize] of [
     [8192, 2, 100_000],
     [37, 3, 0],
     [64, 1, 10],
     [500, 0, 1000],
   ] as const)
-    test(`groups of ${groupRecords}, ${groupsAhead} ahead, ${cacheSize} answers kept: the serial release`, async () => {
+    test(`groups of ${groupRecords}, ${ahead} ahead, ${cacheSize} answers kept: the serial release`, async () => {
       const tally = new ClassifyTally();
       const records = await collect(
         classifyBatchesOnThreads(threads, (await openLog([EXCITE])).batches(), tally, {
           clicks,
           cacheSize,
           groupRecords,
-          groupsAhead,
+          ahead,
         }),
       );
       assert.equal(records.length, 4501);
@@ -78,7 +78,7 @@ describe("classification on worker threads", () => {
     }
     const tally = new ClassifyTally();
     const out = await collect(
-      classifyBatchesOnThreads(counting, one(), tally, { cacheSize: 0, groupRecords: 10, groupsAhead: 3 }),
+      classifyBatchesOnThreads(counting, one(), tally, { cacheSize: 0, groupRecords: 10, ahead: 3 }),
     );
     assert.equal(out.length, 100);
     assert.ok(out.every((r) => r.category?.startsWith("Top/Sports")));

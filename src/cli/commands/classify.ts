@@ -5,19 +5,12 @@
  */
 import { type Command, Option } from "commander";
 import { Classifier, UNCLASSIFIED } from "../../classify/classifier.ts";
-import {
-  ClassifyTally,
-  classifyBatches,
-  classifyBatchesOnThreads,
-  classifyRows,
-  type RowsClassifier,
-  rowsOnThreads,
-} from "../../classify/classify-log.ts";
-import { ClassifyThreads } from "../../classify/threads.ts";
+import { ClassifyTally, classifyBatches, classifyRows } from "../../classify/classify-log.ts";
+import { ClassifyThreads, classifyBatchesOnThreads, classifyRowsOnThreads } from "../../classify/threads.ts";
 import { openLog } from "../../log/read.ts";
 import { RejectSink } from "../../log/rejects.ts";
-import { createRowWriter } from "../../log/row-write.ts";
-import { readRows } from "../../log/rows.ts";
+import { createRowWriter, type RowWriter } from "../../log/row-write.ts";
+import { type RowBlock, readRows } from "../../log/rows.ts";
 import { writeBatches } from "../../log/write.ts";
 import { ClickUsers } from "../../scrub/click-url.ts";
 import type { ScrubMode } from "../../scrub/types.ts";
@@ -129,8 +122,11 @@ export function register(program: Command): void {
       opts.progress.start("classify");
       try {
         if (raw) {
-          const by = threads !== undefined ? rowsOnThreads(threads, flags.cacheSize) : classifier!;
-          rows = await classifyRowsTo(flags.out, log, by, tally, clicks, opts);
+          rows = await classifyRowsTo(flags.out, log, opts, (blocks, out) =>
+            threads !== undefined
+              ? classifyRowsOnThreads(threads, blocks, tally, out, { clicks, cacheSize: flags.cacheSize })
+              : classifyRows(classifier!, blocks, tally, clicks, out),
+          );
         } else {
           const classified =
             threads !== undefined
@@ -193,24 +189,16 @@ export function register(program: Command): void {
   });
 }
 
-/** The raw-row path of `classify` (an AOL log): rows read, classified and written atomically; returns their number. */
+/** The raw-row path of `classify` (an AOL log): its rows read, classified by `run` and written atomically; returns their number. */
 async function classifyRowsTo(
   path: string,
   log: Awaited<ReturnType<typeof openLog>>,
-  classifier: RowsClassifier,
-  tally: ClassifyTally,
-  clicks: ClickUsers | undefined,
   opts: ReturnType<typeof readOptions>,
+  run: (blocks: AsyncIterable<RowBlock>, out: RowWriter) => Promise<void>,
 ): Promise<number> {
   const out = createRowWriter(path, true);
   try {
-    await classifyRows(
-      classifier,
-      readRows(log.files, opts.lenient ?? false, log.rejects, opts.progress, out.readBuffer),
-      tally,
-      clicks,
-      out,
-    );
+    await run(readRows(log.files, opts.lenient ?? false, log.rejects, opts.progress, out.readBuffer), out);
     await out.close();
   } catch (e) {
     await out.abort();
