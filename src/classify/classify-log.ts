@@ -7,8 +7,8 @@
  */
 import { EventCursor } from "../log/events.ts";
 import type { LogRecord, QueryLog } from "../log/record.ts";
+import type { RowBlock } from "../log/row-block.ts";
 import type { RowWriter } from "../log/row-write.ts";
-import type { RowBlock } from "../log/rows.ts";
 import {
   ClickUsers,
   dropSingleUserClick,

@@ -7,8 +7,8 @@
 import type { Worker } from "node:worker_threads";
 import { LRUCache } from "lru-cache";
 import type { LogRecord } from "../log/record.ts";
+import type { RowBlock } from "../log/row-block.ts";
 import type { RowWriter } from "../log/row-write.ts";
-import type { RowBlock } from "../log/rows.ts";
 import type { ClickUsers } from "../scrub/click-url.ts";
 import type { ScrubMode } from "../scrub/types.ts";
 import { spawnModuleWorker } from "../util/worker.ts";

@@ -11,7 +11,7 @@ import { aolCodec } from "./formats/aol.ts";
 import { UnwritableRecord } from "./formats/codec.ts";
 import { BLOCK_BYTES } from "./lines.ts";
 import type { LogRecord } from "./record.ts";
-import type { RowBlock } from "./rows.ts";
+import type { RowBlock } from "./row-block.ts";
 import { writeAolTime } from "./time.ts";
 
 export interface RowWriter {

@@ -11,7 +11,7 @@
  * of web addresses (`www`, `mail`, `aol`, …); dates are not compared (`march 2006` says nothing about a host).
  */
 import type { LogRecord } from "../log/record.ts";
-import type { RowBlock } from "../log/rows.ts";
+import type { RowBlock } from "../log/row-block.ts";
 import type { PiiSpan } from "./types.ts";
 
 /** Words of e-mail and web addresses that name a provider or a protocol, not a person. */

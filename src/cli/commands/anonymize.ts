@@ -10,8 +10,9 @@ import { dirname, resolve } from "node:path";
 import type { Command } from "commander";
 import { describeGuarantee } from "../../log/guarantee.ts";
 import { loadLog, type OpenedLog, openLog } from "../../log/read.ts";
+import type { RowBlock } from "../../log/row-block.ts";
 import { createRowWriter } from "../../log/row-write.ts";
-import { type RowBlock, readRows } from "../../log/rows.ts";
+import { readRows } from "../../log/rows.ts";
 import { catalog, loadMethod } from "../../methods/catalog.ts";
 import {
   type Guarantee,

@@ -9,8 +9,9 @@ import { ClassifyTally, classifyBatches, classifyRows } from "../../classify/cla
 import { ClassifyThreads, classifyBatchesOnThreads, classifyRowsOnThreads } from "../../classify/threads.ts";
 import { openLog } from "../../log/read.ts";
 import { RejectSink } from "../../log/rejects.ts";
+import type { RowBlock } from "../../log/row-block.ts";
 import { createRowWriter, type RowWriter } from "../../log/row-write.ts";
-import { type RowBlock, readRows } from "../../log/rows.ts";
+import { readRows } from "../../log/rows.ts";
 import { writeBatches } from "../../log/write.ts";
 import { ClickUsers } from "../../scrub/click-url.ts";
 import type { ScrubMode } from "../../scrub/types.ts";

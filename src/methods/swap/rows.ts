@@ -8,8 +8,8 @@
  */
 
 import type { LogRecord } from "../../log/record.ts";
+import { lineRecord, type RowBlock, sameBytes, textOf } from "../../log/row-block.ts";
 import type { RowWriter } from "../../log/row-write.ts";
-import { lineRecord, type RowBlock, sameBytes, textOf } from "../../log/rows.ts";
 import { grown } from "../../util/arrays.ts";
 import type { Rng } from "../../util/random.ts";
 import type { RowStage } from "../method.ts";
