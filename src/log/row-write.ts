@@ -83,10 +83,11 @@ const NATIVE_COPY = 1024;
 const SHARED_COPY = 16;
 
 /**
- * Encode the user id `text` into `to` at `at` as UTF-8; returns the end, or -1 if it holds a character a TSV field
- * cannot (then the codec names it). ASCII by a loop: `Buffer.write` is a native call per field.
+ * Encode a field's `text` (a user id, a query, a category) into `to` at `at` as UTF-8; returns the end, or -1 if it
+ * holds a character a TSV field cannot (then the codec names it). ASCII by a loop: `Buffer.write` is a native call
+ * per field.
  */
-function putUser(text: string, to: Buffer, at: number): number {
+function putField(text: string, to: Buffer, at: number): number {
   const n = text.length;
   for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i);
@@ -96,27 +97,6 @@ function putUser(text: string, to: Buffer, at: number): number {
         if (d === 9 || d === 10 || d === 13 || d === 0) return -1;
       }
       return at - i + to.write(text, at - i);
-    }
-    if (c === 9 || c === 10 || c === 13 || c === 0) return -1;
-    to[at++] = c;
-  }
-  return at;
-}
-
-/**
- * Encode `text` into `to` at `at` as UTF-8; returns the end, or -1 if it holds a character a TSV field cannot
- * (then the codec names it). ASCII by a loop, as {@link putUser}.
- */
-function putText(text: string, to: Buffer, at: number): number {
-  const n = text.length;
-  for (let i = 0; i < n; i++) {
-    const c = text.charCodeAt(i);
-    if (c > 127) {
-      for (let j = i; j < n; j++) {
-        const d = text.charCodeAt(j);
-        if (d === 9 || d === 10 || d === 13 || d === 0) return -1;
-      }
-      return at + to.write(text.slice(i), at);
     }
     if (c === 9 || c === 10 || c === 13 || c === 0) return -1;
     to[at++] = c;
@@ -221,7 +201,7 @@ export function createRowWriter(path: string, classified: boolean): RowWriter {
         const t3 = t2 + 20;
         const nl = rows === 1 ? end : (b as Buffer).indexOf(10, t3);
         room(user.length * 3 + (t2 - t1) + timeLength + (nl - t3) + 2);
-        let at = putUser(user, stage, used);
+        let at = putField(user, stage, used);
         // A user id with a line break: the codec names what cannot be written.
         if (at < 0) viaCodec({ user, query: "", time }, "");
         at = put(b, t1, t2 + 1, at);
@@ -245,7 +225,7 @@ export function createRowWriter(path: string, classified: boolean): RowWriter {
       room(3 * (query.length + category.length + unit.length) + (t1 - start) + (clickEnd - t1) + 24);
       // The user and its tab; the query; the time, its tab and the click (or two empty fields).
       let at = put(b, start, t1 + 1, used);
-      at = putText(query, stage, at);
+      at = putField(query, stage, at);
       if (at >= 0) {
         at = put(b, rows.tab2[i]!, clickEnd, at);
         if (dropClick) {
@@ -253,11 +233,11 @@ export function createRowWriter(path: string, classified: boolean): RowWriter {
           stage[at++] = 9;
         }
         stage[at++] = 9;
-        at = putText(category, stage, at);
+        at = putField(category, stage, at);
       }
       if (at >= 0) {
         stage[at++] = 9;
-        at = putText(unit, stage, at);
+        at = putField(unit, stage, at);
       }
       if (at < 0) {
         // A character a field cannot hold: the codec names it.
