@@ -9,13 +9,7 @@ import { EventCursor } from "../log/events.ts";
 import type { LogRecord, QueryLog } from "../log/record.ts";
 import type { RowBlock } from "../log/row-block.ts";
 import type { RowWriter } from "../log/row-write.ts";
-import {
-  ClickUsers,
-  dropSingleUserClick,
-  hostCarries,
-  identifierWords,
-  scrubClick,
-} from "../scrub/click-url.ts";
+import { type ClickDrop, ClickUsers, clickDrop, withoutClick } from "../scrub/click-url.ts";
 import { type Progress, silentProgress } from "../util/progress.ts";
 import { type Classification, type Classifier, UNCLASSIFIED } from "./classifier.ts";
 
@@ -32,6 +26,12 @@ export class ClassifyTally {
    */
   noQueryText = 0;
   private readonly events = new EventCursor();
+
+  /** Count a click dropped (`why`; undefined: none was). */
+  dropped(why: ClickDrop | undefined): void {
+    if (why === "identifier") this.clicksDropped++;
+    else if (why === "singleUser") this.singleUserClicksDropped++;
+  }
 
   /** Count one input record (before scrubbing) with its classification. */
   add(r: LogRecord, c: Classification): void {
@@ -78,13 +78,9 @@ export function classifyRecords(
     const r = records[i]!;
     const c = classifier.classify(r.query);
     const classified = { ...r, query: c.scrubbed, category: c.category, unit: c.unit };
-    let o = scrubClick(classified, c.spans);
-    if (o !== classified) tally.clicksDropped++;
-    else if (clicks !== undefined) {
-      o = dropSingleUserClick(classified, clicks);
-      if (o !== classified) tally.singleUserClicksDropped++;
-    }
-    out[i] = o;
+    const why = clickDrop(r.clickUrl, c.spans, clicks);
+    out[i] = why === undefined ? classified : withoutClick(classified);
+    tally.dropped(why);
     tally.add(r, c);
   }
   return out;
@@ -129,18 +125,9 @@ export function classifyBlock(
     }
     const query = queries[i]!;
     const c = classifier.classify(query);
-    let drop = false;
-    if (rows.urlEnd[i]! > rows.tab4[i]! + 1) {
-      const url = rows.urlText(i);
-      if (c.spans.length > 0 && hostCarries(url, identifierWords(c.spans))) {
-        drop = true;
-        tally.clicksDropped++;
-      } else if (clicks?.singleUser(url)) {
-        drop = true;
-        tally.singleUserClicksDropped++;
-      }
-    }
-    out.classifiedRow(rows, i, c.scrubbed, drop, c.category, c.unit);
+    const why = rows.urlEnd[i]! > rows.tab4[i]! + 1 ? clickDrop(rows.urlText(i), c.spans, clicks) : undefined;
+    tally.dropped(why);
+    out.classifiedRow(rows, i, c.scrubbed, why !== undefined, c.category, c.unit);
     tally.add({ user: rows.user[i]!, query, time: rows.time[i]! }, c);
   }
 }

@@ -68,16 +68,33 @@ export function hostCarries(url: string, words: readonly string[]): boolean {
   return words.some((w) => host.includes(w));
 }
 
+/** Why a click is dropped: its host carries an identifier removed from its query, or only one user made it. */
+export type ClickDrop = "identifier" | "singleUser";
+
 /**
- * `record` without its click when the host carries one of the identifiers removed from its query (`spans`, as
- * the scrubber found them in `record.query` before scrubbing); the same object otherwise.
+ * Whether the click on `url` is dropped, and why: its host carries one of the identifiers removed from its query
+ * (`spans`, as the scrubber found them in the query before scrubbing), else only one user ever clicked it (with
+ * `clicks`, the whole log's counts); undefined when it stays (or there is no click).
  */
-export function scrubClick<R extends LogRecord>(record: R, spans: readonly PiiSpan[]): R {
-  const url = record.clickUrl;
-  if (url === undefined || url === "" || spans.length === 0) return record;
-  if (!hostCarries(url, identifierWords(spans))) return record;
+export function clickDrop(
+  url: string | undefined,
+  spans: readonly PiiSpan[],
+  clicks?: ClickUsers,
+): ClickDrop | undefined {
+  if (url === undefined || url === "") return undefined;
+  if (spans.length > 0 && hostCarries(url, identifierWords(spans))) return "identifier";
+  return clicks?.singleUser(url) ? "singleUser" : undefined;
+}
+
+/** `record` as a query without a click (no ItemRank, no ClickURL). */
+export function withoutClick<R extends LogRecord>(record: R): R {
   const { clickUrl: _url, itemRank: _rank, ...rest } = record;
   return rest as R;
+}
+
+/** `record` without its click when its host carries an identifier removed from its query; the same object otherwise. */
+export function scrubClick<R extends LogRecord>(record: R, spans: readonly PiiSpan[]): R {
+  return clickDrop(record.clickUrl, spans) === "identifier" ? withoutClick(record) : record;
 }
 
 /**
@@ -140,8 +157,5 @@ export class ClickUsers {
 
 /** `record` without its click when only one user ever clicked its URL; the same object otherwise. */
 export function dropSingleUserClick<R extends LogRecord>(record: R, clicks: ClickUsers): R {
-  const url = record.clickUrl;
-  if (url === undefined || url === "" || !clicks.singleUser(url)) return record;
-  const { clickUrl: _url, itemRank: _rank, ...rest } = record;
-  return rest as R;
+  return clickDrop(record.clickUrl, [], clicks) === "singleUser" ? withoutClick(record) : record;
 }
