@@ -4,16 +4,9 @@
  * sent and posts the answers back in the same order, with the request's id.
  */
 import { parentPort, workerData } from "node:worker_threads";
-import { Classifier } from "./classifier.ts";
-import type { ThreadRequest, ThreadResponse, ThreadSettings } from "./threads.ts";
+import { classifierOf, type ThreadRequest, type ThreadResponse, type ThreadSettings } from "./threads.ts";
 
-const settings = workerData as ThreadSettings;
-const classifier = await Classifier.create({
-  cacheSize: 0,
-  scrub: settings.scrub,
-  mainUnit: settings.mainUnit,
-  ...(settings.model ? {} : { model: null }),
-});
+const classifier = await classifierOf(workerData as ThreadSettings, 0);
 const port = parentPort!;
 port.on("message", (req: ThreadRequest) => {
   const results = req.queries.map((q) => classifier.classify(q, false));

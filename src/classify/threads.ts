@@ -12,7 +12,7 @@ import type { RowWriter } from "../log/row-write.ts";
 import type { ClickUsers } from "../scrub/click-url.ts";
 import type { ScrubMode } from "../scrub/types.ts";
 import { spawnModuleWorker } from "../util/worker.ts";
-import type { Classification, Classifier } from "./classifier.ts";
+import { type Classification, Classifier } from "./classifier.ts";
 import { blockQueries, type ClassifyTally, classifyBlock, classifyRecords } from "./classify-log.ts";
 
 /** The classifier each thread builds (what `querymask classify` is told). */
@@ -21,6 +21,16 @@ export interface ThreadSettings {
   readonly mainUnit: "vote" | "paper";
   /** false: Algorithm 1 alone. */
   readonly model: boolean;
+}
+
+/** The classifier `settings` describe, with an LRU of `cacheSize` answers (the main thread's, or a thread's: 0). */
+export function classifierOf(settings: ThreadSettings, cacheSize: number): Promise<Classifier> {
+  return Classifier.create({
+    cacheSize,
+    scrub: settings.scrub,
+    mainUnit: settings.mainUnit,
+    ...(settings.model ? {} : { model: null }),
+  });
 }
 
 export interface ThreadRequest {

@@ -4,9 +4,14 @@
  * and the number of query events per top-level category. Unclassified events are counted, never dropped.
  */
 import { type Command, Option } from "commander";
-import { Classifier, UNCLASSIFIED } from "../../classify/classifier.ts";
+import { UNCLASSIFIED } from "../../classify/classifier.ts";
 import { ClassifyTally, classifyBatches, classifyRows } from "../../classify/classify-log.ts";
-import { ClassifyThreads, classifyBatchesOnThreads, classifyRowsOnThreads } from "../../classify/threads.ts";
+import {
+  ClassifyThreads,
+  classifierOf,
+  classifyBatchesOnThreads,
+  classifyRowsOnThreads,
+} from "../../classify/threads.ts";
 import { openLog } from "../../log/read.ts";
 import { RejectSink } from "../../log/rejects.ts";
 import type { RowBlock } from "../../log/row-block.ts";
@@ -103,23 +108,14 @@ export function register(program: Command): void {
       const format = flags.outFormat ?? (log.format === "excite" ? "aol" : log.format);
       // An AOL log written as AOL is read and written as raw rows (no record per row).
       const raw = log.format === "aol" && format === "aol";
-      const files = log.files;
       // A first pass counts each click URL's users (bad lines are the second pass's to report).
       const clicks = flags.keepSingleUserClicks
         ? undefined
         : raw
-          ? await ClickUsers.ofRows(readRows(files, true, new RejectSink()))
+          ? await ClickUsers.ofRows(readRows(log.files, true, new RejectSink()))
           : await ClickUsers.of((await openLog(inputs, { format: opts.format, lenient: true })).batches());
       const threads = await starting;
-      const classifier =
-        threads === undefined
-          ? await Classifier.create({
-              cacheSize: flags.cacheSize,
-              scrub: settings.scrub,
-              mainUnit: settings.mainUnit,
-              ...(settings.model ? {} : { model: null }),
-            })
-          : undefined;
+      const classifier = threads === undefined ? await classifierOf(settings, flags.cacheSize) : undefined;
       opts.progress.start("classify");
       try {
         if (raw) {
