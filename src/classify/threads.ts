@@ -104,10 +104,6 @@ export class ClassifyThreads {
     return new ClassifyThreads(workers);
   }
 
-  get size(): number {
-    return this.workers.length;
-  }
-
   /** The classifications of `queries`, in order: the list is cut into one share per thread. */
   async classify(queries: readonly string[]): Promise<Classification[]> {
     if (this.failed) throw this.failed;
