@@ -215,6 +215,32 @@ try {
     figures.grid = grid;
   }
 
+  if (want("paths")) {
+    // What the CLI costs around a method: `identity` reads and writes every row, `stats` reads them (issue 17: the
+    // per-row cost of a command should be the reader's and its own work's, not the CLI's).
+    const commands: [string, (out: string) => string[]][] = [
+      ["anonymize --method identity", (out) => ["anonymize", "--method", "identity", "-q", input, "-o", out]],
+      ["stats", () => ["stats", "-q", "--json", input]],
+      ["stats (the .gz as shipped)", () => ["stats", "-q", "--json", AOL]],
+    ];
+    const runs: Measured[][] = commands.map(() => []);
+    for (let r = 0; r < RUNS; r++)
+      for (const [i, [, argv]] of commands.entries()) runs[i]!.push(cli(argv(join(tmp, "paths.tsv"))));
+    console.log(`
+the read → write path without a method (${RUNS} alternating runs, load ${load()}):`);
+    figures.paths = Object.fromEntries(
+      commands.map(([name], i) => {
+        const ms = runs[i]!;
+        const cpu = median(ms.map((m) => m.cpu));
+        const rss = Math.max(...ms.map((m) => m.rssMiB));
+        console.log(
+          `  querymask ${name.padEnd(30)} ${cpu.toFixed(2)} CPU-s (${Math.min(...ms.map((m) => m.cpu)).toFixed(2)}–${Math.max(...ms.map((m) => m.cpu)).toFixed(2)}), peak RSS ${rss.toFixed(0)} MiB`,
+        );
+        return [name, { cpuMedian: cpu, cpu: ms.map((m) => m.cpu), peakRssMiB: rss }];
+      }),
+    );
+  }
+
   if (asked("gcflag")) {
     const gc: Record<string, unknown> = {};
     // The parent a re-exec adds: node starts, spawns node with the flag running bin, and waits. bin itself would

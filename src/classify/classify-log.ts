@@ -33,12 +33,12 @@ export class ClassifyTally {
     else if (why === "singleUser") this.singleUserClicksDropped++;
   }
 
-  /** Count one input record (before scrubbing) with its classification. */
-  add(r: LogRecord, c: Classification): void {
-    if (this.events.next(r) === undefined) return; // a click row of the event already counted
+  /** Count one input row (its user, query before scrubbing, and time) with its classification. */
+  add(user: string, query: string, time: number, c: Classification): void {
+    if (this.events.next(user, query, time) === undefined) return; // a click row of the event already counted
     this.counts.events!++;
     if (c.spans.length > 0) this.counts.scrubbed!++;
-    if (hasNoText(r.query)) this.noQueryText++;
+    if (hasNoText(query)) this.noQueryText++;
     // The top-level branch: the second step of the path (`Top/Sports/Soccer` → `Sports`).
     const top = c.categoryId < 0 ? UNCLASSIFIED : c.category.split("/", 2)[1]!;
     this.counts[top] = (this.counts[top] ?? 0) + 1;
@@ -81,7 +81,7 @@ export function classifyRecords(
     const why = clickDrop(r.clickUrl, c.spans, clicks);
     out[i] = why === undefined ? classified : withoutClick(classified);
     tally.dropped(why);
-    tally.add(r, c);
+    tally.add(r.user, r.query, r.time, c);
   }
   return out;
 }
@@ -128,7 +128,7 @@ export function classifyBlock(
     const why = rows.urlEnd[i]! > rows.tab4[i]! + 1 ? clickDrop(rows.urlText(i), c.spans, clicks) : undefined;
     tally.dropped(why);
     out.classifiedRow(rows, i, c.scrubbed, why !== undefined, c.category, c.unit);
-    tally.add({ user: rows.user[i]!, query, time: rows.time[i]! }, c);
+    tally.add(rows.user[i]!, query, rows.time[i]!, c);
   }
 }
 

@@ -29,21 +29,32 @@ export interface QueryEvent {
  * `StatsAccumulator` both use it, so they cannot disagree.
  */
 export class EventCursor {
-  private prev: LogRecord | undefined;
+  private started = false;
+  private user = "";
+  private query = "";
+  private time = 0;
   private prevQuery: string | undefined;
 
-  /** Feed the next row: undefined if it continues the current event, else whether the new event is a next page. */
-  next(r: LogRecord): { nextPage: boolean } | undefined {
-    const p = this.prev;
-    this.prev = r;
-    if (p !== undefined && p.user === r.user && p.time === r.time && p.query === r.query) return undefined;
-    const sameUser = p !== undefined && p.user === r.user;
+  /**
+   * Feed the next row (its user, query and time): undefined if it continues the current event, else whether the
+   * new event is a next page.
+   */
+  next(user: string, query: string, time: number): { nextPage: boolean } | undefined {
+    const sameUser = this.started && this.user === user;
+    if (sameUser && this.time === time && this.query === query) return undefined;
+    this.started = true;
+    this.user = user;
+    this.query = query;
+    this.time = time;
     if (!sameUser) this.prevQuery = undefined;
-    const nextPage = sameUser && (r.query === this.prevQuery || r.query === "");
-    if (r.query !== "") this.prevQuery = r.query;
-    return { nextPage };
+    const nextPage = sameUser && (query === this.prevQuery || query === "");
+    if (query !== "") this.prevQuery = query;
+    return nextPage ? NEXT_PAGE : NEW_QUERY;
   }
 }
+
+const NEXT_PAGE = Object.freeze({ nextPage: true });
+const NEW_QUERY = Object.freeze({ nextPage: false });
 
 /**
  * Group consecutive rows with the same user, query and time into events. Rows are expected in log order
@@ -65,7 +76,7 @@ export function groupEvents(records: readonly LogRecord[]): QueryEvent[] {
     | undefined;
   for (let i = 0; i < records.length; i++) {
     const r = records[i]!;
-    const start = cursor.next(r);
+    const start = cursor.next(r.user, r.query, r.time);
     if (start !== undefined) {
       current = {
         user: r.user,

@@ -5,6 +5,7 @@
 
 import { EventCursor } from "./events.ts";
 import type { LogRecord } from "./record.ts";
+import { type RowBlock, sameBytes } from "./row-block.ts";
 import { formatAolTime } from "./time.ts";
 
 export interface LogStats {
@@ -20,7 +21,10 @@ export interface LogStats {
   rejected: number;
 }
 
-/** Feed batches in log order; read the result with {@link StatsAccumulator.result}. */
+/**
+ * Feed batches of records ({@link StatsAccumulator.push}) or blocks of an AOL log's raw rows
+ * ({@link StatsAccumulator.pushRows}) in log order; read the result with {@link StatsAccumulator.result}.
+ */
 export class StatsAccumulator {
   private rows = 0;
   private clickRows = 0;
@@ -33,18 +37,50 @@ export class StatsAccumulator {
   private readonly cursor = new EventCursor();
 
   push(batch: readonly LogRecord[]): void {
-    for (const r of batch) {
-      this.rows++;
-      if (r.clickUrl !== undefined) this.clickRows++;
-      if (r.time < this.minTime) this.minTime = r.time;
-      if (r.time > this.maxTime) this.maxTime = r.time;
-      const start = this.cursor.next(r);
-      if (start === undefined) continue;
-      this.events++;
-      if (start.nextPage) this.nextPage++;
-      if (r.query !== "") this.queries.add(r.query);
-      this.eventsPerUser.set(r.user, (this.eventsPerUser.get(r.user) ?? 0) + 1);
+    for (const r of batch) this.add(r.user, r.query, r.time, r.clickUrl !== undefined);
+  }
+
+  /**
+   * The same counts as {@link push} of the block's records, without a record or (for the click rows that
+   * continue the row before them) a string per row.
+   */
+  pushRows(rows: RowBlock): void {
+    const { bytes, user, time, tab1, tab2, tab4, urlEnd, rec } = rows;
+    for (let i = 0; i < rows.n; i++) {
+      const r = rec[i];
+      if (r !== undefined) {
+        this.add(r.user, r.query, r.time, r.clickUrl !== undefined);
+        continue;
+      }
+      const click = urlEnd[i]! > tab4[i]! + 1;
+      const j = i - 1;
+      if (
+        j >= 0 &&
+        rec[j] === undefined &&
+        user[j] === user[i] &&
+        time[j] === time[i] &&
+        sameBytes(bytes, tab1[j]! + 1, tab2[j]!, bytes, tab1[i]! + 1, tab2[i]!)
+      ) {
+        // Another row of the event the row before opened (the cursor would say so): counted as a row only.
+        this.rows++;
+        if (click) this.clickRows++;
+        continue;
+      }
+      this.add(user[i]!, rows.query(i), time[i]!, click);
     }
+  }
+
+  private add(user: string, query: string, time: number, click: boolean): void {
+    this.rows++;
+    if (click) this.clickRows++;
+    if (time < this.minTime) this.minTime = time;
+    if (time > this.maxTime) this.maxTime = time;
+    const start = this.cursor.next(user, query, time);
+    if (start === undefined) return;
+    this.events++;
+    if (start.nextPage) this.nextPage++;
+    if (query !== "") this.queries.add(query);
+    this.eventsPerUser.set(user, (this.eventsPerUser.get(user) ?? 0) + 1);
   }
 
   result(rejected = 0): LogStats {

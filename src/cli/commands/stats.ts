@@ -1,6 +1,7 @@
 /** `querymask stats <log…>`: users, query events, clicks, next-page requests, distinct queries, dates. */
 import type { Command } from "commander";
 import { openLog } from "../../log/read.ts";
+import { readRows } from "../../log/rows.ts";
 import { type LogStats, StatsAccumulator } from "../../log/stats.ts";
 import { streamingHeap } from "../heap.ts";
 import {
@@ -20,7 +21,11 @@ export async function logStats(inputs: string[], flags: InputFlags): Promise<Log
   const acc = new StatsAccumulator();
   opts.progress.start("reading");
   try {
-    for await (const batch of log.batches()) acc.push(batch);
+    // An AOL log is counted on its raw rows (no record per row), any other layout on its records.
+    if (log.format === "aol") {
+      for await (const rows of readRows(log.files, opts.lenient ?? false, log.rejects, opts.progress))
+        acc.pushRows(rows);
+    } else for await (const batch of log.batches()) acc.push(batch);
   } finally {
     opts.progress.stop();
   }
