@@ -9,7 +9,7 @@ import { EventCursor } from "../log/events.ts";
 import type { LogRecord, QueryLog } from "../log/record.ts";
 import type { RowBlock } from "../log/row-block.ts";
 import type { RowWriter } from "../log/row-write.ts";
-import { type ClickDrop, ClickUsers, clickDrop, withoutClick } from "../scrub/click-url.ts";
+import { type ClickDrop, ClickUsers, clickDrop, rowClickDrop, withoutClick } from "../scrub/click-url.ts";
 import { type Progress, silentProgress } from "../util/progress.ts";
 import { type Classification, type Classifier, UNCLASSIFIED } from "./classifier.ts";
 
@@ -77,13 +77,18 @@ export function classifyRecords(
   for (let i = 0; i < records.length; i++) {
     const r = records[i]!;
     const c = classifier.classify(r.query);
-    const classified = { ...r, query: c.scrubbed, category: c.category, unit: c.unit };
     const why = clickDrop(r.clickUrl, c.spans, clicks);
-    out[i] = why === undefined ? classified : withoutClick(classified);
+    out[i] = classifiedRecord(r, c, why);
     tally.dropped(why);
     tally.add(r.user, r.query, r.time, c);
   }
   return out;
+}
+
+/** `r` with `c`'s scrubbed query, category and unit, without its click when it is dropped (`why`). */
+function classifiedRecord(r: LogRecord, c: Classification, why: ClickDrop | undefined): LogRecord {
+  const classified = { ...r, query: c.scrubbed, category: c.category, unit: c.unit };
+  return why === undefined ? classified : withoutClick(classified);
 }
 
 /** Classify a stream of record batches (see `openLog`), counting in `tally`. */
@@ -118,17 +123,18 @@ export function classifyBlock(
   out: RowWriter,
 ): void {
   for (let i = 0; i < rows.n; i++) {
-    const rec = rows.rec[i];
-    if (rec !== undefined) {
-      out.record(classifyRecords(classifier, [rec], tally, clicks)[0]!);
-      continue;
-    }
     const query = queries[i]!;
     const c = classifier.classify(query);
-    const why = rows.urlEnd[i]! > rows.tab4[i]! + 1 ? clickDrop(rows.urlText(i), c.spans, clicks) : undefined;
+    const why = rowClickDrop(rows, i, c.spans, clicks);
     tally.dropped(why);
-    out.classifiedRow(rows, i, c.scrubbed, why !== undefined, c.category, c.unit);
-    tally.add(rows.user[i]!, query, rows.time[i]!, c);
+    const rec = rows.rec[i];
+    if (rec !== undefined) {
+      out.record(classifiedRecord(rec, c, why));
+      tally.add(rec.user, rec.query, rec.time, c);
+    } else {
+      out.classifiedRow(rows, i, c.scrubbed, why !== undefined, c.category, c.unit);
+      tally.add(rows.user[i]!, query, rows.time[i]!, c);
+    }
   }
 }
 

@@ -12,6 +12,7 @@
  */
 import type { LogRecord } from "../log/record.ts";
 import type { RowBlock } from "../log/row-block.ts";
+import { grown } from "../util/arrays.ts";
 import type { PiiSpan } from "./types.ts";
 
 /** Words of e-mail and web addresses that name a provider or a protocol, not a person. */
@@ -86,6 +87,20 @@ export function clickDrop(
   return clicks?.singleUser(url) ? "singleUser" : undefined;
 }
 
+/** {@link clickDrop} of row i of a block of raw rows; a line's single-user verdict is asked by row (no URL text). */
+export function rowClickDrop(
+  rows: RowBlock,
+  i: number,
+  spans: readonly PiiSpan[],
+  clicks?: ClickUsers,
+): ClickDrop | undefined {
+  const rec = rows.rec[i];
+  if (rec !== undefined) return clickDrop(rec.clickUrl, spans, clicks);
+  if (rows.urlEnd[i]! <= rows.tab4[i]! + 1) return undefined;
+  if (spans.length > 0 && hostCarries(rows.urlText(i), identifierWords(spans))) return "identifier";
+  return clicks?.singleUserRow(rows, i) ? "singleUser" : undefined;
+}
+
 /** `record` as a query without a click (no ItemRank, no ClickURL). */
 export function withoutClick<R extends LogRecord>(record: R): R {
   const { clickUrl: _url, itemRank: _rank, ...rest } = record;
@@ -105,33 +120,62 @@ export function scrubClick<R extends LogRecord>(record: R, spans: readonly PiiSp
  * whose host carries a scrubbed identifier. On the AOL subset that is 71% of distinct URLs and 27% of click rows.
  * The rule needs the whole log: the batch paths count it first (a pass over the file or the records in memory);
  * a live stream (the cluster, `serve`) cannot know a URL's future clicks and does not apply it.
+ *
+ * Counted from raw rows ({@link ClickUsers.ofRows}), it also remembers which URL each line of each file clicked,
+ * so that the second pass over the same files asks by line ({@link ClickUsers.singleUserRow}) and makes no
+ * string and no look-up per row.
  */
 export class ClickUsers {
-  /** URL → its one user so far, or null once a second user clicked it. */
-  private readonly users = new Map<string, string | null>();
+  /** URL (trimmed, lower-cased) → its index in {@link owner}. */
+  private readonly ids = new Map<string, number>();
+  /** Per URL: its one user so far, or null once a second user clicked it. */
+  private readonly owner: (string | null)[] = [];
+  /** Per file counted by rows: each line's URL index + 1 (0: no click), until {@link singleUserRow} seals it. */
+  private readonly lineUrls = new Map<string, Int32Array>();
+  /** Per file, sealed: a bit per line, set when the line's click only one user made. */
+  private readonly lineSingle = new Map<string, Uint8Array>();
 
   add(records: Iterable<LogRecord>): this {
     for (const r of records) if (r.clickUrl !== undefined) this.addClick(r.clickUrl, r.user);
     return this;
   }
 
-  /** Count the clicks of a block of raw rows (src/log/rows.ts). */
+  /** Count the clicks of a block of raw rows (src/log/rows.ts), remembering each line's URL. */
   addRows(rows: RowBlock): this {
+    let urls = this.lineUrls.get(rows.file);
+    if (urls === undefined) {
+      if (this.lineSingle.has(rows.file))
+        throw new Error(`${rows.file}: counted again after its clicks were asked for`);
+      urls = new Int32Array(1 << 12);
+    }
     for (let i = 0; i < rows.n; i++) {
       const rec = rows.rec[i];
+      let id = -1;
       if (rec !== undefined) {
-        if (rec.clickUrl !== undefined) this.addClick(rec.clickUrl, rec.user);
-      } else if (rows.urlEnd[i]! > rows.tab4[i]! + 1) this.addClick(rows.urlText(i), rows.user[i]!);
+        if (rec.clickUrl !== undefined) id = this.addClick(rec.clickUrl, rec.user);
+      } else if (rows.urlEnd[i]! > rows.tab4[i]! + 1) id = this.addClick(rows.urlText(i), rows.user[i]!);
+      if (id < 0) continue;
+      const line = rows.line[i]!;
+      if (line >= urls.length) urls = grown(urls, Math.max(urls.length * 2, line + 1));
+      urls[line] = id + 1;
     }
+    this.lineUrls.set(rows.file, urls);
     return this;
   }
 
-  private addClick(url: string, user: string): void {
-    if (url === "") return;
+  /** Count one click; returns its URL's index (-1 for an empty URL, which is not counted). */
+  private addClick(url: string, user: string): number {
+    if (url === "") return -1;
     const key = url.trim().toLowerCase();
-    const seen = this.users.get(key);
-    if (seen === undefined) this.users.set(key, user);
-    else if (seen !== null && seen !== user) this.users.set(key, null);
+    const id = this.ids.get(key);
+    if (id === undefined) {
+      this.ids.set(key, this.owner.length);
+      this.owner.push(user);
+      return this.owner.length - 1;
+    }
+    const seen = this.owner[id];
+    if (seen !== null && seen !== user) this.owner[id] = null;
+    return id;
   }
 
   /** Count a stream of raw row blocks (a first pass over an AOL log). */
@@ -150,8 +194,33 @@ export class ClickUsers {
 
   /** Whether exactly one user clicked `url` in the counted log. */
   singleUser(url: string): boolean {
-    const u = this.users.get(url.trim().toLowerCase());
-    return u !== undefined && u !== null;
+    const id = this.ids.get(url.trim().toLowerCase());
+    return id !== undefined && this.owner[id] !== null;
+  }
+
+  /**
+   * {@link singleUser} of the click URL of row i, a line the reader kept as bytes, with a URL: by its line when its
+   * file was counted by rows (the same file, read again), else by its URL.
+   */
+  singleUserRow(rows: RowBlock, i: number): boolean {
+    const single = this.lineSingle.get(rows.file) ?? this.seal(rows.file);
+    if (single === undefined) return this.singleUser(rows.urlText(i));
+    const line = rows.line[i]!;
+    return ((single[line >> 3] ?? 0) & (1 << (line & 7))) !== 0;
+  }
+
+  /** The per-line verdicts of a file counted by rows (its URL indexes are no longer needed); undefined if it was not. */
+  private seal(file: string): Uint8Array | undefined {
+    const urls = this.lineUrls.get(file);
+    if (urls === undefined) return undefined;
+    const single = new Uint8Array((urls.length >> 3) + 1);
+    for (let line = 0; line < urls.length; line++) {
+      const id = urls[line]! - 1;
+      if (id >= 0 && this.owner[id] !== null) single[line >> 3]! |= 1 << (line & 7);
+    }
+    this.lineUrls.delete(file);
+    this.lineSingle.set(file, single);
+    return single;
   }
 }
 

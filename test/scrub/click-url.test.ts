@@ -4,16 +4,21 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
+import fc from "fast-check";
 import { Classifier } from "../../src/classify/classifier.ts";
 import { classifyLog } from "../../src/classify/classify-log.ts";
 import { createKnowledgeService } from "../../src/classify/service.ts";
+import { loadLog } from "../../src/log/read.ts";
 import type { LogRecord } from "../../src/log/record.ts";
+import { RejectSink } from "../../src/log/rejects.ts";
+import { readRows } from "../../src/log/rows.ts";
 import { swap } from "../../src/methods/swap/index.ts";
 import {
   ClickUsers,
   dropSingleUserClick,
   hostCarries,
   identifierWords,
+  rowClickDrop,
   urlHost,
 } from "../../src/scrub/click-url.ts";
 import { emptyCounts, scrubRecords } from "../../src/scrub/scrub-log.ts";
@@ -173,5 +178,50 @@ describe("single-user clicks through the commands", () => {
       assert.ok(!clicksOf(out).includes("http://www.pat-sails.example"));
     }
     assert.equal(readFileSync(streamed, "utf8"), readFileSync(batch, "utf8"));
+  });
+});
+
+describe("single-user clicks asked by row", () => {
+  it("the verdict of each row of a file counted by rows is its URL's (property, two files, a line the codec reads)", async () => {
+    const dir = tempDir();
+    let n = 0;
+    const row = fc.record({
+      user: fc.constantFrom("1", "2", "3"),
+      url: fc.constantFrom("", "http://a.example", "HTTP://A.example ", "http://b.example", "c.example"),
+      rank: fc.constantFrom("1", "007"), // 007: a line the fast path leaves to the codec
+    });
+    const file = (rows: { user: string; url: string; rank: string }[]) => {
+      const path = join(dir, `clicks-${n++}.tsv`);
+      const lines = rows.map(
+        (r, i) => `${r.user}\tq${i % 3}\t2006-03-01 00:00:0${i % 10}\t${r.url ? r.rank : ""}\t${r.url}`,
+      );
+      writeFileSync(path, `AnonID\tQuery\tQueryTime\tItemRank\tClickURL\n${lines.join("\n")}\n`);
+      return path;
+    };
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(row, { maxLength: 30 }),
+        fc.array(row, { minLength: 1, maxLength: 30 }),
+        async (a, b) => {
+          const files = [file(a), file(b)];
+          const byRows = await ClickUsers.ofRows(readRows(files, true, new RejectSink()));
+          const byRecords = new ClickUsers().add((await loadLog(files)).records);
+          for await (const rows of readRows(files, false, new RejectSink())) {
+            for (let i = 0; i < rows.n; i++) {
+              const url = rows.urlText(i);
+              const expected = url !== "" && byRecords.singleUser(url);
+              if (rows.rec[i] === undefined && url !== "")
+                assert.equal(byRows.singleUserRow(rows, i), expected);
+              assert.equal(
+                rowClickDrop(rows, i, [], byRows) === "singleUser",
+                expected,
+                `${rows.file}:${rows.line[i]} ${url}`,
+              );
+            }
+          }
+        },
+      ),
+      { numRuns: 200 },
+    );
   });
 });
