@@ -34,6 +34,8 @@ const EXPERIMENTS: Readonly<Record<string, () => Promise<{ default: Experiment }
   averaging: () => import("./averaging.ts"),
   poolseeds: () => import("./poolseeds.ts"),
   splitvec: () => import("./splitvec.ts"),
+  sif: () => import("./sif.ts"),
+  headvec: () => import("./headvec.ts"),
 };
 
 /** Options an experiment reads (weak: `--no-regional`). */
