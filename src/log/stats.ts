@@ -79,7 +79,8 @@ export class StatsAccumulator {
     if (start === undefined) return;
     this.events++;
     if (start.nextPage) this.nextPage++;
-    if (query !== "") this.queries.add(query);
+    // A next page repeats the user's previous query (counted then) or has none.
+    if (query !== "" && !start.nextPage) this.queries.add(query);
     this.eventsPerUser.set(user, (this.eventsPerUser.get(user) ?? 0) + 1);
   }
 
