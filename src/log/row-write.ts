@@ -46,6 +46,11 @@ export interface RowWriter {
     category: string,
     unit: string,
   ): void;
+  /**
+   * Write row i of `rows` in its own layout (`scrub`): its query replaced by `query` (undefined: kept), its click
+   * (ItemRank and ClickURL) kept or `dropClick`ed, every other field as read.
+   */
+  editedRow(rows: RowBlock, i: number, query: string | undefined, dropClick: boolean): void;
   /** Write a record as the codec prints it. */
   record(rec: LogRecord): void;
   /** The file is behind: await this (when it is a promise) before reading more. */
@@ -245,6 +250,33 @@ export function createRowWriter(path: string, classified: boolean): RowWriter {
         const click = dropClick ? {} : { clickUrl, itemRank };
         viaCodec({ ...rec, ...click, query, category, unit }, ` (from ${rows.file}:${rows.line[i]})`);
       } else {
+        stage[at++] = 10;
+        used = at;
+      }
+      count++;
+    },
+    editedRow(rows, i, query, dropClick) {
+      const b = rows.bytes;
+      const start = rows.start[i]!;
+      const t1 = rows.tab1[i]!;
+      const t2 = rows.tab2[i]!;
+      const end = rows.end[i]!;
+      room(3 * (query?.length ?? 0) + (end - start) + 4);
+      // The user and its tab; the query; the time and its tab; the click (or two empty fields); the rest.
+      let at = put(b, start, t1 + 1, used);
+      at = query === undefined ? put(b, t1 + 1, t2, at) : putField(query, stage, at);
+      if (at < 0) {
+        // A character a field cannot hold: the codec names it.
+        const { clickUrl, itemRank, ...rec } = rows.record(i);
+        const click = dropClick ? {} : { clickUrl, itemRank };
+        viaCodec({ ...rec, ...click, query: query ?? rec.query }, ` (from ${rows.file}:${rows.line[i]})`);
+      } else {
+        if (dropClick) {
+          at = put(b, t2, rows.tab3[i]!, at);
+          stage[at++] = 9;
+          stage[at++] = 9;
+          at = put(b, rows.urlEnd[i]!, end, at);
+        } else at = put(b, t2, end, at);
         stage[at++] = 10;
         used = at;
       }

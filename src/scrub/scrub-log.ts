@@ -7,7 +7,9 @@
  * query text in a bounded map: the scrubber is pure, so this changes nothing but the time.
  */
 import type { LogRecord, QueryLog } from "../log/record.ts";
-import { ClickUsers, dropSingleUserClick, scrubClick } from "./click-url.ts";
+import { type RowBlock, sameBytes } from "../log/row-block.ts";
+import type { RowWriter } from "../log/row-write.ts";
+import { ClickUsers, dropSingleUserClick, rowClickDrop, scrubClick } from "./click-url.ts";
 import { createScrubber, type Scrubber } from "./scrubber.ts";
 import { PII_TYPES, type PiiType, type ScrubResult } from "./types.ts";
 
@@ -52,6 +54,40 @@ function singleUserDropped(rec: LogRecord, clicks: ClickUsers | undefined, count
   return out;
 }
 
+/** `scrubber.scrub`, remembered per query text (at most {@link MEMO_LIMIT} at a time). */
+function memoized(scrubber: Scrubber): (query: string) => ScrubResult {
+  const memo = new Map<string, ScrubResult>();
+  return (query) => {
+    let r = memo.get(query);
+    if (r === undefined) {
+      if (memo.size >= MEMO_LIMIT) memo.clear();
+      r = scrubber.scrub(query);
+      memo.set(query, r);
+    }
+    return r;
+  };
+}
+
+/** Count a record and its query's scrub result `r`; its release, or undefined when it is removed (left empty). */
+function scrubbedRecord(
+  rec: LogRecord,
+  r: ScrubResult,
+  counts: ScrubCounts,
+  opts: ScrubLogOptions,
+): LogRecord | undefined {
+  counts.records++;
+  for (const s of r.spans) counts.spans[s.type]++;
+  if (r.spans.length === 0) return singleUserDropped(rec, opts.clicks, counts);
+  counts.changed++;
+  if (r.text === "" && !opts.keepEmpty) {
+    counts.removed++;
+    return undefined;
+  }
+  const scrubbed = scrubClick({ ...rec, query: r.text }, r.spans);
+  if (scrubbed.clickUrl !== rec.clickUrl) counts.clicksDropped++;
+  return singleUserDropped(scrubbed, opts.clicks, counts);
+}
+
 /** Scrub the queries of a stream of batches, updating `counts` as it goes. */
 export async function* scrubRecords(
   batches: AsyncIterable<readonly LogRecord[]>,
@@ -59,32 +95,70 @@ export async function* scrubRecords(
   counts: ScrubCounts,
   opts: ScrubLogOptions = {},
 ): AsyncGenerator<LogRecord[]> {
-  const memo = new Map<string, ScrubResult>();
+  const scrub = memoized(scrubber);
   for await (const batch of batches) {
     const out: LogRecord[] = [];
     for (const rec of batch) {
-      counts.records++;
-      let r = memo.get(rec.query);
-      if (r === undefined) {
-        if (memo.size >= MEMO_LIMIT) memo.clear();
-        r = scrubber.scrub(rec.query);
-        memo.set(rec.query, r);
-      }
-      for (const s of r.spans) counts.spans[s.type]++;
-      if (r.spans.length === 0) {
-        out.push(singleUserDropped(rec, opts.clicks, counts));
-        continue;
-      }
-      counts.changed++;
-      if (r.text === "" && !opts.keepEmpty) {
-        counts.removed++;
-        continue;
-      }
-      const scrubbed = scrubClick({ ...rec, query: r.text }, r.spans);
-      if (scrubbed.clickUrl !== rec.clickUrl) counts.clicksDropped++;
-      out.push(singleUserDropped(scrubbed, opts.clicks, counts));
+      const released = scrubbedRecord(rec, scrub(rec.query), counts, opts);
+      if (released !== undefined) out.push(released);
     }
     if (out.length > 0) yield out;
+  }
+}
+
+/**
+ * {@link scrubRecords} on the raw rows of an AOL log (src/log/rows.ts), written by `out` (src/log/row-write.ts, with
+ * the classifier's columns when `classified`): a row's bytes are copied but for its query when the scrubber changed
+ * it and its click when it is dropped; a row the codec read, or one whose layout is not the output's (a file of
+ * several without the classifier's columns), goes through the record path. The same bytes and counts as the record
+ * path (tests).
+ */
+export async function scrubRows(
+  blocks: AsyncIterable<RowBlock>,
+  scrubber: Scrubber,
+  counts: ScrubCounts,
+  out: RowWriter,
+  classified: boolean,
+  opts: ScrubLogOptions = {},
+): Promise<void> {
+  const scrub = memoized(scrubber);
+  /** The scrub result of the row before, when it is in this block and was read as bytes. */
+  let last: ScrubResult | undefined;
+  for await (const rows of blocks) {
+    last = undefined;
+    for (let i = 0; i < rows.n; i++) {
+      if (rows.rec[i] !== undefined || (rows.category[i] !== undefined) !== classified) {
+        last = undefined;
+        const rec = rows.record(i);
+        const released = scrubbedRecord(rec, scrub(rec.query), counts, opts);
+        if (released !== undefined) out.record(released);
+        continue;
+      }
+      counts.records++;
+      // A row with the query of the row before it (a click row of its event, when that row was read as bytes
+      // too: `last` is set) has that row's result, looked up without a string.
+      const j = i - 1;
+      if (
+        last === undefined ||
+        !sameBytes(rows.bytes, rows.tab1[j]! + 1, rows.tab2[j]!, rows.bytes, rows.tab1[i]! + 1, rows.tab2[i]!)
+      )
+        last = scrub(rows.query(i));
+      const r = last;
+      for (const s of r.spans) counts.spans[s.type]++;
+      if (r.spans.length > 0) {
+        counts.changed++;
+        if (r.text === "" && !opts.keepEmpty) {
+          counts.removed++;
+          continue;
+        }
+      }
+      const why = rowClickDrop(rows, i, r.spans, opts.clicks);
+      if (why === "identifier") counts.clicksDropped++;
+      else if (why === "singleUser") counts.singleUserClicksDropped++;
+      out.editedRow(rows, i, r.spans.length > 0 ? r.text : undefined, why !== undefined);
+    }
+    const behind = out.backlog();
+    if (behind) await behind;
   }
 }
 

@@ -4,9 +4,12 @@
  */
 import { type Command, Option } from "commander";
 import { openLog } from "../../log/read.ts";
+import { RejectSink } from "../../log/rejects.ts";
+import { createRowWriter } from "../../log/row-write.ts";
+import { readRows } from "../../log/rows.ts";
 import { writeBatches } from "../../log/write.ts";
 import { ClickUsers } from "../../scrub/click-url.ts";
-import { emptyCounts, scrubRecords } from "../../scrub/scrub-log.ts";
+import { emptyCounts, scrubRecords, scrubRows } from "../../scrub/scrub-log.ts";
 import { createScrubber } from "../../scrub/scrubber.ts";
 import { PII_TYPES, type PiiType, type ScrubMode } from "../../scrub/types.ts";
 import { UsageError } from "../../util/errors.ts";
@@ -72,24 +75,40 @@ export function register(program: Command): void {
     const scrubber = createScrubber(types ? { mode: flags.mode, types } : { mode: flags.mode });
     const opts = readOptions(flags, flags.out);
     await checkOutputs(inputs, fileOutputs(flags.out, opts.rejectsPath));
+    const log = await openLog(inputs, opts);
+    // An AOL log is read and written as raw rows (no record per row), any other layout as records.
+    const raw = log.format === "aol";
+    // A first pass counts each click URL's users (bad lines are the second pass's to report).
     const clicks = flags.keepSingleUserClicks
       ? undefined
-      : await ClickUsers.of((await openLog(inputs, { format: opts.format, lenient: true })).batches());
-    const log = await openLog(inputs, opts);
+      : raw
+        ? await ClickUsers.ofRows(readRows(log.files, true, new RejectSink()))
+        : await ClickUsers.of((await openLog(inputs, { format: opts.format, lenient: true })).batches());
     const counts = emptyCounts();
+    const scrubOpts = { ...(flags.keepEmpty ? { keepEmpty: true } : {}), ...(clicks ? { clicks } : {}) };
     opts.progress.start("scrubbing");
     try {
-      await writeBatches(
-        flags.out,
-        log.format,
-        scrubRecords(log.batches(), scrubber, counts, {
-          ...(flags.keepEmpty ? { keepEmpty: true } : {}),
-          ...(clicks ? { clicks } : {}),
-        }),
-        {
+      if (raw) {
+        const out = createRowWriter(flags.out, log.classified);
+        try {
+          const blocks = readRows(
+            log.files,
+            opts.lenient ?? false,
+            log.rejects,
+            opts.progress,
+            out.readBuffer,
+          );
+          await scrubRows(blocks, scrubber, counts, out, log.classified, scrubOpts);
+          await out.close();
+        } catch (e) {
+          await out.abort();
+          throw e;
+        }
+      } else {
+        await writeBatches(flags.out, log.format, scrubRecords(log.batches(), scrubber, counts, scrubOpts), {
           classified: log.classified,
-        },
-      );
+        });
+      }
     } finally {
       opts.progress.stop();
     }
