@@ -7,7 +7,7 @@
  */
 import { EventCursor } from "../log/events.ts";
 import type { LogRecord, QueryLog } from "../log/record.ts";
-import type { RowBlock } from "../log/row-block.ts";
+import { type RowBlock, sameBytes } from "../log/row-block.ts";
 import type { RowWriter } from "../log/row-write.ts";
 import { type ClickDrop, ClickUsers, clickDrop, rowClickDrop, withoutClick } from "../scrub/click-url.ts";
 import { type Progress, silentProgress } from "../util/progress.ts";
@@ -101,10 +101,23 @@ export async function* classifyBatches(
   for await (const batch of batches) yield classifyRecords(classifier, batch, tally, clicks);
 }
 
-/** The query of each of `rows`' rows, into `into` (reused). */
+/**
+ * The query of each of `rows`' rows, into `into` (reused). A row read as bytes with the query of the row before (a
+ * click row of its event) gets that row's string: no new string, and {@link classifyBlock} sees it is the same.
+ */
 export function blockQueries(rows: RowBlock, into: string[]): string[] {
   into.length = rows.n;
-  for (let i = 0; i < rows.n; i++) into[i] = rows.query(i);
+  const { bytes, tab1, tab2, rec } = rows;
+  for (let i = 0; i < rows.n; i++) {
+    const j = i - 1;
+    into[i] =
+      j >= 0 &&
+      rec[i] === undefined &&
+      rec[j] === undefined &&
+      sameBytes(bytes, tab1[j]! + 1, tab2[j]!, bytes, tab1[i]! + 1, tab2[i]!)
+        ? into[j]!
+        : rows.query(i);
+  }
   return into;
 }
 
@@ -122,9 +135,11 @@ export function classifyBlock(
   clicks: ClickUsers | undefined,
   out: RowWriter,
 ): void {
+  let c: Classification | undefined;
   for (let i = 0; i < rows.n; i++) {
     const query = queries[i]!;
-    const c = classifier.classify(query);
+    // A click row of the event before has its string (blockQueries) and its classification.
+    if (c === undefined || query !== queries[i - 1]) c = classifier.classify(query);
     const why = rowClickDrop(rows, i, c.spans, clicks);
     tally.dropped(why);
     const rec = rows.rec[i];
