@@ -9,7 +9,7 @@
  *   experiment runs with category yardsticks n/a where it is not built).
  */
 import type { LogRecord } from "../log/record.ts";
-import { type ClickUsers, dropSingleUserClick, scrubClick } from "../scrub/click-url.ts";
+import { type ClickUsers, clickDrop } from "../scrub/click-url.ts";
 import type { PiiSpan } from "../scrub/types.ts";
 import { UsageError } from "../util/errors.ts";
 import { TwoGenerationCache } from "../util/two-generation-cache.ts";
@@ -73,10 +73,7 @@ export async function loadCategorize(knowledge?: KnowledgeService, clicks?: Clic
     if (c.scrubbed !== undefined) r.query = c.scrubbed;
     // The click rules of `querymask classify`: a host carrying a scrubbed identifier, or (with the whole log's
     // counts) a URL only one user ever clicked, is dropped.
-    if (
-      r.clickUrl &&
-      ((c.spans?.length && scrubClick(r, c.spans) !== r) || (clicks && dropSingleUserClick(r, clicks) !== r))
-    ) {
+    if (r.clickUrl && clickDrop(r.clickUrl, c.spans ?? [], clicks) !== undefined) {
       delete r.clickUrl;
       delete r.itemRank;
     }
