@@ -127,3 +127,27 @@ test("swap on raw rows: a log out of time order is noticed, sorted and released 
   assert.match(a.stderr, /the log is not in time order; sorting it by time and starting over/);
   assert.equal(readFileSync(join(dir, "sh-s.tsv"), "utf8"), readFileSync(join(dir, "sh-b.tsv"), "utf8"));
 });
+
+test("swap on raw rows out of time order, sorted in runs on disk: bad lines at their input file:line, or set aside and counted", () => {
+  const shuffled = join(dir, "shuffled-bad.tsv");
+  const byUser = [...lines].sort((a, b) => Number(a.split("\t")[0]) - Number(b.split("\t")[0]));
+  byUser[150] = "7\tquery\tnot a time\t\t\tTop/Arts\tu";
+  writeFileSync(shuffled, `${HEADER}\n${byUser.join("\n")}\n`);
+  const args = ["anonymize", "--method", "swap", "--k", "3", "-q", "--json", "--sort-buffer", "37"];
+  const strict = cli(...args, shuffled, "-o", join(dir, "shb-x.tsv"));
+  assert.equal(strict.status, 2);
+  assert.match(strict.stderr, new RegExp(`${shuffled}:152: unparsable QueryTime "not a time"`));
+  const rejects = join(dir, "shb.rejects.tsv");
+  const a = cli(...args, "--lenient", "--rejects", rejects, shuffled, "-o", join(dir, "shb-s.tsv"));
+  const b = cli(...args, "--lenient", "--batch", shuffled, "-o", join(dir, "shb-b.tsv"));
+  assert.equal(a.status, 0, a.stderr);
+  assert.equal(b.status, 0, b.stderr);
+  assert.equal(readFileSync(join(dir, "shb-s.tsv"), "utf8"), readFileSync(join(dir, "shb-b.tsv"), "utf8"));
+  const summary = (s: string) => {
+    const { out: _out, seconds: _seconds, ...rest } = JSON.parse(s);
+    return rest;
+  };
+  assert.deepEqual(summary(a.stdout), summary(b.stdout));
+  assert.equal(summary(a.stdout).rejected, 1);
+  assert.match(readFileSync(rejects, "utf8"), /not a time/);
+});

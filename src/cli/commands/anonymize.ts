@@ -191,6 +191,43 @@ export function register(program: Command): void {
             return { counts: stage.counts(), rejected: log.rejects.count };
           }
         : undefined;
+    /**
+     * `rowStream` on `log` sorted by time as raw rows (src/stream/row-sort.ts: runs of `--sort-buffer` rows on disk
+     * beside the output, merged), its bad lines read and reported as it is sorted.
+     */
+    const sortedRowStream = async (
+      log: OpenedLog,
+      rows: (log: OpenedLog) => Promise<{ counts: Record<string, number>; rejected: number } | undefined>,
+    ) => {
+      const { sortRowsByTime } = await import("../../stream/row-sort.ts");
+      opts.progress.start(`${method.name} (sorting by time)`);
+      let sorted: Awaited<ReturnType<typeof sortRowsByTime>>;
+      try {
+        sorted = await sortRowsByTime(
+          log.files,
+          log.classified,
+          opts.lenient ?? false,
+          log.rejects,
+          opts.progress,
+          {
+            runRows: flags.sortBuffer,
+            tempDir: dirname(resolve(flags.out)),
+            onRuns: (n) => {
+              if (n > 0 && !flags.quiet) process.stderr.write(`querymask: merging ${n} sorted runs\n`);
+            },
+          },
+        );
+      } finally {
+        opts.progress.stop();
+      }
+      try {
+        await log.rejects.close();
+        const run = await rows(await openLog([sorted.file], { format: "aol", progress: opts.progress }));
+        return run && { counts: run.counts, rejected: log.rejects.count };
+      } finally {
+        await sorted.dispose();
+      }
+    };
     if (log !== undefined && (createStage || rowStream)) {
       // The stream's state is small; V8's throughput sizing of the heap would be most of the peak RSS.
       streamingHeap();
@@ -233,10 +270,17 @@ export function register(program: Command): void {
         await log.rejects.close();
         return { counts: stage.counts(), rejected: log.rejects.count };
       };
+      /** Whether the raw-row stream ran (and so is the one that found the log out of time order). */
+      let onRows = false;
       try {
-        run = (await rowStream?.(log)) ?? (await stream(log, false));
+        if (rowStream !== undefined) {
+          onRows = true;
+          run = await rowStream(log);
+          onRows = run !== undefined;
+        }
+        run ??= await stream(log, false);
       } catch (e) {
-        const { NotInTimeOrder } = await recordPath();
+        const { NotInTimeOrder } = await import("../../stream/time-order.ts");
         if (!(e instanceof NotInTimeOrder)) throw e;
         await log.rejects.abort();
         if (!flags.quiet) {
@@ -245,7 +289,8 @@ export function register(program: Command): void {
           );
         }
         log = await openLog(inputs, opts);
-        run = await stream(log, true);
+        run = onRows ? await sortedRowStream(log, rowStream!) : undefined;
+        run ??= await stream(log, true);
       }
     } else if (log !== undefined && rowStream) {
       run = await rowStream(log);
