@@ -23,7 +23,7 @@ export interface RowSortOptions {
   readonly runRows: number;
   /** Parent of the temporary directory of the runs and the sorted file. */
   readonly tempDir: string;
-  /** Runs merged at once (default 16): more are first merged in groups into longer runs. */
+  /** Runs merged at once (default 64, as the record sort): more are first merged in groups into longer runs. */
   readonly fanIn?: number;
   /** Called once with the number of runs spilled (0 when the log fitted in one). */
   readonly onRuns?: (runs: number) => void;
@@ -149,7 +149,7 @@ export async function sortRowsByTime(
     }
     if (lines.n > 0) await spill();
     opts.onRuns?.(runs.length);
-    const fanIn = Math.max(2, opts.fanIn ?? 16);
+    const fanIn = Math.max(2, opts.fanIn ?? 64);
     let level = runs;
     for (let round = 0; level.length > fanIn; round++) {
       const next: string[] = [];
