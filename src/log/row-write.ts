@@ -109,8 +109,29 @@ function putField(text: string, to: Buffer, at: number): number {
   return at;
 }
 
+/**
+ * Where the classifier's two columns of the line `b[from, nl)` start: its second tab from the end (the line has
+ * them: the raw reader kept it as a classified row).
+ */
+function columnsAt(b: Uint8Array, from: number, nl: number): number {
+  let tabs = 0;
+  for (let i = nl - 1; i >= from; i--) if (b[i] === 9 && ++tabs === 2) return i;
+  throw new Error("a classified row without the classifier's columns");
+}
+
+export interface RowWriterOptions {
+  /**
+   * The rows released by `releaseLines` carry the classifier's columns and the output (not `classified`) does not:
+   * they are cut (swap on a log it classified on the way, written in the input's layout). Only `releaseLines` and
+   * `releaseRecord` may be used.
+   */
+  readonly dropColumns?: boolean;
+}
+
 /** Open an atomic writer of raw rows as an AOL log (with the classifier's columns when `classified`). */
-export function createRowWriter(path: string, classified: boolean): RowWriter {
+export function createRowWriter(path: string, classified: boolean, opts: RowWriterOptions = {}): RowWriter {
+  const dropColumns = opts.dropColumns === true;
+  if (dropColumns && classified) throw new Error("dropColumns: the output has the classifier's columns");
   const file = new AtomicTextFile(path);
   file.write(`${aolCodec.header(classified)}\n`);
   // The reader's block, then the stage: one memory, so that `copyWithin` copies from one to the other.
@@ -175,6 +196,7 @@ export function createRowWriter(path: string, classified: boolean): RowWriter {
   };
   return {
     copyAll(rows) {
+      if (dropColumns) throw new Error("dropColumns: only releaseLines and releaseRecord");
       const { bytes, start, end, rec } = rows;
       // Rows that follow each other in the block, newline to newline, are copied as one span.
       for (let i = 0; i < rows.n; ) {
@@ -211,7 +233,7 @@ export function createRowWriter(path: string, classified: boolean): RowWriter {
         if (at < 0) viaCodec({ user, query: "", time }, "");
         at = put(b, t1, t2 + 1, at);
         for (let i = 0; i < timeLength; i++) stage[at++] = timeText[i]!;
-        used = put(b, t3, nl, at);
+        used = put(b, t3, dropColumns ? columnsAt(b, t3, nl) : nl, at);
         stage[used++] = 10;
         count++;
         line = nl + 1;
@@ -222,6 +244,7 @@ export function createRowWriter(path: string, classified: boolean): RowWriter {
       count++;
     },
     classifiedRow(rows, i, query, dropClick, category, unit) {
+      if (dropColumns) throw new Error("dropColumns: only releaseLines and releaseRecord");
       const b = rows.bytes;
       const start = rows.start[i]!;
       const t1 = rows.tab1[i]!;
@@ -256,6 +279,7 @@ export function createRowWriter(path: string, classified: boolean): RowWriter {
       count++;
     },
     editedRow(rows, i, query, dropClick) {
+      if (dropColumns) throw new Error("dropColumns: only releaseLines and releaseRecord");
       const b = rows.bytes;
       const start = rows.start[i]!;
       const t1 = rows.tab1[i]!;

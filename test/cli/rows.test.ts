@@ -151,3 +151,66 @@ test("swap on raw rows out of time order, sorted in runs on disk: bad lines at t
   assert.equal(summary(a.stdout).rejected, 1);
   assert.match(readFileSync(rejects, "utf8"), /not a time/);
 });
+
+test("swap on an unclassified AOL log: classified first as raw rows, sorted, released as --batch releases it", () => {
+  const UNCLASSIFIED = "AnonID\tQuery\tQueryTime\tItemRank\tClickURL";
+  const queries = [
+    "cheap flights",
+    "john baker genealogy",
+    "soccer scores",
+    "chicken recipes",
+    "zorblax q.x",
+    "",
+  ];
+  const rows: string[] = [];
+  for (let i = 0; i < 300; i++) {
+    const user = i % 7;
+    const t = `2006-03-01 ${String(Math.floor(i / 60) % 24).padStart(2, "0")}:${String((i * 7) % 60).padStart(2, "0")}:00`;
+    // Clicks on a site of one user, a shared site, and a site named after the scrubbed name.
+    const query = queries[i % queries.length]!;
+    const url =
+      query === "john baker genealogy"
+        ? "http://www.johnbaker.example"
+        : i % 3 === 0
+          ? ""
+          : i % 3 === 1
+            ? `http://u${user}.example`
+            : "http://shared.example";
+    rows.push(`${user}\t${query}\t${i % 41 === 0 ? t.replace(" ", "T") : t}\t${url ? "1" : ""}\t${url}`);
+  }
+  // By user, as AOL ships it; one bad line.
+  rows.sort((a, b) => Number(a.split("\t")[0]) - Number(b.split("\t")[0]));
+  rows[77] = "3\tbroken\tnot a time\t\t";
+  const input = join(dir, "unclassified.tsv");
+  writeFileSync(input, `${UNCLASSIFIED}\n${rows.join("\n")}\n`);
+  const args = [
+    "anonymize",
+    "--method",
+    "swap",
+    "--k",
+    "2",
+    "--depth",
+    "2",
+    "--json",
+    "--lenient",
+    "--sort-buffer",
+    "50",
+  ];
+  const a = cli(...args, input, "-o", join(dir, "unc-s.tsv"));
+  const b = cli(...args, "-q", "--batch", input, "-o", join(dir, "unc-b.tsv"));
+  assert.equal(a.status, 0, a.stderr);
+  assert.equal(b.status, 0, b.stderr);
+  assert.match(a.stderr, /unclassified\.tsv:\d+: the log is not in time order; sorting it by time/);
+  const released = readFileSync(join(dir, "unc-s.tsv"), "utf8");
+  assert.equal(released, readFileSync(join(dir, "unc-b.tsv"), "utf8"));
+  // The input's layout, the name scrubbed, its site's clicks and one-user sites' clicks dropped.
+  assert.equal(released.split("\n")[0], UNCLASSIFIED);
+  assert.doesNotMatch(released, /john|baker|johnbaker|u\d\.example/);
+  assert.match(released, /shared\.example/);
+  const summary = (s: string) => {
+    const { out: _out, seconds: _seconds, ...rest } = JSON.parse(s);
+    return rest;
+  };
+  assert.deepEqual(summary(a.stdout), summary(b.stdout));
+  assert.equal(summary(a.stdout).rejected, 1);
+});

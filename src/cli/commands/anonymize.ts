@@ -66,6 +66,12 @@ const RESERVED = new Set([
  * The index of the first of `rows` earlier than the one before it (`last` before the first), or -1 when they are
  * in time order. (A function of its own: inside the async driver the loop ran unoptimized.)
  */
+/** What a streamed run reports for the summary. */
+interface StreamRun {
+  readonly counts: Record<string, number>;
+  readonly rejected: number;
+}
+
 function outOfOrder(rows: RowBlock, last: number): number {
   const time = rows.time;
   for (let i = 0; i < rows.n; i++) {
@@ -147,8 +153,11 @@ export function register(program: Command): void {
     let log = !flags.batch && (createStage || createRowStage) ? await openLog(inputs, opts) : undefined;
     const rowStream =
       log?.format === "aol" && createRowStage
-        ? async (log: OpenedLog) => {
-            const out = createRowWriter(flags.out, log.classified);
+        ? async (log: OpenedLog, dropColumns = false) => {
+            // `dropColumns`: a log this run classified, released in the input's layout (../classify-first.ts).
+            const out = dropColumns
+              ? createRowWriter(flags.out, false, { dropColumns })
+              : createRowWriter(flags.out, log.classified);
             const stage = createRowStage(params, { ...ctx, rng: methodRng(flags.seed) }, out, {
               classified: log.classified,
             });
@@ -197,7 +206,7 @@ export function register(program: Command): void {
      */
     const sortedRowStream = async (
       log: OpenedLog,
-      rows: (log: OpenedLog) => Promise<{ counts: Record<string, number>; rejected: number } | undefined>,
+      rows: (log: OpenedLog) => Promise<StreamRun | undefined>,
     ) => {
       const { sortRowsByTime } = await import("../../stream/row-sort.ts");
       opts.progress.start(`${method.name} (sorting by time)`);
@@ -226,6 +235,32 @@ export function register(program: Command): void {
         return run && { counts: run.counts, rejected: log.rejects.count };
       } finally {
         await sorted.dispose();
+      }
+    };
+    /** `rowStream` on a classified, time-ordered copy of an unclassified `log` (../classify-first.ts). */
+    const classifiedRowStream = async (
+      log: OpenedLog,
+      rows: (log: OpenedLog, dropColumns?: boolean) => Promise<StreamRun | undefined>,
+    ) => {
+      const { classifyFirst } = await import("../classify-first.ts");
+      const copy = await classifyFirst(log, {
+        lenient: opts.lenient ?? false,
+        progress: opts.progress,
+        tempDir: dirname(resolve(flags.out)),
+        runRows: flags.sortBuffer,
+        onDisorder: (where) => {
+          if (!flags.quiet)
+            process.stderr.write(`querymask: ${where}: the log is not in time order; sorting it by time\n`);
+        },
+        onRuns: (n) => {
+          if (n > 0 && !flags.quiet) process.stderr.write(`querymask: merging ${n} sorted runs\n`);
+        },
+      });
+      try {
+        const run = await rows(await openLog([copy.file], { format: "aol", progress: opts.progress }), true);
+        return run && { counts: run.counts, rejected: log.rejects.count };
+      } finally {
+        await copy.dispose();
       }
     };
     if (log !== undefined && (createStage || rowStream)) {
@@ -277,6 +312,8 @@ export function register(program: Command): void {
           onRows = true;
           run = await rowStream(log);
           onRows = run !== undefined;
+          // The stage needs categories the log does not have (swap): the log classified first, then streamed.
+          if (run === undefined && !log.classified) run = await classifiedRowStream(log, rowStream);
         }
         run ??= await stream(log, false);
       } catch (e) {
