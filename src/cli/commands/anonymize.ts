@@ -62,16 +62,16 @@ const RESERVED = new Set([
   "help",
 ]);
 
-/**
- * The index of the first of `rows` earlier than the one before it (`last` before the first), or -1 when they are
- * in time order. (A function of its own: inside the async driver the loop ran unoptimized.)
- */
 /** What a streamed run reports for the summary. */
 interface StreamRun {
   readonly counts: Record<string, number>;
   readonly rejected: number;
 }
 
+/**
+ * The index of the first of `rows` earlier than the one before it (`last` before the first), or -1 when they are
+ * in time order. (A function of its own: inside the async driver the loop ran unoptimized.)
+ */
 function outOfOrder(rows: RowBlock, last: number): number {
   const time = rows.time;
   for (let i = 0; i < rows.n; i++) {
@@ -154,7 +154,7 @@ export function register(program: Command): void {
     const rowStream =
       log?.format === "aol" && createRowStage
         ? async (log: OpenedLog, dropColumns = false) => {
-            // `dropColumns`: a log this run classified, released in the input's layout (../classify-first.ts).
+            // `dropColumns`: a log this run classified, released in the input's layout (../row-copies.ts).
             const out = dropColumns
               ? createRowWriter(flags.out, false, { dropColumns })
               : createRowWriter(flags.out, log.classified);
@@ -201,63 +201,28 @@ export function register(program: Command): void {
           }
         : undefined;
     /**
-     * `rowStream` on `log` sorted by time as raw rows (src/stream/row-sort.ts: runs of `--sort-buffer` rows on disk
-     * beside the output, merged), its bad lines read and reported as it is sorted.
+     * `rowStream` on a time-ordered copy of `log` (../row-copies.ts: sorted, or classified and sorted, beside the
+     * output), written in the input's layout (`dropColumns`: the copy has the classifier's columns, the input not).
      */
-    const sortedRowStream = async (
+    const onCopy = async (
       log: OpenedLog,
-      rows: (log: OpenedLog) => Promise<StreamRun | undefined>,
-    ) => {
-      const { sortRowsByTime } = await import("../../stream/row-sort.ts");
-      opts.progress.start(`${method.name} (sorting by time)`);
-      let sorted: Awaited<ReturnType<typeof sortRowsByTime>>;
-      try {
-        sorted = await sortRowsByTime(
-          log.files,
-          log.classified,
-          opts.lenient ?? false,
-          log.rejects,
-          opts.progress,
-          {
-            runRows: flags.sortBuffer,
-            tempDir: dirname(resolve(flags.out)),
-            onRuns: (n) => {
-              if (n > 0 && !flags.quiet) process.stderr.write(`querymask: merging ${n} sorted runs\n`);
-            },
-          },
-        );
-      } finally {
-        opts.progress.stop();
-      }
-      try {
-        await log.rejects.close();
-        const run = await rows(await openLog([sorted.file], { format: "aol", progress: opts.progress }));
-        return run && { counts: run.counts, rejected: log.rejects.count };
-      } finally {
-        await sorted.dispose();
-      }
-    };
-    /** `rowStream` on a classified, time-ordered copy of an unclassified `log` (../classify-first.ts). */
-    const classifiedRowStream = async (
-      log: OpenedLog,
+      copyOf: "sorted" | "classified",
       rows: (log: OpenedLog, dropColumns?: boolean) => Promise<StreamRun | undefined>,
-    ) => {
-      const { classifyFirst } = await import("../classify-first.ts");
-      const copy = await classifyFirst(log, {
+    ): Promise<StreamRun | undefined> => {
+      const copies = await import("../row-copies.ts");
+      const copyOpts = {
         lenient: opts.lenient ?? false,
         progress: opts.progress,
         tempDir: dirname(resolve(flags.out)),
         runRows: flags.sortBuffer,
-        onDisorder: (where) => {
-          if (!flags.quiet)
-            process.stderr.write(`querymask: ${where}: the log is not in time order; sorting it by time\n`);
-        },
-        onRuns: (n) => {
-          if (n > 0 && !flags.quiet) process.stderr.write(`querymask: merging ${n} sorted runs\n`);
-        },
-      });
+        quiet: !!flags.quiet,
+      };
+      const copy = await (copyOf === "sorted" ? copies.sortedCopy : copies.classifiedCopy)(log, copyOpts);
       try {
-        const run = await rows(await openLog([copy.file], { format: "aol", progress: opts.progress }), true);
+        const run = await rows(
+          await openLog([copy.file], { format: "aol", progress: opts.progress }),
+          copyOf === "classified",
+        );
         return run && { counts: run.counts, rejected: log.rejects.count };
       } finally {
         await copy.dispose();
@@ -313,7 +278,7 @@ export function register(program: Command): void {
           run = await rowStream(log);
           onRows = run !== undefined;
           // The stage needs categories the log does not have (swap): the log classified first, then streamed.
-          if (run === undefined && !log.classified) run = await classifiedRowStream(log, rowStream);
+          if (run === undefined && !log.classified) run = await onCopy(log, "classified", rowStream);
         }
         run ??= await stream(log, false);
       } catch (e) {
@@ -326,7 +291,7 @@ export function register(program: Command): void {
           );
         }
         log = await openLog(inputs, opts);
-        run = onRows ? await sortedRowStream(log, rowStream!) : undefined;
+        run = onRows ? await onCopy(log, "sorted", rowStream!) : undefined;
         run ??= await stream(log, true);
       }
     } else if (log !== undefined && rowStream) {

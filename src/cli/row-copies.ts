@@ -1,10 +1,16 @@
 /**
- * A raw-row stage that needs categories (swap) on an unclassified AOL log: the log is first classified as
- * `querymask classify` classifies it — each click URL's users counted, each row's query scrubbed and given its
- * category and unit, clicks dropped by the same rules — into a temporary file beside the output, sorted by time
- * when it is not in time order, and that file is what the stage reads. The record stage did the same per record
- * on the way (`loadCategorize`, with the same classifier and click rules), so the release is the same, byte for byte
- * (test/cli/rows.test.ts), for the cost of `classify` on raw rows instead of records.
+ * Time-ordered copies of an AOL log for the raw-row stages (`querymask anonymize`), in a temporary directory beside
+ * the output, removed by `dispose`:
+ *
+ * - {@link sortedCopy}: a classified log out of time order, sorted as raw rows (src/stream/row-sort.ts);
+ * - {@link classifiedCopy}: an unclassified log, for a stage that needs categories (swap), classified first as
+ *   `querymask classify` classifies it — each click URL's users counted, each row's query scrubbed and given its
+ *   category and unit, clicks dropped by the same rules — then sorted by time when it is not in time order. The
+ *   record stage did the same per record on the way (`loadCategorize`, with the same classifier and click rules),
+ *   so the release is the same, byte for byte (test/cli/rows.test.ts), for the cost of `classify` on raw rows.
+ *
+ * Both read the log once for its rows: its bad lines are `log.rejects`' (an error at their `file:line`, or set aside
+ * with `lenient`), and the sink is closed.
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { join } from "node:path";
@@ -19,29 +25,57 @@ import { ClickUsers } from "../scrub/click-url.ts";
 import { sortRowsByTime } from "../stream/row-sort.ts";
 import type { Progress } from "../util/progress.ts";
 
-export interface ClassifyFirstOptions {
+export interface CopyOptions {
   readonly lenient: boolean;
   readonly progress: Progress;
   /** Parent of the temporary directory (the output's). */
   readonly tempDir: string;
   /** Rows per sorted run (`--sort-buffer`). */
   readonly runRows: number;
-  /** Told where the log first goes back in time (`file:line`), when it does, and how many runs the sort spilled. */
-  readonly onDisorder: (where: string) => void;
-  readonly onRuns: (runs: number) => void;
+  /** No notes on stderr (where the log goes back in time, how many runs were merged). */
+  readonly quiet: boolean;
 }
 
-/** The classified, time-ordered copy of an unclassified AOL log; `dispose` removes it. */
-export interface ClassifiedCopy {
+/** A time-ordered copy of a log (see the module comment); `dispose` removes it. */
+export interface RowCopy {
   readonly file: string;
   dispose(): Promise<void>;
 }
 
-/**
- * Classify `log` (unclassified AOL) into a time-ordered classified file (see the module comment). Its bad lines are
- * `log.rejects`' (an error at their `file:line`, or set aside with `lenient`), read once; the sink is closed.
- */
-export async function classifyFirst(log: OpenedLog, opts: ClassifyFirstOptions): Promise<ClassifiedCopy> {
+const note = (opts: CopyOptions, text: string) => {
+  if (!opts.quiet) process.stderr.write(`querymask: ${text}\n`);
+};
+
+/** The sort's options from the copy's: its runs, and a note of how many were merged. */
+const sortOptions = (opts: CopyOptions, tempDir: string) => ({
+  runRows: opts.runRows,
+  tempDir,
+  onRuns: (n: number) => {
+    if (n > 0) note(opts, `merging ${n} sorted runs`);
+  },
+});
+
+/** `log` (a classified AOL log) sorted by time as raw rows. */
+export async function sortedCopy(log: OpenedLog, opts: CopyOptions): Promise<RowCopy> {
+  opts.progress.start("sorting by time");
+  try {
+    const sorted = await sortRowsByTime(
+      log.files,
+      log.classified,
+      opts.lenient,
+      log.rejects,
+      opts.progress,
+      sortOptions(opts, opts.tempDir),
+    );
+    await log.rejects.close();
+    return sorted;
+  } finally {
+    opts.progress.stop();
+  }
+}
+
+/** `log` (an unclassified AOL log) classified, then sorted by time when it is not in time order. */
+export async function classifiedCopy(log: OpenedLog, opts: CopyOptions): Promise<RowCopy> {
   const dir = await mkdtemp(join(opts.tempDir, ".querymask-classify-"));
   const dispose = () => rm(dir, { recursive: true, force: true });
   try {
@@ -80,14 +114,17 @@ export async function classifyFirst(log: OpenedLog, opts: ClassifyFirstOptions):
     }
     await log.rejects.close();
     if (disorder === undefined) return { file: classified, dispose };
-    opts.onDisorder(disorder);
+    note(opts, `${disorder}: the log is not in time order; sorting it by time`);
     opts.progress.start("sorting by time");
     try {
-      const sorted = await sortRowsByTime([classified], true, false, new RejectSink(), opts.progress, {
-        runRows: opts.runRows,
-        tempDir: dir,
-        onRuns: opts.onRuns,
-      });
+      const sorted = await sortRowsByTime(
+        [classified],
+        true,
+        false,
+        new RejectSink(),
+        opts.progress,
+        sortOptions(opts, dir),
+      );
       await rm(classified, { force: true });
       return { file: sorted.file, dispose };
     } finally {
