@@ -19,7 +19,7 @@ import { createKnowledgeService } from "../classify/service.ts";
 import type { OpenedLog } from "../log/read.ts";
 import { RejectSink } from "../log/rejects.ts";
 import type { RowBlock } from "../log/row-block.ts";
-import { createRowWriter } from "../log/row-write.ts";
+import { createRowWriter, writeThrough } from "../log/row-write.ts";
 import { readRows } from "../log/rows.ts";
 import { ClickUsers } from "../scrub/click-url.ts";
 import { sortRowsByTime } from "../stream/row-sort.ts";
@@ -104,11 +104,7 @@ export async function classifiedCopy(log: OpenedLog, opts: CopyOptions): Promise
     }
     opts.progress.start("classify");
     try {
-      await classifyRows(classifier, checked(), new ClassifyTally(), clicks, out);
-      await out.close();
-    } catch (e) {
-      await out.abort();
-      throw e;
+      await writeThrough(out, () => classifyRows(classifier, checked(), new ClassifyTally(), clicks, out));
     } finally {
       opts.progress.stop();
     }

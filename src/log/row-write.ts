@@ -109,6 +109,17 @@ function putField(text: string, to: Buffer, at: number): number {
   return at;
 }
 
+/** Run `write` (which writes through `out`), then move the file into place; on an error, discard it and rethrow. */
+export async function writeThrough(out: RowWriter, write: () => Promise<void> | void): Promise<void> {
+  try {
+    await write();
+    await out.close();
+  } catch (e) {
+    await out.abort();
+    throw e;
+  }
+}
+
 /**
  * Where the classifier's two columns of the line `b[from, nl)` start: its second tab from the end (the line has
  * them: the raw reader kept it as a classified row).

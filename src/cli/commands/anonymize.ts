@@ -11,7 +11,7 @@ import type { Command } from "commander";
 import { describeGuarantee } from "../../log/guarantee.ts";
 import { loadLog, type OpenedLog, openLog } from "../../log/read.ts";
 import type { RowBlock } from "../../log/row-block.ts";
-import { createRowWriter } from "../../log/row-write.ts";
+import { createRowWriter, writeThrough } from "../../log/row-write.ts";
 import { readRows } from "../../log/rows.ts";
 import { catalog, loadMethod } from "../../methods/catalog.ts";
 import {
@@ -167,32 +167,30 @@ export function register(program: Command): void {
             }
             opts.progress.start(method.name);
             try {
-              let last = Number.NEGATIVE_INFINITY;
-              for await (const rows of readRows(
-                log.files,
-                opts.lenient ?? false,
-                log.rejects,
-                opts.progress,
-                out.readBuffer,
-              )) {
-                if (stage.timeOrdered && rows.n > 0) {
-                  const bad = outOfOrder(rows, last);
-                  if (bad >= 0) {
-                    const { NotInTimeOrder } = await import("../../stream/time-order.ts");
-                    const before = bad === 0 ? last : rows.time[bad - 1]!;
-                    throw new NotInTimeOrder(`${rows.file}:${rows.line[bad]}`, before, rows.time[bad]!);
+              await writeThrough(out, async () => {
+                let last = Number.NEGATIVE_INFINITY;
+                for await (const rows of readRows(
+                  log.files,
+                  opts.lenient ?? false,
+                  log.rejects,
+                  opts.progress,
+                  out.readBuffer,
+                )) {
+                  if (stage.timeOrdered && rows.n > 0) {
+                    const bad = outOfOrder(rows, last);
+                    if (bad >= 0) {
+                      const { NotInTimeOrder } = await import("../../stream/time-order.ts");
+                      const before = bad === 0 ? last : rows.time[bad - 1]!;
+                      throw new NotInTimeOrder(`${rows.file}:${rows.line[bad]}`, before, rows.time[bad]!);
+                    }
+                    last = rows.time[rows.n - 1]!;
                   }
-                  last = rows.time[rows.n - 1]!;
+                  stage.push(rows);
+                  const behind = out.backlog();
+                  if (behind) await behind;
                 }
-                stage.push(rows);
-                const behind = out.backlog();
-                if (behind) await behind;
-              }
-              stage.flush();
-              await out.close();
-            } catch (e) {
-              await out.abort();
-              throw e;
+                stage.flush();
+              });
             } finally {
               opts.progress.stop();
             }

@@ -15,7 +15,7 @@ import {
 import { openLog } from "../../log/read.ts";
 import { RejectSink } from "../../log/rejects.ts";
 import type { RowBlock } from "../../log/row-block.ts";
-import { createRowWriter, type RowWriter } from "../../log/row-write.ts";
+import { createRowWriter, type RowWriter, writeThrough } from "../../log/row-write.ts";
 import { readRows } from "../../log/rows.ts";
 import { writeBatches } from "../../log/write.ts";
 import { ClickUsers } from "../../scrub/click-url.ts";
@@ -194,12 +194,8 @@ async function classifyRowsTo(
   run: (blocks: AsyncIterable<RowBlock>, out: RowWriter) => Promise<void>,
 ): Promise<number> {
   const out = createRowWriter(path, true);
-  try {
-    await run(readRows(log.files, opts.lenient ?? false, log.rejects, opts.progress, out.readBuffer), out);
-    await out.close();
-  } catch (e) {
-    await out.abort();
-    throw e;
-  }
+  await writeThrough(out, () =>
+    run(readRows(log.files, opts.lenient ?? false, log.rejects, opts.progress, out.readBuffer), out),
+  );
   return out.count;
 }

@@ -5,7 +5,7 @@
 import { type Command, Option } from "commander";
 import { openLog } from "../../log/read.ts";
 import { RejectSink } from "../../log/rejects.ts";
-import { createRowWriter } from "../../log/row-write.ts";
+import { createRowWriter, writeThrough } from "../../log/row-write.ts";
 import { readRows } from "../../log/rows.ts";
 import { writeBatches } from "../../log/write.ts";
 import { ClickUsers } from "../../scrub/click-url.ts";
@@ -90,20 +90,8 @@ export function register(program: Command): void {
     try {
       if (raw) {
         const out = createRowWriter(flags.out, log.classified);
-        try {
-          const blocks = readRows(
-            log.files,
-            opts.lenient ?? false,
-            log.rejects,
-            opts.progress,
-            out.readBuffer,
-          );
-          await scrubRows(blocks, scrubber, counts, out, log.classified, scrubOpts);
-          await out.close();
-        } catch (e) {
-          await out.abort();
-          throw e;
-        }
+        const blocks = readRows(log.files, opts.lenient ?? false, log.rejects, opts.progress, out.readBuffer);
+        await writeThrough(out, () => scrubRows(blocks, scrubber, counts, out, log.classified, scrubOpts));
       } else {
         await writeBatches(flags.out, log.format, scrubRecords(log.batches(), scrubber, counts, scrubOpts), {
           classified: log.classified,
