@@ -121,7 +121,7 @@ export function register(program: Command): void {
     .option("--batch", "load the whole log even if the method can stream it or read it one user at a time")
     .option(
       "--sort-buffer <records>",
-      "streaming a log not in time order: records held in memory per sorted run on disk",
+      "streaming a log not in time order: records (an AOL log's lines) held in memory per sorted run on disk",
       intArg(1),
       16_384,
     )
