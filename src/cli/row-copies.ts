@@ -12,10 +12,11 @@
  * Both read the log once for its rows: its bad lines are `log.rejects`' (an error at their `file:line`, or set aside
  * with `lenient`), and the sink is closed.
  */
-import { mkdtemp, rm } from "node:fs/promises";
+import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { ClassifyTally, classifyRows } from "../classify/classify-log.ts";
 import { createKnowledgeService } from "../classify/service.ts";
+import { temporaryDirectory } from "../log/atomic.ts";
 import type { OpenedLog } from "../log/read.ts";
 import { RejectSink } from "../log/rejects.ts";
 import type { RowBlock } from "../log/row-block.ts";
@@ -76,8 +77,7 @@ export async function sortedCopy(log: OpenedLog, opts: CopyOptions): Promise<Row
 
 /** `log` (an unclassified AOL log) classified, then sorted by time when it is not in time order. */
 export async function classifiedCopy(log: OpenedLog, opts: CopyOptions): Promise<RowCopy> {
-  const dir = await mkdtemp(join(opts.tempDir, ".querymask-classify-"));
-  const dispose = () => rm(dir, { recursive: true, force: true });
+  const { dir, dispose } = await temporaryDirectory(opts.tempDir, ".querymask-classify-");
   try {
     // A first pass counts each click URL's users (bad lines are the second pass's to report).
     const clicks = await ClickUsers.ofRows(readRows(log.files, true, new RejectSink()));

@@ -4,12 +4,13 @@
  * A crash or an error leaves the previous file (or none), never a half-written one. Names ending in `.gz` are
  * gzip-compressed on the way.
  *
- * Temporary files are named `.<name>.<pid>.<n>.tmp`. They are removed on failure, on `abort()`, and when the
- * process ends on SIGINT, SIGTERM or SIGHUP; a run killed outright (kill -9, out of memory) cannot clean up, so
+ * Temporary files are named `.<name>.<pid>.<n>.tmp`. They — and the temporary directories of
+ * {@link temporaryDirectory} — are removed on failure, on `abort()`, and when the process ends on SIGINT, SIGTERM or
+ * SIGHUP; a run killed outright (kill -9, out of memory) cannot clean up, so
  * {@link removeStaleTemps} — called before every new temporary file — removes those whose process is gone.
  */
-import { createWriteStream, unlinkSync, type WriteStream } from "node:fs";
-import { open, readdir, rename, rm } from "node:fs/promises";
+import { createWriteStream, rmSync, unlinkSync, type WriteStream } from "node:fs";
+import { mkdtemp, open, readdir, rename, rm } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import type { Writable } from "node:stream";
 import { finished } from "node:stream/promises";
@@ -23,7 +24,10 @@ const live = new Set<string>();
 const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
 let handlersInstalled = false;
 
-/** Remove this process's temporary files, synchronously (on exit or a fatal signal). */
+/** Temporary directories of this process not yet removed (sorted runs, a classified copy of a log). */
+const liveDirs = new Set<string>();
+
+/** Remove this process's temporary files and directories, synchronously (on exit or a fatal signal). */
 function removeLiveTemps(): void {
   for (const t of live) {
     try {
@@ -33,6 +37,8 @@ function removeLiveTemps(): void {
     }
   }
   live.clear();
+  for (const d of liveDirs) rmSync(d, { recursive: true, force: true });
+  liveDirs.clear();
 }
 
 /** On a fatal signal, remove our temporary files, then die of the same signal (so the exit status is right). */
@@ -44,11 +50,36 @@ function onSignal(signal: NodeJS.Signals): void {
 
 function track(tmp: string): void {
   live.add(tmp);
+  installHandlers();
+}
+
+function installHandlers(): void {
   if (handlersInstalled) return;
   handlersInstalled = true;
   process.once("exit", removeLiveTemps);
   // Only take over a signal nobody else handles: the default action (die) stays, after our cleanup.
   for (const s of SIGNALS) if (process.listenerCount(s) === 0) process.on(s, onSignal);
+}
+
+/**
+ * A new temporary directory under `parent` (named `prefix` and a random tail), removed by `dispose` — or, if the
+ * process ends first (an error, SIGINT, SIGTERM, SIGHUP), on its way out: what it holds (sorted runs, a classified
+ * copy of a log) is the input's data and must not be left behind.
+ */
+export async function temporaryDirectory(
+  parent: string,
+  prefix: string,
+): Promise<{ readonly dir: string; dispose(): Promise<void> }> {
+  const dir = await mkdtemp(join(parent, prefix));
+  liveDirs.add(dir);
+  installHandlers();
+  return {
+    dir,
+    dispose: async () => {
+      await rm(dir, { recursive: true, force: true });
+      liveDirs.delete(dir);
+    },
+  };
 }
 
 /** The temporary-file name pattern for `target`: capture group 1 is the writer's process id. */

@@ -10,8 +10,9 @@
  * one with them), is written as the codec prints its record, which is how the record path would write it.
  * Bad lines are the reader's: an error at its `file:line`, or set aside with `--lenient`, while the runs are read.
  */
-import { mkdtemp, open, rm, writeFile } from "node:fs/promises";
+import { open, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { temporaryDirectory } from "../log/atomic.ts";
 import { aolCodec } from "../log/formats/aol.ts";
 import { RejectSink } from "../log/rejects.ts";
 import type { RowBlock } from "../log/row-block.ts";
@@ -121,8 +122,7 @@ export async function sortRowsByTime(
   progress: Progress | undefined,
   opts: RowSortOptions,
 ): Promise<SortedRows> {
-  const dir = await mkdtemp(join(opts.tempDir, ".querymask-sort-"));
-  const dispose = () => rm(dir, { recursive: true, force: true });
+  const { dir, dispose } = await temporaryDirectory(opts.tempDir, ".querymask-sort-");
   try {
     const header = aolCodec.header(classified)!;
     const lines = new Run(classified);

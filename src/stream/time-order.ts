@@ -11,9 +11,10 @@
  *   (`swapRecords`), so the streaming and the batch paths see the same sequence of records.
  */
 import { createReadStream, createWriteStream, type WriteStream } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
+import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { temporaryDirectory } from "../log/atomic.ts";
 import type { LogRecord } from "../log/record.ts";
 
 /** Thrown by {@link checkTimeOrder}: `record` (at `where`) is earlier than the record before it. */
@@ -221,6 +222,7 @@ export async function* sortByTime(
   const runRecords = opts.runRecords ?? 16_384;
   const batchSize = opts.batchSize ?? 8192;
   let run: LogRecord[] = [];
+  let temp: Awaited<ReturnType<typeof temporaryDirectory>> | undefined;
   let dir: string | undefined;
   const paths: string[] = [];
   try {
@@ -229,7 +231,8 @@ export async function* sortByTime(
         // A full run spills only when another record comes: an input of exactly one run stays in memory.
         if (run.length >= runRecords) {
           run.sort(byTime);
-          dir ??= await mkdtemp(join(opts.tempDir ?? tmpdir(), "querymask-sort-"));
+          temp ??= await temporaryDirectory(opts.tempDir ?? tmpdir(), "querymask-sort-");
+          dir = temp.dir;
           const path = join(dir, `run-${paths.length}.jsonl`);
           await writeRun(path, [run]);
           paths.push(path);
@@ -270,6 +273,6 @@ export async function* sortByTime(
     }
     yield* mergeRuns(runs, batchSize);
   } finally {
-    if (dir !== undefined) await rm(dir, { recursive: true, force: true });
+    await temp?.dispose();
   }
 }

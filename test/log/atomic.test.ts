@@ -3,7 +3,12 @@ import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { AtomicTextFile, removeStaleTemps, writeFileAtomic } from "../../src/log/atomic.ts";
+import {
+  AtomicTextFile,
+  removeStaleTemps,
+  temporaryDirectory,
+  writeFileAtomic,
+} from "../../src/log/atomic.ts";
 import { RejectSink } from "../../src/log/rejects.ts";
 import { tempDir } from "../helpers/tmp.ts";
 
@@ -116,6 +121,45 @@ test("SIGTERM removes the temp file and still ends the process by the signal", a
   const exited = new Promise((resolve) => child.on("exit", (_code, signal) => resolve(signal)));
   child.kill("SIGTERM");
   assert.equal(await exited, "SIGTERM");
+  assert.deepEqual(readdirSync(dir), []);
+});
+
+test("a temporary directory (sorted runs, a classified copy) is removed by dispose, on SIGTERM, and on an error", async () => {
+  const dir = tempDir();
+  const atomic = JSON.stringify(new URL("../../src/log/atomic.ts", import.meta.url).href);
+  // Removed by dispose.
+  const t = await temporaryDirectory(dir, ".querymask-sort-");
+  writeFileSync(join(t.dir, "run-0.tsv"), "x\n");
+  await t.dispose();
+  assert.deepEqual(readdirSync(dir), []);
+  // Removed when the process dies of a signal while the directory is in use.
+  const script = `
+    import { writeFileSync } from "node:fs";
+    import { temporaryDirectory } from ${atomic};
+    const t = await temporaryDirectory(${JSON.stringify(dir)}, ".querymask-classify-");
+    writeFileSync(t.dir + "/classified.tsv", "rows of the input\\n");
+    process.stdout.write("ready\\n");
+    setInterval(() => {}, 1000);
+  `;
+  const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  await new Promise<void>((resolve) => child.stdout.once("data", () => resolve()));
+  assert.equal(readdirSync(dir).length, 1);
+  const exited = new Promise((resolve) => child.on("exit", (_code, signal) => resolve(signal)));
+  child.kill("SIGTERM");
+  assert.equal(await exited, "SIGTERM");
+  assert.deepEqual(readdirSync(dir), []);
+  // Removed when the process ends with an error.
+  const failing = `
+    import { temporaryDirectory } from ${atomic};
+    await temporaryDirectory(${JSON.stringify(dir)}, ".querymask-sort-");
+    setTimeout(() => { throw new Error("the run failed"); }, 20);
+  `;
+  const r = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", failing], {
+    encoding: "utf8",
+  });
+  assert.notEqual(r.status, 0);
   assert.deepEqual(readdirSync(dir), []);
 });
 
