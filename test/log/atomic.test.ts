@@ -103,6 +103,22 @@ test("commit and abort leave no temp file; abort leaves the previous file", asyn
   assert.deepEqual(readdirSync(dir), ["out.tsv"]);
 });
 
+/**
+ * Run `script` (an ES module) in a child process until it prints a line, check that it left one entry in `dir`, end
+ * it with SIGTERM, and check that it died of the signal and left nothing in `dir`.
+ */
+async function diesBySigterm(script: string, dir: string): Promise<void> {
+  const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  await new Promise<void>((resolve) => child.stdout.once("data", () => resolve()));
+  assert.equal(readdirSync(dir).length, 1);
+  const exited = new Promise((resolve) => child.on("exit", (_code, signal) => resolve(signal)));
+  child.kill("SIGTERM");
+  assert.equal(await exited, "SIGTERM");
+  assert.deepEqual(readdirSync(dir), []);
+}
+
 test("SIGTERM removes the temp file and still ends the process by the signal", async () => {
   const dir = tempDir();
   const out = join(dir, "out.tsv");
@@ -113,15 +129,7 @@ test("SIGTERM removes the temp file and still ends the process by the signal", a
     process.stdout.write("ready\\n");
     setInterval(() => {}, 1000);
   `;
-  const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  await new Promise<void>((resolve) => child.stdout.once("data", () => resolve()));
-  assert.equal(readdirSync(dir).length, 1);
-  const exited = new Promise((resolve) => child.on("exit", (_code, signal) => resolve(signal)));
-  child.kill("SIGTERM");
-  assert.equal(await exited, "SIGTERM");
-  assert.deepEqual(readdirSync(dir), []);
+  await diesBySigterm(script, dir);
 });
 
 test("a temporary directory (sorted runs, a classified copy) is removed by dispose, on SIGTERM, and on an error", async () => {
@@ -141,15 +149,7 @@ test("a temporary directory (sorted runs, a classified copy) is removed by dispo
     process.stdout.write("ready\\n");
     setInterval(() => {}, 1000);
   `;
-  const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  await new Promise<void>((resolve) => child.stdout.once("data", () => resolve()));
-  assert.equal(readdirSync(dir).length, 1);
-  const exited = new Promise((resolve) => child.on("exit", (_code, signal) => resolve(signal)));
-  child.kill("SIGTERM");
-  assert.equal(await exited, "SIGTERM");
-  assert.deepEqual(readdirSync(dir), []);
+  await diesBySigterm(script, dir);
   // Removed when the process ends with an error.
   const failing = `
     import { temporaryDirectory } from ${atomic};
