@@ -7,7 +7,7 @@
  */
 import { EventCursor } from "../log/events.ts";
 import type { LogRecord, QueryLog } from "../log/record.ts";
-import { type RowBlock, sameBytes } from "../log/row-block.ts";
+import type { RowBlock } from "../log/row-block.ts";
 import type { RowWriter } from "../log/row-write.ts";
 import { type ClickDrop, ClickUsers, clickDrop, rowClickDrop, withoutClick } from "../scrub/click-url.ts";
 import { type Progress, silentProgress } from "../util/progress.ts";
@@ -107,17 +107,7 @@ export async function* classifyBatches(
  */
 export function blockQueries(rows: RowBlock, into: string[]): string[] {
   into.length = rows.n;
-  const { bytes, tab1, tab2, rec } = rows;
-  for (let i = 0; i < rows.n; i++) {
-    const j = i - 1;
-    into[i] =
-      j >= 0 &&
-      rec[i] === undefined &&
-      rec[j] === undefined &&
-      sameBytes(bytes, tab1[j]! + 1, tab2[j]!, bytes, tab1[i]! + 1, tab2[i]!)
-        ? into[j]!
-        : rows.query(i);
-  }
+  for (let i = 0; i < rows.n; i++) into[i] = rows.sameQueryAsBefore(i) ? into[i - 1]! : rows.query(i);
   return into;
 }
 

@@ -62,6 +62,28 @@ export class RowBlock {
   /** The parsed record of a line the fast path left to the codec (undefined for a line kept as bytes). */
   readonly rec: (LogRecord | undefined)[] = [];
 
+  /**
+   * Whether rows i - 1 and i were both kept as bytes and hold the same query bytes (in AOL, a click row of the
+   * event the row before opened, when user and time match too): a consumer may reuse what it made of that query.
+   */
+  sameQueryAsBefore(i: number): boolean {
+    const j = i - 1;
+    return (
+      j >= 0 &&
+      this.rec[i] === undefined &&
+      this.rec[j] === undefined &&
+      sameBytes(this.bytes, this.tab1[j]! + 1, this.tab2[j]!, this.bytes, this.tab1[i]! + 1, this.tab2[i]!)
+    );
+  }
+
+  /**
+   * Whether row i was kept as bytes in the `classified` layout (with the classifier's columns or without): its
+   * bytes can be copied into an output of that layout; otherwise the codec prints its record.
+   */
+  bytesIn(i: number, classified: boolean): boolean {
+    return this.rec[i] === undefined && (this.category[i] !== undefined) === classified;
+  }
+
   /** Row i's query text (decoded from its bytes: for the rare comparisons of text with a record's). */
   query(i: number): string {
     const rec = this.rec[i];

@@ -5,7 +5,7 @@
 
 import { EventCursor } from "./events.ts";
 import type { LogRecord } from "./record.ts";
-import { type RowBlock, sameBytes } from "./row-block.ts";
+import type { RowBlock } from "./row-block.ts";
 import { formatAolTime } from "./time.ts";
 
 export interface LogStats {
@@ -45,7 +45,7 @@ export class StatsAccumulator {
    * continue the row before them) a string per row.
    */
   pushRows(rows: RowBlock): void {
-    const { bytes, user, time, tab1, tab2, tab4, urlEnd, rec } = rows;
+    const { user, time, tab4, urlEnd, rec } = rows;
     for (let i = 0; i < rows.n; i++) {
       const r = rec[i];
       if (r !== undefined) {
@@ -53,14 +53,7 @@ export class StatsAccumulator {
         continue;
       }
       const click = urlEnd[i]! > tab4[i]! + 1;
-      const j = i - 1;
-      if (
-        j >= 0 &&
-        rec[j] === undefined &&
-        user[j] === user[i] &&
-        time[j] === time[i] &&
-        sameBytes(bytes, tab1[j]! + 1, tab2[j]!, bytes, tab1[i]! + 1, tab2[i]!)
-      ) {
+      if (rows.sameQueryAsBefore(i) && user[i - 1] === user[i] && time[i - 1] === time[i]) {
         // Another row of the event the row before opened (the cursor would say so): counted as a row only.
         this.rows++;
         if (click) this.clickRows++;

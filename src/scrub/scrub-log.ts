@@ -7,7 +7,7 @@
  * query text in a bounded map: the scrubber is pure, so this changes nothing but the time.
  */
 import type { LogRecord, QueryLog } from "../log/record.ts";
-import { type RowBlock, sameBytes } from "../log/row-block.ts";
+import type { RowBlock } from "../log/row-block.ts";
 import type { RowWriter } from "../log/row-write.ts";
 import { ClickUsers, dropSingleUserClick, rowClickDrop, scrubClick } from "./click-url.ts";
 import { createScrubber, type Scrubber } from "./scrubber.ts";
@@ -127,7 +127,7 @@ export async function scrubRows(
   for await (const rows of blocks) {
     last = undefined;
     for (let i = 0; i < rows.n; i++) {
-      if (rows.rec[i] !== undefined || (rows.category[i] !== undefined) !== classified) {
+      if (!rows.bytesIn(i, classified)) {
         last = undefined;
         const rec = rows.record(i);
         const released = scrubbedRecord(rec, scrub(rec.query), counts, opts);
@@ -137,12 +137,7 @@ export async function scrubRows(
       counts.records++;
       // A row with the query of the row before it (a click row of its event, when that row was read as bytes
       // too: `last` is set) has that row's result, looked up without a string.
-      const j = i - 1;
-      if (
-        last === undefined ||
-        !sameBytes(rows.bytes, rows.tab1[j]! + 1, rows.tab2[j]!, rows.bytes, rows.tab1[i]! + 1, rows.tab2[i]!)
-      )
-        last = scrub(rows.query(i));
+      if (last === undefined || !rows.sameQueryAsBefore(i)) last = scrub(rows.query(i));
       const r = last;
       for (const s of r.spans) counts.spans[s.type]++;
       if (r.spans.length > 0) {

@@ -46,14 +46,13 @@ class LineBytes {
 
   /** Row i of `rows`, without its newline. */
   put(rows: RowBlock, i: number): void {
-    const rec = rows.rec[i];
-    if (rec === undefined && (rows.category[i] !== undefined) === this.classified) {
+    if (rows.bytesIn(i, this.classified)) {
       const s = rows.start[i]!;
       const e = rows.end[i]!;
       this.room(e - s + 1);
       this.used += rows.bytes.copy(this.bytes, this.used, s, e);
     } else {
-      const line = aolCodec.toLine(rec ?? rows.record(i), this.classified);
+      const line = aolCodec.toLine(rows.record(i), this.classified);
       this.room(3 * line.length + 1);
       this.used += this.bytes.write(line, this.used);
     }
