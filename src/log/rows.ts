@@ -5,6 +5,8 @@
  * written by copying the bytes a method does not change (./row-write.ts) instead of parsing every field into a
  * {@link LogRecord} and printing it back. No object and no string is made per row.
  *
+ * Each block's lines, tabs and field hashes come from the WebAssembly line scanner (./line-scan.ts).
+ *
  * A {@link RowBlock} (./row-block.ts) is the reader's: its bytes are the reader's one buffer and its columns are reused, so it is
  * valid only until the next block is asked for. A consumer that keeps a row past its block copies its bytes.
  *
@@ -20,13 +22,23 @@ import { isAscii, isUtf8 } from "node:buffer";
 import { InputError } from "../util/errors.ts";
 import type { Progress } from "../util/progress.ts";
 import { aolCodec } from "./formats/aol.ts";
+import {
+  END,
+  FIRST_HASH,
+  LAST_OTHER,
+  lineScanner,
+  OTHERS,
+  RECORD,
+  SIXTH_HASH,
+  START,
+  TAB,
+  TABS,
+} from "./line-scan.ts";
 import { decodeBlock, MAX_LINE_BYTES, rawText, readByteBlocks } from "./lines.ts";
 import type { RejectSink } from "./rejects.ts";
 import { RowBlock, type Slicing, textOf } from "./row-block.ts";
 import { parseAolTimeBytes } from "./time.ts";
 
-const NL = 10;
-const TAB = 9;
 const CR = 13;
 
 /** At most this many strings are interned per table; past it the table starts over (memory stays bounded). */
@@ -39,10 +51,11 @@ const INTERNED_MAX = 1 << 16;
 class Interned {
   private readonly table = new Map<number, string>();
 
-  /** The text of `b[from, to)`, the same string as the last time these bytes were seen. */
-  get(b: Uint8Array, from: number, to: number): string {
-    let h = to - from;
-    for (let i = from; i < to; i++) h = (Math.imul(h, 31) + b[i]!) | 0;
+  /**
+   * The text of `b[from, to)`, the same string as the last time these bytes were seen; `h` is their hash (the
+   * line scanner's, ./line-scan.ts).
+   */
+  get(b: Uint8Array, from: number, to: number, h: number): string {
     const known = this.table.get(h);
     if (known !== undefined && known.length === to - from) {
       let i = 0;
@@ -70,41 +83,6 @@ function canonicalRank(b: Uint8Array, from: number, to: number): boolean {
     if (c < 0 || c > 9) return false;
   }
   return true;
-}
-
-/** Offsets of the control bytes (≤ CR: tabs, newlines, carriage returns…) of a block: its structure, found in one pass. */
-let controls = new Int32Array(1 << 16);
-/** The first 8 tabs of a line. */
-const tabs = new Int32Array(8);
-
-/**
- * Write the offsets of the control bytes of `b[0, size)` into `at`; returns how many. A function of its own, the
- * hottest loop of the reader: optimized on its own, it does not wait for (or fall back with) the line logic's.
- * Four bytes at a time: `(x - 0x0e0e0e0e) & ~x & 0x80808080` is non-zero exactly when one of the four bytes of x
- * is below 14 (a borrow can only mark a byte above one that is), and most words of a log line hold none (~25%
- * less CPU than a byte loop on the AOL subset).
- */
-export function controlBytes(b: Uint8Array, size: number, at: Int32Array): number {
-  let n = 0;
-  let i = 0;
-  // Byte by byte up to a 4-byte boundary of the memory, by words, then the last bytes.
-  const head = Math.min(size, (4 - (b.byteOffset & 3)) & 3);
-  for (; i < head; i++) if (b[i]! <= CR) at[n++] = i;
-  const count = (size - i) >> 2;
-  if (count > 0) {
-    const words = new Uint32Array(b.buffer, b.byteOffset + i, count);
-    for (let w = 0; w < count; w++) {
-      const x = words[w]!;
-      if (((x - 0x0e0e0e0e) & ~x & 0x80808080) === 0) continue;
-      const o = i + (w << 2);
-      if (b[o]! <= CR) at[n++] = o;
-      if (b[o + 1]! <= CR) at[n++] = o + 1;
-      if (b[o + 2]! <= CR) at[n++] = o + 2;
-      if (b[o + 3]! <= CR) at[n++] = o + 3;
-    }
-  }
-  for (i += count << 2; i < size; i++) if (b[i]! <= CR) at[n++] = i;
-  return n;
 }
 
 /** One file's rows: the line rules of the record reader (header, blank lines, bad lines), on bytes. */
@@ -146,67 +124,55 @@ class FileRows {
   /** The rows of a block of valid UTF-8 without NUL bytes; returns its number of lines. */
   scan(b: Buffer, ascii: boolean, firstLine: number, out: RowBlock): number {
     const size = b.length;
-    // Every control byte's offset, then the size as the last line's end.
-    if (controls.length < size + 1) controls = new Int32Array(Math.max(size + 1, controls.length * 2));
-    const at = controls;
-    at[controlBytes(b, size, at)] = size;
+    const scanner = lineScanner();
+    scanner.load(b);
+    const r = scanner.records;
     const decode = b as unknown as Slicing;
-    let start = 0;
-    let p = 0;
     let lineNo = firstLine;
-    for (; ; lineNo++) {
-      // The line's tabs and other control bytes, up to its newline.
-      let nTabs = 0;
-      let others = 0;
-      let other = -1;
-      let nl = size;
-      for (; ; p++) {
-        const x = at[p]!;
-        if (x === size) break;
-        const c = b[x]!;
-        if (c === NL) {
-          nl = x;
-          p++;
-          break;
-        }
-        if (c === TAB) {
-          if (nTabs < 8) tabs[nTabs] = x;
-          nTabs++;
-        } else {
-          others++;
-          other = x;
+    for (let pos = 0; pos <= size; pos = scanner.next) {
+      const n = scanner.lines(pos);
+      for (let q = 0; q < n * RECORD; q += RECORD, lineNo++) {
+        const start = r[q + START]!;
+        const nl = r[q + END]!;
+        const others = r[q + OTHERS]!;
+        this.lines++;
+        const end = nl > start && b[nl - 1] === CR ? nl - 1 : nl;
+        if (nl - start > MAX_LINE_BYTES) {
+          this.badLine(lineNo, `line longer than ${MAX_LINE_BYTES} bytes`, rawText(b.subarray(start, nl)));
+        } else if (
+          lineNo === 1 ||
+          this.blanks > 0 ||
+          end === start ||
+          (others > 0 && (others > 1 || r[q + LAST_OTHER] !== end)) ||
+          r[q + TABS] !== (this.classified ? 6 : 4) ||
+          !this.fast(b, r, q, start, end, lineNo, out)
+        ) {
+          this.slow(ascii ? decode.latin1Slice(start, end) : decode.utf8Slice(start, end), lineNo, out);
         }
       }
-      this.lines++;
-      const end = nl > start && b[nl - 1] === CR ? nl - 1 : nl;
-      if (nl - start > MAX_LINE_BYTES) {
-        this.badLine(lineNo, `line longer than ${MAX_LINE_BYTES} bytes`, rawText(b.subarray(start, nl)));
-      } else if (
-        lineNo === 1 ||
-        this.blanks > 0 ||
-        end === start ||
-        (others > 0 && (others > 1 || other !== end)) ||
-        nTabs !== (this.classified ? 6 : 4) ||
-        !this.fast(b, start, end, lineNo, out)
-      ) {
-        this.slow(ascii ? decode.latin1Slice(start, end) : decode.utf8Slice(start, end), lineNo, out);
-      }
-      if (nl === size) return lineNo - firstLine + 1;
-      start = nl + 1;
     }
+    return lineNo - firstLine;
   }
 
   /**
-   * The row of the line `b[start, end)` (its tabs in {@link tabs}, as many as its fields need) if it is one the
-   * fast path is sure of (see the top of this file); false to leave it to the codec.
+   * The row of the line `b[start, end)` (its scanner record at `r[q]`, with as many tabs as its fields need) if
+   * it is one the fast path is sure of (see the top of this file); false to leave it to the codec.
    */
-  private fast(b: Buffer, start: number, end: number, lineNo: number, out: RowBlock): boolean {
-    const t1 = tabs[0]!;
-    const t2 = tabs[1]!;
-    const t3 = tabs[2]!;
-    const t4 = tabs[3]!;
+  private fast(
+    b: Buffer,
+    r: Int32Array,
+    q: number,
+    start: number,
+    end: number,
+    lineNo: number,
+    out: RowBlock,
+  ): boolean {
+    const t1 = r[q + TAB]!;
+    const t2 = r[q + TAB + 1]!;
+    const t3 = r[q + TAB + 2]!;
+    const t4 = r[q + TAB + 3]!;
     if (t1 === start || t3 - t2 !== 20) return false; // an empty user, or not a 19-byte time
-    const urlEnd = this.classified ? tabs[4]! : end;
+    const urlEnd = this.classified ? r[q + TAB + 4]! : end;
     // A rank with leading zeros, a rank without a URL: the codec's.
     if (!canonicalRank(b, t3 + 1, t4) || (t4 > t3 + 1 && urlEnd === t4 + 1)) return false;
     const time = parseAolTimeBytes(b, t2 + 1);
@@ -221,8 +187,10 @@ class FileRows {
     out.end[i] = end;
     out.line[i] = lineNo;
     out.time[i] = time;
-    out.user[i] = this.users.get(b, start, t1);
-    out.category[i] = this.classified ? this.categories.get(b, tabs[4]! + 1, tabs[5]!) : undefined;
+    out.user[i] = this.users.get(b, start, t1, r[q + FIRST_HASH]!);
+    out.category[i] = this.classified
+      ? this.categories.get(b, urlEnd + 1, r[q + TAB + 5]!, r[q + SIXTH_HASH]!)
+      : undefined;
     out.rec[i] = undefined;
     out.n = i + 1;
     return true;

@@ -11,7 +11,7 @@ import { loadLog } from "../../src/log/read.ts";
 import { RejectSink } from "../../src/log/rejects.ts";
 import { sameBytes } from "../../src/log/row-block.ts";
 import { createRowWriter } from "../../src/log/row-write.ts";
-import { controlBytes, readRows } from "../../src/log/rows.ts";
+import { readRows } from "../../src/log/rows.ts";
 import { writeLog } from "../../src/log/write.ts";
 import { InputError } from "../../src/util/errors.ts";
 import { tempDir } from "../helpers/tmp.ts";
@@ -203,26 +203,5 @@ test("rows compare queries by their bytes as their texts compare; users and cate
           );
     }),
     { numRuns: 100 },
-  );
-});
-
-test("the control bytes found four at a time are those a byte loop finds, at any alignment", () => {
-  const byte = fc.oneof(
-    fc.integer({ min: 0, max: 15 }),
-    fc.integer({ min: 0, max: 255 }),
-    fc.constantFrom(9, 10, 13, 14, 0x80, 0x8e, 0xff),
-  );
-  fc.assert(
-    fc.property(fc.array(byte, { maxLength: 80 }), fc.nat(7), (bytes, shift) => {
-      const memory = new Uint8Array(bytes.length + shift);
-      memory.set(bytes, shift);
-      const b = memory.subarray(shift);
-      const want: number[] = [];
-      for (let i = 0; i < b.length; i++) if (b[i]! <= 13) want.push(i);
-      const at = new Int32Array(b.length + 1);
-      const n = controlBytes(b, b.length, at);
-      assert.deepEqual([...at.subarray(0, n)], want);
-    }),
-    { numRuns: 2000 },
   );
 });
