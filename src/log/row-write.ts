@@ -238,13 +238,22 @@ export function createRowWriter(path: string, classified: boolean, opts: RowWrit
         const t2 = line + tab2;
         const t3 = t2 + 20;
         const nl = rows === 1 ? end : (b as Buffer).indexOf(10, t3);
-        room(user.length * 3 + (t2 - t1) + timeLength + (nl - t3) + 2);
+        const lineEnd = dropColumns ? columnsAt(b, t3, nl) : nl;
+        room(user.length * 3 + (t2 - t1) + timeLength + (lineEnd - t3) + 2);
         let at = putField(user, stage, used);
         // A user id with a line break: the codec names what cannot be written.
         if (at < 0) viaCodec({ user, query: "", time }, "");
-        at = put(b, t1, t2 + 1, at);
-        for (let i = 0; i < timeLength; i++) stage[at++] = timeText[i]!;
-        used = put(b, t3, dropColumns ? columnsAt(b, t3, nl) : nl, at);
+        if (timeLength === t3 - t2 - 1) {
+          // The new time as long as the old (always, but for years past 9999): the line from the tab after the user
+          // copied in one piece, then the time written over the old one.
+          used = put(b, t1, lineEnd, at);
+          at += t2 + 1 - t1;
+          for (let i = 0; i < timeLength; i++) stage[at++] = timeText[i]!;
+        } else {
+          at = put(b, t1, t2 + 1, at);
+          for (let i = 0; i < timeLength; i++) stage[at++] = timeText[i]!;
+          used = put(b, t3, lineEnd, at);
+        }
         stage[used++] = 10;
         count++;
         line = nl + 1;

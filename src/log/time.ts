@@ -186,18 +186,33 @@ export function writeAolTime(t: number, to: Uint8Array, at: number): number {
   }
   for (let i = 0; i < dateLength; i++) to[at++] = dateBytes[i]!;
   const s = t - day * DAY;
-  const h = Math.floor(s / 3600);
-  const m = Math.floor((s % 3600) / 60);
-  const sec = s % 60;
+  if (s !== (s | 0)) return writeClock(s, to, at); // a fraction of a second: the codec's own digits
+  // Two digits at a time from a table, in integer arithmetic (this runs once per released event).
+  const h = (s / 3600) | 0;
+  const m = ((s - h * 3600) / 60) | 0;
+  const sec = s - h * 3600 - m * 60;
   to[at++] = 32;
-  to[at++] = 48 + Math.floor(h / 10);
-  to[at++] = 48 + (h % 10);
+  to[at++] = TWO_DIGITS[2 * h]!;
+  to[at++] = TWO_DIGITS[2 * h + 1]!;
   to[at++] = 58;
-  to[at++] = 48 + Math.floor(m / 10);
-  to[at++] = 48 + (m % 10);
+  to[at++] = TWO_DIGITS[2 * m]!;
+  to[at++] = TWO_DIGITS[2 * m + 1]!;
   to[at++] = 58;
-  to[at++] = 48 + Math.floor(sec / 10);
-  to[at++] = 48 + (sec % 10);
+  to[at++] = TWO_DIGITS[2 * sec]!;
+  to[at++] = TWO_DIGITS[2 * sec + 1]!;
+  return at;
+}
+
+/** "00" … "99" as ASCII bytes, two per number. */
+const TWO_DIGITS = Uint8Array.from(
+  { length: 200 },
+  (_, i) => 48 + (i % 2 === 0 ? Math.floor(i / 20) : (i >> 1) % 10),
+);
+
+/** ` HH:MM:SS` of `s` seconds into a day, as {@link clock} writes it. */
+function writeClock(s: number, to: Uint8Array, at: number): number {
+  const text = ` ${clock(s)}`;
+  for (let i = 0; i < text.length; i++) to[at++] = text.charCodeAt(i);
   return at;
 }
 
