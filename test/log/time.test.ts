@@ -72,12 +72,19 @@ test("a time parsed where it stands in a line is the time parsed alone (property
   );
 });
 
-test("writeAolTime writes formatAolTime's text, for any time from year 0 to 9999", () => {
+test("writeAolTime writes formatAolTime's text, for any time from year 0 to 9999, a fraction of a second too", () => {
+  const second = fc.integer({ min: -62167219200, max: 253402300799 });
   fc.assert(
-    fc.property(fc.integer({ min: -62167219200, max: 253402300799 }), (t) => {
-      const buf = Buffer.alloc(32);
-      const end = writeAolTime(t, buf, 3);
-      assert.equal(buf.toString("latin1", 3, end), formatAolTime(t));
-    }),
+    fc.property(
+      fc.oneof(
+        second,
+        fc.tuple(second, fc.constantFrom(0.5, 0.25, 0.999)).map(([s, f]) => s + f),
+      ),
+      (t) => {
+        const buf = Buffer.alloc(64);
+        const end = writeAolTime(t, buf, 3);
+        assert.equal(buf.toString("latin1", 3, end), formatAolTime(t));
+      },
+    ),
   );
 });
