@@ -16,6 +16,7 @@ import { temporaryDirectory } from "../log/atomic.ts";
 import { aolCodec } from "../log/formats/aol.ts";
 import { RejectSink } from "../log/rejects.ts";
 import type { RowBlock } from "../log/row-block.ts";
+import { copyBytes } from "../log/row-write.ts";
 import { readRows } from "../log/rows.ts";
 import type { Progress } from "../util/progress.ts";
 
@@ -50,7 +51,7 @@ class LineBytes {
       const s = rows.start[i]!;
       const e = rows.end[i]!;
       this.room(e - s + 1);
-      this.used += rows.bytes.copy(this.bytes, this.used, s, e);
+      this.used = copyBytes(rows.bytes, s, e, this.bytes, this.used);
     } else {
       const line = aolCodec.toLine(rows.record(i), this.classified);
       this.room(3 * line.length + 1);
@@ -62,6 +63,11 @@ class LineBytes {
   putLine(text: string): void {
     this.room(text.length + 1);
     this.used += this.bytes.write(text, this.used, "latin1");
+    this.newline();
+  }
+
+  newline(): void {
+    this.room(1);
     this.bytes[this.used++] = 10;
   }
 
@@ -72,6 +78,9 @@ class LineBytes {
     this.bytes = more;
   }
 }
+
+/** Lines per run below which a line's index fits beside its time in one sort key (see `Run.order`). */
+const INDEX_SPAN = 2 ** 22;
 
 /** A run: lines gathered in input order with their times, written out sorted by time. */
 class Run extends LineBytes {
@@ -92,16 +101,45 @@ class Run extends LineBytes {
 
   /** The header and the lines, stably sorted by time, as one buffer. */
   sorted(header: string): Buffer {
-    const order = Array.from({ length: this.n }, (_, i) => i);
-    const time = this.time;
-    order.sort((a, b) => time[a]! - time[b]! || a - b);
+    const order = this.order();
     const out = Buffer.allocUnsafe(header.length + 1 + this.used + this.n);
     let at = out.write(`${header}\n`, "latin1");
-    for (const i of order) {
-      at += this.bytes.copy(out, at, this.start[i]!, this.end[i]!);
+    for (let k = 0; k < order.length; k++) {
+      const i = order[k]!;
+      at = copyBytes(this.bytes, this.start[i]!, this.end[i]!, out, at);
       out[at++] = 10;
     }
     return out.subarray(0, at);
+  }
+
+  /**
+   * The lines' indices in a stable order by time. When the times are whole seconds less than 2^31 apart and the
+   * run is shorter than 2^22 lines (the AOL logs we know), each line is one number, (time − earliest) · 2^22 +
+   * index, exact in a double, and a typed array sorts those natively: ~10 times faster than a comparator.
+   */
+  private order(): ArrayLike<number> {
+    const time = this.time;
+    const n = this.n;
+    let min = Number.POSITIVE_INFINITY;
+    let max = Number.NEGATIVE_INFINITY;
+    let whole = true;
+    for (let i = 0; i < n; i++) {
+      const t = time[i]!;
+      if (t < min) min = t;
+      if (t > max) max = t;
+      if (!Number.isInteger(t)) whole = false;
+    }
+    if (whole && n < INDEX_SPAN && max - min < 2 ** 31) {
+      const keys = new Float64Array(n);
+      for (let i = 0; i < n; i++) keys[i] = (time[i]! - min) * INDEX_SPAN + i;
+      keys.sort();
+      const order = new Int32Array(n);
+      for (let i = 0; i < n; i++) order[i] = keys[i]! % INDEX_SPAN;
+      return order;
+    }
+    const order = Array.from({ length: n }, (_, i) => i);
+    order.sort((a, b) => time[a]! - time[b]! || a - b);
+    return order;
   }
 
   clear(): void {
@@ -242,7 +280,7 @@ async function merge(
     while (heap.length > 0) {
       const s = heap[0]!;
       out.put(s.block, s.i);
-      out.putLine("");
+      out.newline();
       if (out.used >= 1 << 20) await flush();
       if (await advance(s)) down(0);
       else {

@@ -17,11 +17,15 @@ import { tempDir } from "../helpers/tmp.ts";
 
 const HEADER = "AnonID\tQuery\tQueryTime\tItemRank\tClickURL";
 
-/** A data line: its time one of a few seconds (so ties are many), some lines the codec's, some bad. */
+/**
+ * A data line: its time one of a few seconds (so ties are many) of one of two years more than 2^31 seconds apart
+ * (a run holding both is sorted by comparison, not by packed keys), some lines the codec's, some bad.
+ */
 const line = fc
   .record({
     user: fc.constantFrom("1", "22", "é"),
     query: fc.constantFrom("ab", "a b", "", "é字"),
+    year: fc.constantFrom("2006", "2006", "2006", "1900"),
     second: fc.integer({ min: 0, max: 5 }),
     sep: fc.constantFrom(" ", " ", " ", "T"),
     click: fc.constantFrom("\t\t", "\t1\thttp://a.example", "\t007\tb.example"),
@@ -32,7 +36,7 @@ const line = fc
     (r) => (classified: boolean) =>
       r.bad === 0
         ? `${r.user}\t${r.query}\tyesterday\t\t`
-        : `${r.user}\t${r.query}\t2006-03-01${r.sep}00:00:0${r.second}${r.click}${classified ? r.cols : ""}`,
+        : `${r.user}\t${r.query}\t${r.year}-03-01${r.sep}00:00:0${r.second}${r.click}${classified ? r.cols : ""}`,
   );
 
 /** What is compared: a record without its source position. */
