@@ -2,7 +2,8 @@
 // `node scripts/wasm.mjs [--check]`: compile each WebAssembly text file src/**/X.wat with wabt's wat2wasm and write
 // its binary, base64, into src/**/X-wasm.ts beside it (a module is a few hundred bytes: carried in the code, it
 // loads the same from src/ under tsx and from dist/, with no file to find). With --check, write nothing and
-// exit 1 if a X-wasm.ts is not what its X.wat compiles to (test/log/line-scan.test.ts runs this check).
+// exit 1 if a X-wasm.ts is not what its X.wat compiles to (test/log/line-scan.test.ts runs this check). wabt is
+// pinned to one version in package.json: another could write other bytes for the same text.
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import wabtModule from "wabt";
