@@ -131,10 +131,13 @@ function famousCover(lex: NameLexicon, t: readonly Token[]): Uint8Array {
   if (coverScratch.length < t.length + 2) coverScratch = new Uint8Array(2 * t.length + 2);
   const covered = coverScratch;
   covered.fill(0, 0, t.length + 2);
+  // Lengths of the famous names that start with token i + 1, looked up once: it is the next token's `here`.
+  let nextLengths = t.length === 0 ? 0 : (lex.famousLengths.get(t[0]!.text) ?? 0);
   for (let i = 0; i < t.length; i++) {
     // Lengths of the famous names that start with this token, and with the next one (a reversed two-token name)
-    const here = lex.famousLengths.get(t[i]!.text) ?? 0;
-    const reversedHere = (lex.famousLengths.get(t[i + 1]?.text ?? "") ?? 0) & 4;
+    const here = nextLengths;
+    nextLengths = lex.famousLengths.get(t[i + 1]?.text ?? "") ?? 0;
+    const reversedHere = nextLengths & 4;
     if (here === 0 && reversedHere === 0) continue;
     for (let n = Math.min(lex.famousMaxTokens, t.length - i); n >= 1; n--) {
       // Tokens hold no spaces, so a key (or its bare form) of n tokens can only be an entry of n tokens that
@@ -149,6 +152,7 @@ function famousCover(lex: NameLexicon, t: readonly Token[]): Uint8Array {
       if (lex.famous.has(key) || (n >= 2 && lex.famous.has(bare)) || lex.famous.has(reversed)) {
         covered.fill(1, i, i + n);
         i += n - 1;
+        if (n > 1) nextLengths = lex.famousLengths.get(t[i + 1]?.text ?? "") ?? 0;
         break;
       }
     }
