@@ -339,7 +339,7 @@ export class Classifier {
     const k = model.classes.length;
     const s = this.scoreScratch;
     model.setBias(s);
-    queryLevelInto(ev, tax, this.queryScorer!.into(s));
+    queryLevelInto(ev, tax, this.queryScorer!.into(s, a.facts));
     const acc = emb === undefined ? undefined : this.denseScratch.fill(0);
     const proj = this.projScratch.fill(0);
     const parts = this.parts!;

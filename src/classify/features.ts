@@ -106,8 +106,8 @@ export interface FeatureSink {
   branch(kind: string, top: number, value: number): void;
   /** A feature with a key: `kind:key`. */
   keyed(kind: string, key: string | number, value: number): void;
-  /** A pair of adjacent words: `b:first second`. */
-  pair(first: string, second: string): void;
+  /** A pair of adjacent words: `b:first second`; `at`, the first word's index in the evidence's words. */
+  pair(first: string, second: string, at: number): void;
 }
 
 /** What the query-level features read of the evidence (not the words' own candidates). */
@@ -161,7 +161,7 @@ export function queryLevelInto(ev: QueryLevel, tax: Taxonomy, sink: FeatureSink)
   const words = ev.words;
   let content = 0;
   for (const w of words) if (isContentWord(w)) content++;
-  for (let i = 0; i + 1 < words.length; i++) sink.pair(words[i]!, words[i + 1]!);
+  for (let i = 0; i + 1 < words.length; i++) sink.pair(words[i]!, words[i + 1]!, i);
   sink.keyed("len", Math.min(content, 4), 1);
   for (const s of ev.spans) sink.keyed("pii", s.type, 1);
 }

@@ -9,12 +9,17 @@ import type { Taxonomy } from "../knowledge/taxonomy.ts";
 import { isStopword } from "../text/stopwords.ts";
 import type { FeatureSink } from "./features.ts";
 import type { LinearModel } from "./model.ts";
+import type { WordFacts } from "./word-facts.ts";
 
 export class QueryLevelScorer implements FeatureSink {
   private readonly memo = new Map<string, Map<string | number, Float64Array | null>>();
   /** The model's pair features `b:first second`: their weights by first word, then by second. */
   private readonly pairs = new Map<string, Map<string, Float64Array>>();
   private out: Float64Array = new Float64Array(0);
+  /** The facts of the words of the query being scored (`into`), when the caller has them. */
+  private facts: readonly WordFacts[] | undefined;
+  /** This scorer's mark on the words' facts whose `pairs` it filled (facts are shared by a KB's classifiers). */
+  private readonly token = {};
 
   constructor(
     private readonly model: LinearModel,
@@ -33,9 +38,13 @@ export class QueryLevelScorer implements FeatureSink {
     }
   }
 
-  /** Add the query-level features' weights (no bias) into `out` from now on. */
-  into(out: Float64Array): this {
+  /**
+   * Add the query-level features' weights (no bias) into `out` from now on; `facts`: those of the evidence's
+   * words, in order, when the caller has them.
+   */
+  into(out: Float64Array, facts?: readonly WordFacts[]): this {
     this.out = out;
+    this.facts = facts;
     return this;
   }
 
@@ -73,12 +82,24 @@ export class QueryLevelScorer implements FeatureSink {
   }
 
   /**
-   * Two look-ups by the words themselves: building the name `b:first second` of every pair whose words both
-   * occur in some pair feature, and hashing it, was a twentieth of a first pass over the AOL subset. (A first
-   * word holds no space, as a name's first word is cut at its first space: the same weights as by name.)
+   * Looked up by the words themselves, the first word's pairs remembered with its facts: building the name
+   * `b:first second` of every pair whose words both occur in some pair feature, and hashing it, was a twentieth
+   * of a first pass over the AOL subset, and a look-up by the first word (in a map the rest of the query's work
+   * has pushed out of the cache) still half of that. (A first word holds no space, as a name's first word is cut
+   * at its first space: the same weights as by name.)
    */
-  pair(first: string, second: string): void {
-    const w = this.pairs.get(first)?.get(second);
+  pair(first: string, second: string, at: number): void {
+    const f = this.facts?.[at];
+    let bySecond: ReadonlyMap<string, Float64Array> | null | undefined;
+    if (f === undefined) bySecond = this.pairs.get(first);
+    else {
+      if (f.pairsOf !== this.token) {
+        f.pairs = this.pairs.get(first) ?? null;
+        f.pairsOf = this.token;
+      }
+      bySecond = f.pairs;
+    }
+    const w = bySecond?.get(second);
     if (w !== undefined) this.addVector(w, 1);
   }
 }

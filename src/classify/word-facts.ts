@@ -51,6 +51,13 @@ export interface WordFacts {
   partOf: object | undefined;
   vec: number;
   /**
+   * The learned layer's pair features that start with this word, by second word (null = none), filled on first
+   * use for the scorer whose token is `pairsOf` (see `QueryLevelScorer.pair`): kept here so that a word costs one
+   * look-up.
+   */
+  pairs: ReadonlyMap<string, Float64Array> | null;
+  pairsOf: object | undefined;
+  /**
    * `kb.spelling.split(word)`, filled on first use (`splitOf`): null = no split, undefined = not computed yet.
    * The spelling recommendation, the fallback and site names all ask, and a split costs dozens of look-ups.
    */
@@ -97,6 +104,8 @@ export function wordFacts(kb: KnowledgeBase, word: string): WordFacts {
       partAt: -1,
       partOf: undefined,
       vec: -1,
+      pairs: null,
+      pairsOf: undefined,
       split: undefined,
       glued: undefined,
     };
