@@ -145,17 +145,32 @@ export class WordParts {
 /** A feature's weights, or null when the model has none. */
 type Row = Float64Array | null;
 
+/** Slots of the table of 4-grams (a power of two, at least twice the model's 4-grams). */
+function gramSlots(grams: number): number {
+  let size = 1024;
+  while (size < 2 * grams) size *= 2;
+  return size;
+}
+
 /**
  * One word's named features' weights (`wordFeatures`: `sw:`/`w:`, `wcat:`, the character 4-grams `c:`) added
  * into a score vector without building their names: words and stopwords are looked up as written, a first
  * branch by its taxonomy id, and a 4-gram of ASCII characters by its four codes packed in one number (a name
  * per 4-gram was a string built and hashed five or six times per new word). The same additions in the same
  * order as `model.addWeights` over `wordFeatures`' names and values (test/classify/model.test.ts compares them).
+ * Rows are read by their offset in the model's table of weights, and the 4-grams found in an open-addressing
+ * table of packed codes and offsets: a map of 4-grams to a typed array each cost a new word two or three more
+ * cache misses per 4-gram (the map's bucket and entry, the array's header) on top of the row itself.
  */
 export class WordScorer {
-  private readonly words = new Map<string, Float64Array>();
-  private readonly stopwords = new Map<string, Float64Array>();
-  private readonly grams = new Map<number, Float64Array>();
+  private readonly table: Float64Array;
+  private readonly k: number;
+  /** Offsets of the `w:` and `sw:` rows by word. */
+  private readonly words = new Map<string, number>();
+  private readonly stopwords = new Map<string, number>();
+  /** Per slot: the 4-gram's row offset + 1 (0 = empty slot), then its packed codes. */
+  private readonly grams: Int32Array;
+  private readonly gramMask: number;
   private readonly branches = new Map<number, Row>();
   private readonly noBranch: Row;
 
@@ -163,14 +178,27 @@ export class WordScorer {
     private readonly model: LinearModel,
     private readonly tax: Taxonomy,
   ) {
-    for (const n of model.featureNames()) {
-      const w = model.weightOf(n)!;
-      if (n.startsWith("w:")) this.words.set(n.slice(2), w);
-      else if (n.startsWith("sw:")) this.stopwords.set(n.slice(3), w);
+    const { table, rows } = model.weightTable();
+    this.table = table;
+    this.k = model.classes.length;
+    const packed: [number, number][] = [];
+    for (const [n, o] of rows) {
+      if (n.startsWith("w:")) this.words.set(n.slice(2), o);
+      else if (n.startsWith("sw:")) this.stopwords.set(n.slice(3), o);
       else if (n.startsWith("c:") && n.length === 6) {
         const key = packGram(n, 2);
-        if (key >= 0) this.grams.set(key, w);
+        if (key >= 0) packed.push([key, o]);
       }
+    }
+    const size = gramSlots(packed.length);
+    this.gramMask = size - 1;
+    this.grams = new Int32Array(2 * size);
+    for (const [key, o] of packed) {
+      let slot = gramHash(key) & this.gramMask;
+      while (this.grams[2 * slot] !== 0 && this.grams[2 * slot + 1] !== key)
+        slot = (slot + 1) & this.gramMask;
+      this.grams[2 * slot] = o + 1;
+      this.grams[2 * slot + 1] = key;
     }
     this.noBranch = model.weightOf("wcat:none") ?? null;
   }
@@ -179,10 +207,10 @@ export class WordScorer {
   add(w: string, ids: readonly number[] | undefined, out: Float64Array): void {
     if (!CONTENT.test(w)) return;
     if (isStopword(w)) {
-      addRow(out, this.stopwords.get(w) ?? null, 1);
+      this.addAt(out, this.stopwords.get(w) ?? -1, 1);
       return;
     }
-    addRow(out, this.words.get(w) ?? null, 1);
+    this.addAt(out, this.words.get(w) ?? -1, 1);
     addRow(
       out,
       ids !== undefined && ids.length > 0 ? this.branch(this.tax.ancestorAt(ids[0]!, 1)) : this.noBranch,
@@ -192,12 +220,26 @@ export class WordScorer {
     const marked = `^${w}$`;
     for (let k = 0; k + 4 <= marked.length; k++) {
       const key = packGram(marked, k);
-      const row =
-        key >= 0
-          ? (this.grams.get(key) ?? null)
-          : (this.model.weightOf(`c:${marked.slice(k, k + 4)}`) ?? null);
-      addRow(out, row, 0.5);
+      if (key >= 0) this.addAt(out, this.gramRow(key), 0.5);
+      else addRow(out, this.model.weightOf(`c:${marked.slice(k, k + 4)}`) ?? null, 0.5);
     }
+  }
+
+  /** The offset of the row of the packed 4-gram `key`, or -1 when the model has none. */
+  private gramRow(key: number): number {
+    const g = this.grams;
+    for (let slot = gramHash(key) & this.gramMask; ; slot = (slot + 1) & this.gramMask) {
+      const o = g[2 * slot]!;
+      if (o === 0) return -1;
+      if (g[2 * slot + 1] === key) return o - 1;
+    }
+  }
+
+  /** `addRow` of the table's row at offset `o` (none when -1). */
+  private addAt(out: Float64Array, o: number, value: number): void {
+    if (o < 0) return;
+    const t = this.table;
+    for (let c = 0; c < this.k; c++) out[c]! += value * t[o + c]!;
   }
 
   private branch(top: number): Row {
@@ -208,6 +250,17 @@ export class WordScorer {
     }
     return w;
   }
+}
+
+/** A packed 4-gram's slot hash (murmur3's finalizer: the packed codes' low bits are the last character's). */
+function gramHash(key: number): number {
+  let h = key;
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h;
 }
 
 /** What `wordFeatures` asks of a word before giving it features. */
