@@ -20,7 +20,7 @@ import type { PiiSpan, ScrubMode } from "../scrub/types.ts";
 import { type Token, textsOf } from "../text/nlp.ts";
 import { isStopword } from "../text/stopwords.ts";
 import { emptyList, mapList } from "../util/elements.ts";
-import { DENSE_LENGTH, type Evidence, queryLevelInto } from "./features.ts";
+import { DENSE_LENGTH, type Evidence, type QueryLevel, queryLevelInto } from "./features.ts";
 import { LinearModel, type ModelFile } from "./model.ts";
 import { type Placed, UnitPlacer } from "./placing.ts";
 import { idOf, QueryRules } from "./query-rules.ts";
@@ -190,6 +190,18 @@ export class Classifier {
     return r === "" ? undefined : r;
   }
 
+  /**
+   * `recommend` for `analyze`, noting in `changed` whether a word was changed: made once rather than a closure
+   * per query.
+   */
+  private readonly recommendNoting = (w: string, f: WordFacts): string | undefined => {
+    const r = this.recommend(w, f);
+    if (r !== undefined && r !== w) this.changed = true;
+    return r;
+  };
+  /** Set by `recommendNoting` when a word of the query `analyze` reads was changed. */
+  private changed = false;
+
   private computeRecommendation(word: string, facts: WordFacts): string | undefined {
     const sp = this.kb.spelling;
     if (isStopword(word)) return undefined;
@@ -220,13 +232,9 @@ export class Classifier {
    */
   private analyze(query: string): Analysis {
     const { text: scrubbed, spans } = this.scrubber.scrub(query);
-    let changed = false;
-    const { units, tokens, facts } = semanticUnits(scrubbed, this.kb, (w, f) => {
-      const r = this.recommend(w, f);
-      if (r !== undefined && r !== w) changed = true;
-      return r;
-    });
-    const corrected = changed ? tokens.map((t) => t.text).join(" ") : undefined;
+    this.changed = false;
+    const { units, tokens, facts } = semanticUnits(scrubbed, this.kb, this.recommendNoting);
+    const corrected = this.changed ? tokens.map((t) => t.text).join(" ") : undefined;
     const ruled = this.rules.match(query, tokens, facts);
     let found = ruled;
     const placed =
@@ -320,11 +328,18 @@ export class Classifier {
     const model = this.model!;
     const tax = this.kb.taxonomy;
     const emb = this.embeddings;
-    const ev = this.evidenceOf(a);
+    // (what the query-level features read: without `evidenceOf`'s array of the words' candidates, unread here)
+    const ev: QueryLevel = {
+      placed: a.placed,
+      ruled: a.ruled?.id,
+      base: a.found?.id,
+      words: textsOf(a.tokens),
+      spans: a.spans,
+    };
     const k = model.classes.length;
     const s = this.scoreScratch;
     model.setBias(s);
-    queryLevelInto(ev, tax, this.queryScorer!.into(s));
+    queryLevelInto(ev, tax, this.queryScorer!.into(s, a.facts));
     const acc = emb === undefined ? undefined : this.denseScratch.fill(0);
     const proj = this.projScratch.fill(0);
     const parts = this.parts!;

@@ -106,45 +106,62 @@ export interface FeatureSink {
   branch(kind: string, top: number, value: number): void;
   /** A feature with a key: `kind:key`. */
   keyed(kind: string, key: string | number, value: number): void;
-  /** A pair of adjacent words: `b:first second`. */
-  pair(first: string, second: string): void;
+  /** A pair of adjacent words: `b:first second`; `at`, the first word's index in the evidence's words. */
+  pair(first: string, second: string, at: number): void;
 }
+
+/** What the query-level features read of the evidence (not the words' own candidates). */
+export type QueryLevel = Omit<Evidence, "wordIds">;
+
+/**
+ * Scratch of `queryLevelInto` (the branches voted for, their votes, a unit's candidate branches so far), filled
+ * from the start by each call: three arrays per query, and a reallocation of the third per unit, were a tenth of
+ * what a classification allocated. Only `queryLevelInto` uses them, and only until it returns.
+ */
+const voteTops: number[] = [];
+const voteSums: number[] = [];
+const seenTops: number[] = [];
 
 /**
  * The features of the query as a whole, into `sink`: Algorithm 1's answer, the rules', the units' candidates
  * and votes, the word pairs, the number of units and of content words, the identifier kinds.
  */
-export function queryLevelInto(ev: Evidence, tax: Taxonomy, sink: FeatureSink): void {
+export function queryLevelInto(ev: QueryLevel, tax: Taxonomy, sink: FeatureSink): void {
   if (ev.base === undefined) sink.keyed("base", "none", 1);
   else sink.branch("base", tax.ancestorAt(ev.base, 1), 1);
   if (ev.ruled !== undefined) sink.branch("rule", tax.ancestorAt(ev.ruled, 1), 1);
   // The vote, per branch, relative to the largest (the winner has 1), and each unit's candidates by rank.
-  const tops: number[] = [];
-  const votes: number[] = [];
-  const seen: number[] = [];
-  for (const p of ev.placed) {
+  const tops = voteTops;
+  const votes = voteSums;
+  const seen = seenTops;
+  let branches = 0;
+  for (let u = 0; u < ev.placed.length; u++) {
+    const p = ev.placed[u]!;
     const t = tax.ancestorAt(p.id, 1);
-    const at = tops.indexOf(t);
-    if (at < 0) {
-      tops.push(t);
-      votes.push(p.w);
+    let at = 0;
+    while (at < branches && tops[at] !== t) at++;
+    if (at === branches) {
+      tops[branches] = t;
+      votes[branches++] = p.w;
     } else votes[at]! += p.w;
-    seen.length = 0;
+    let seens = 0;
     for (let r = 0; r < p.ids.length && r < CANDIDATES; r++) {
       const c = tax.ancestorAt(p.ids[r]!, 1);
-      if (seen.includes(c)) continue;
-      seen.push(c);
+      let k = 0;
+      while (k < seens && seen[k] !== c) k++;
+      if (k < seens) continue;
+      seen[seens++] = c;
       sink.branch(p.weak ? (r === 0 ? "weak1" : "weakn") : r === 0 ? "unit1" : "unitn", c, 1);
     }
   }
   let best = 0;
-  for (const v of votes) best = Math.max(best, v);
-  for (let i = 0; i < tops.length; i++) sink.branch("vote", tops[i]!, votes[i]! / best);
+  for (let i = 0; i < branches; i++) best = Math.max(best, votes[i]!);
+  for (let i = 0; i < branches; i++) sink.branch("vote", tops[i]!, votes[i]! / best);
   sink.keyed("units", Math.min(ev.placed.length, 3), 1);
   const words = ev.words;
   let content = 0;
   for (const w of words) if (isContentWord(w)) content++;
-  for (let i = 0; i + 1 < words.length; i++) sink.pair(words[i]!, words[i + 1]!);
+  for (let i = 0; i + 1 < words.length; i++) sink.pair(words[i]!, words[i + 1]!, i);
   sink.keyed("len", Math.min(content, 4), 1);
   for (const s of ev.spans) sink.keyed("pii", s.type, 1);
 }

@@ -219,6 +219,27 @@ export class LinearModel {
     return best;
   }
 
+  /**
+   * Every feature's weights side by side (`classes.length` values each) and each feature's offset in that table:
+   * a file's own table, or for a trained model a copy of its weights as they are now (a scorer reads rows by
+   * offset).
+   */
+  weightTable(): { readonly table: Float64Array; readonly rows: ReadonlyMap<string, number> } {
+    if (this.rows === undefined) {
+      const k = this.classes.length;
+      const rows = new Map<string, number>();
+      const table = new Float64Array(this.weights.size * k);
+      let o = 0;
+      for (const [n, w] of this.weights) {
+        table.set(w, o);
+        rows.set(n, o);
+        o += k;
+      }
+      return { table, rows };
+    }
+    return { table: this.table, rows: this.rows };
+  }
+
   /** The weights of a named feature (per class), or undefined when the model has none. */
   weightOf(name: string): Float64Array | undefined {
     return this.weights.get(name);

@@ -9,7 +9,7 @@
  */
 import type { KnowledgeBase } from "../knowledge/knowledge-base.ts";
 import { analyze, analyzeWords, type Token } from "../text/nlp.ts";
-import { chunkTokens } from "../text/noun-phrases.ts";
+import { chunkBounds } from "../text/noun-phrases.ts";
 import { isStopword } from "../text/stopwords.ts";
 import { emptyList, mapList, splitSpaces } from "../util/elements.ts";
 import { siteSplitOf, type WordFacts, wordFacts } from "./word-facts.ts";
@@ -107,14 +107,15 @@ const chunkWords: Token[] = [];
 const chunkFacts: WordFacts[] = [];
 
 /**
- * The units of one noun-phrase chunk. (Written with loops, scratch arrays and arrays of the exact length rather
+ * The units of the noun-phrase chunk `tokens[first, end)`. (Written with loops, scratch arrays and arrays of the exact length rather
  * than filter / map / slice / push and an object per piece: this runs on every chunk of every query, and its
  * garbage was a seventh of what a classification allocated.)
  */
 function segment(
-  chunk: readonly Token[],
-  tokenFacts: readonly WordFacts[],
+  tokens: readonly Token[],
   first: number,
+  end: number,
+  tokenFacts: readonly WordFacts[],
   offset: number,
   kb: KnowledgeBase,
   out: Unit[],
@@ -122,11 +123,11 @@ function segment(
   const words = chunkWords;
   const facts = chunkFacts;
   let n = 0;
-  for (let k = 0; k < chunk.length; k++) {
-    const t = chunk[k]!;
+  for (let k = first; k < end; k++) {
+    const t = tokens[k]!;
     if (skipped(t)) continue;
     words[n] = t;
-    facts[n++] = tokenFacts[first + k]!;
+    facts[n++] = tokenFacts[k]!;
   }
   let pieces = 0;
   let i = 0;
@@ -257,16 +258,16 @@ function chunkRange(
 ): void {
   if (from >= to) return;
   let offset = from;
-  const starts = chunkStarts;
-  const chunks = chunkTokens(from === 0 && to === tokens.length ? tokens : tokens.slice(from, to), starts);
-  for (let c = 0; c < chunks.length; c++) {
-    segment(chunks[c]!, facts, from + starts[c]!, offset, kb, out);
-    offset += chunks[c]!.length;
+  const chunks = chunkBounds(tokens, from, to, chunkStarts, chunkEnds);
+  for (let c = 0; c < chunks; c++) {
+    segment(tokens, chunkStarts[c]!, chunkEnds[c]!, facts, offset, kb, out);
+    offset += chunkEnds[c]! - chunkStarts[c]!;
   }
 }
 
-/** Scratch first-token positions of the chunks of `chunkRange`. */
+/** Scratch bounds of the chunks of `chunkRange` (positions in the query's tokens). */
 const chunkStarts: number[] = [];
+const chunkEnds: number[] = [];
 
 /** Most tokens of a phrase bridged by "of" ("statue of liberty", "lord of the rings"). */
 const BRIDGED = 5;

@@ -50,33 +50,56 @@ const THRESHOLD = 0.6;
 
 /**
  * Per-word scores are pure functions of the word and the lexicon, and query words repeat a lot, so they are
- * memoized (this recognizer is the scrubber's hot path). The memo is dropped when it grows past a bound.
+ * memoized (this recognizer is the scrubber's hot path), with the word's famous-name lengths: one record per
+ * word, so that a query's token costs one look-up (a map per score was two or three look-ups per token, each
+ * in a map the rest of a classification had pushed out of the cache). The memo is dropped when it grows past a
+ * bound.
  */
 const MEMO_LIMIT = 200_000;
-const firstMemo = new Map<string, number>();
-const lastMemo = new Map<string, number>();
+
+interface NameWord {
+  /** {@link firstNameness}. */
+  readonly first: number;
+  /** `lex.famousLengths.get(word) ?? 0`. */
+  readonly famous: number;
+  /** {@link surnameness}, computed on first use (NaN until then). */
+  last: number;
+}
+
+const wordMemo = new Map<string, NameWord>();
+
+/** The memoized record of `w`. */
+function nameWord(lex: NameLexicon, w: string): NameWord {
+  let r = wordMemo.get(w);
+  if (r === undefined) {
+    if (wordMemo.size >= MEMO_LIMIT) wordMemo.clear();
+    r = { first: firstNameness(lex, w), famous: lex.famousLengths.get(w) ?? 0, last: Number.NaN };
+    wordMemo.set(w, r);
+  }
+  return r;
+}
 
 /** Memoized {@link firstNameness}. */
 function firstScore(lex: NameLexicon, w: string): number {
-  let v = firstMemo.get(w);
-  if (v === undefined) {
-    if (firstMemo.size >= MEMO_LIMIT) firstMemo.clear();
-    v = firstNameness(lex, w);
-    firstMemo.set(w, v);
-  }
-  return v;
+  return nameWord(lex, w).first;
+}
+
+/** {@link surnameness} of a word's record. */
+function lastOf(lex: NameLexicon, r: NameWord, w: string): number {
+  if (Number.isNaN(r.last)) r.last = surnameness(lex, w);
+  return r.last;
 }
 
 /** Memoized {@link surnameness}. */
 function lastScore(lex: NameLexicon, w: string): number {
-  let v = lastMemo.get(w);
-  if (v === undefined) {
-    if (lastMemo.size >= MEMO_LIMIT) lastMemo.clear();
-    v = surnameness(lex, w);
-    lastMemo.set(w, v);
-  }
-  return v;
+  return lastOf(lex, nameWord(lex, w), w);
 }
+
+/**
+ * The records of the tokens of the query `find` reads (`words[i]` is token i's), filled once it has a
+ * candidate's start; valid until the next query.
+ */
+let words: NameWord[] = [];
 
 /** How much a word counts as a first name (0..1): a common English word counts for less. */
 function firstNameness(lex: NameLexicon, w: string): number {
@@ -131,10 +154,12 @@ function famousCover(lex: NameLexicon, t: readonly Token[]): Uint8Array {
   if (coverScratch.length < t.length + 2) coverScratch = new Uint8Array(2 * t.length + 2);
   const covered = coverScratch;
   covered.fill(0, 0, t.length + 2);
+  // (past the last token, the lengths of the empty word, as when looked up by `t[i + 1]?.text ?? ""`)
+  const pastEnd = lex.famousLengths.get("") ?? 0;
   for (let i = 0; i < t.length; i++) {
     // Lengths of the famous names that start with this token, and with the next one (a reversed two-token name)
-    const here = lex.famousLengths.get(t[i]!.text) ?? 0;
-    const reversedHere = (lex.famousLengths.get(t[i + 1]?.text ?? "") ?? 0) & 4;
+    const here = words[i]!.famous;
+    const reversedHere = (i + 1 < t.length ? words[i + 1]!.famous : pastEnd) & 4;
     if (here === 0 && reversedHere === 0) continue;
     for (let n = Math.min(lex.famousMaxTokens, t.length - i); n >= 1; n--) {
       // Tokens hold no spaces, so a key (or its bare form) of n tokens can only be an entry of n tokens that
@@ -179,12 +204,13 @@ function tryAt(
 ): Candidate | undefined {
   const sur = t[at];
   if (!sur || covered[at]) return best;
-  const l = lastScore(lex, sur.text);
+  const l = lastOf(lex, words[at]!, sur.text);
   if (l === 0) return best;
   let to = at;
   // a second surname ("anna maria ortiz lopez"), then jr/sr/ii
   const next = t[to + 1];
-  if (next && !covered[to + 1] && lex.last.has(next.text) && lastScore(lex, next.text) >= 1) to++;
+  if (next && !covered[to + 1] && lex.last.has(next.text) && lastOf(lex, words[to + 1]!, next.text) >= 1)
+    to++;
   if (t[to + 1] && GENERATIONAL.has(t[to + 1]!.text)) to++;
   const evidence = Math.min(1.1, f * l * weight);
   return !best || evidence > best.evidence ? { from: i, to, evidence } : best;
@@ -197,7 +223,7 @@ function candidateAt(
   i: number,
   covered: Uint8Array,
 ): Candidate | undefined {
-  const f = firstScore(lex, t[i]!.text);
+  const f = words[i]!.first;
   if (f === 0) return undefined;
   // the surname right after the first name, or after up to two initials, or after one middle first name
   let best = tryAt(lex, t, i, covered, f, i + 1, 1, undefined);
@@ -208,7 +234,7 @@ function candidateAt(
   const sur = t[i + 2]?.text;
   if (t[i + 1]?.text === "a" && f >= 0.8 && sur && !lex.wordLevel.has(sur) && !lex.first.has(sur))
     best = tryAt(lex, t, i, covered, f, i + 2, 1, best);
-  if (t[i + 1] && firstScore(lex, t[i + 1]!.text) > 0.5) best = tryAt(lex, t, i, covered, f, i + 2, 1, best);
+  if (t[i + 1] && words[i + 1]!.first > 0.5) best = tryAt(lex, t, i, covered, f, i + 2, 1, best);
   return best;
 }
 
@@ -362,6 +388,8 @@ export const personNameRecognizer: Recognizer = {
       any = lex.first.has(w) || HONORIFICS.has(w) || FAMILY_CUES.has(w);
     }
     if (!any) return [];
+    if (words.length < t.length) words = new Array<NameWord>(t.length);
+    for (let i = 0; i < t.length; i++) words[i] = nameWord(lex, t[i]!.text);
     const covered = famousCover(lex, t);
     const out: Finding[] = [];
     for (let i = 0; i + 1 < t.length; i++) {
