@@ -187,7 +187,19 @@ describe("single-user clicks asked by row", () => {
     let n = 0;
     const row = fc.record({
       user: fc.constantFrom("1", "2", "3"),
-      url: fc.constantFrom("", "http://a.example", "HTTP://A.example ", "http://b.example", "c.example"),
+      // One URL written five ways (upper case, spaces at its ends: the keys the record path trims and lower-cases),
+      // and one with a character outside ASCII written two ways.
+      url: fc.constantFrom(
+        "",
+        "http://a.example",
+        "HTTP://A.example ",
+        "http://A.EXAMPLE",
+        " http://a.example",
+        "http://b.example",
+        "c.example",
+        "http://é.example",
+        "HTTP://É.example",
+      ),
       rank: fc.constantFrom("1", "007"), // 007: a line the fast path leaves to the codec
     });
     const file = (rows: { user: string; url: string; rank: string }[]) => {
