@@ -63,6 +63,22 @@ test("nearest finds words through deletions inside runs of a letter and at eithe
   assert.equal(c.nearest("bannnana"), "banana");
 });
 
+test("nearest across the index's parts by key length: words of one and two letters, probes past the longest word", () => {
+  const c = new SpellingCorrector({
+    words: ["a", "to", "cats", "dogs", "kittens", "mittens"],
+    counts: [1, 1, 5, 5, 3, 7],
+    misspellings: new Map(),
+  });
+  assert.equal(c.nearest("cats"), "cats"); // the word itself, entered whole
+  assert.equal(c.nearest("catss"), "cats"); // a probe one letter longer
+  assert.equal(c.nearest("dgs"), undefined); // under 4 letters: left alone
+  assert.equal(c.nearest("kitens"), "kittens"); // a probe one letter shorter
+  assert.equal(c.nearest("sittens"), "mittens"); // one edit from both: the more referenced
+  assert.equal(c.nearest("kittensss"), "kittens"); // two edits, 7+ letters
+  assert.equal(c.nearest("abracadabrasaurus"), undefined); // longer than any word by more than two
+  assert.equal(c.nearest("kittensssss"), undefined);
+});
+
 test("nearest leaves short, vowel-less and far words alone", () => {
   assert.equal(corrector.nearest("soc"), undefined);
   assert.equal(corrector.nearest("xqzvbnm"), undefined);
