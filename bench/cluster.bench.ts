@@ -16,7 +16,7 @@
  * machine's load, unlike the events/s.
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -506,4 +506,5 @@ try {
   }
 } finally {
   await clusterDown(cluster, { wipe: true });
+  rmSync(dir, { recursive: true, force: true }); // the workers' CPU files (and the generated log without shared data)
 }
