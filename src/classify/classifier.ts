@@ -104,6 +104,17 @@ const ONE = [1];
 /** Key of the unclassified bucket in the counts of `classifyLog`. */
 export const UNCLASSIFIED = "unclassified";
 
+/** The evidence of an analysed query that the query-level features read (`Evidence` without the words' candidates). */
+function queryLevelOf(a: Analysis): QueryLevel {
+  return {
+    placed: a.placed,
+    ruled: a.ruled?.id,
+    base: a.found?.id,
+    words: textsOf(a.tokens),
+    spans: a.spans,
+  };
+}
+
 export class Classifier {
   private readonly cache: LRUCache<string, Classification> | undefined;
   private readonly scrubber: Scrubber;
@@ -272,14 +283,7 @@ export class Classifier {
   }
 
   private evidenceOf(a: Analysis): Evidence {
-    return {
-      placed: a.placed,
-      ruled: a.ruled?.id,
-      base: a.found?.id,
-      words: textsOf(a.tokens),
-      wordIds: mapList(a.facts, (f) => f.ids),
-      spans: a.spans,
-    };
+    return { ...queryLevelOf(a), wordIds: mapList(a.facts, (f) => f.ids) };
   }
 
   /**
@@ -328,14 +332,8 @@ export class Classifier {
     const model = this.model!;
     const tax = this.kb.taxonomy;
     const emb = this.embeddings;
-    // (what the query-level features read: without `evidenceOf`'s array of the words' candidates, unread here)
-    const ev: QueryLevel = {
-      placed: a.placed,
-      ruled: a.ruled?.id,
-      base: a.found?.id,
-      words: textsOf(a.tokens),
-      spans: a.spans,
-    };
+    // What the query-level features read: not `evidenceOf`'s array of the words' candidates, unread here.
+    const ev = queryLevelOf(a);
     const k = model.classes.length;
     const s = this.scoreScratch;
     model.setBias(s);
