@@ -14,6 +14,7 @@ import { codecs, detectFormat } from "./formats/index.ts";
 import { checkFile, readLineBlocks } from "./lines.ts";
 import type { LogFormat, LogRecord, QueryLog } from "./record.ts";
 import { RejectSink } from "./rejects.ts";
+import { StringTable } from "./strings.ts";
 
 export interface ReadOptions {
   /** Force a layout; default "auto" (by file name, then by the first line). */
@@ -29,6 +30,11 @@ export interface ReadOptions {
   batchSize?: number;
   /** Attach `source` (file, line) to each record (default true). */
   keepSource?: boolean;
+  /**
+   * {@link loadLog}: the table its records take their texts from (default: one of its own). Logs loaded together
+   * (an original and its release) share one, so a text both hold is held once.
+   */
+  strings?: StringTable;
 }
 
 /** An opened log: its layout is known before the first record is read, so output can mirror it. */
@@ -211,15 +217,16 @@ export async function* readBatches(
   yield* log.batches();
 }
 
-/** Read whole logs into memory (for the batch methods). */
+/** Read whole logs into memory (for the batch methods), one string per distinct text (./strings.ts). */
 export async function loadLog(
   inputs: readonly string[],
   opts: ReadOptions = {},
 ): Promise<QueryLog & { rejected: number; rejects: RejectSink }> {
   const log = await openLog(inputs, opts);
+  const strings = opts.strings ?? new StringTable();
   const records: LogRecord[] = [];
   for await (const batch of log.batches()) {
-    for (const r of batch) records.push(r);
+    for (const r of batch) records.push(strings.record(r));
   }
   if (!opts.rejects) await log.rejects.close();
   return {

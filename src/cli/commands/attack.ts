@@ -11,6 +11,7 @@ import { loadCategorize } from "../../classify/categorize.ts";
 import { createKnowledgeService } from "../../classify/service.ts";
 import { loadLog } from "../../log/read.ts";
 import type { QueryLog } from "../../log/record.ts";
+import { StringTable } from "../../log/strings.ts";
 import { Rng } from "../../util/random.ts";
 import { addParamFlags, givenParams } from "../param-flags.ts";
 import {
@@ -62,9 +63,10 @@ export function register(program: Command): void {
     const params = attack.parse(givenParams(attack, attacks, flags, "attack"));
     const opts = readOptions(flags);
     opts.progress.start("reading the original log");
-    const original = await loadLog([flags.original], opts);
+    const strings = new StringTable(); // the texts both logs hold, held once
+    const original = await loadLog([flags.original], { ...opts, strings });
     opts.progress.start("reading the release");
-    let released: QueryLog = await loadLog([flags.released], opts);
+    let released: QueryLog = await loadLog([flags.released], { ...opts, strings });
     opts.progress.stop();
     // An attack modelled on one release (deanon1–4: the swap's) says so when run on a release of another shape.
     const misfit =

@@ -19,6 +19,7 @@ import { parseCountTable } from "../../log/count-table.ts";
 import { type Guarantee, parseGuarantee } from "../../log/guarantee.ts";
 import { loadLog } from "../../log/read.ts";
 import type { QueryLog } from "../../log/record.ts";
+import { StringTable } from "../../log/strings.ts";
 import { getMethod, methods } from "../../methods/registry.ts";
 import { scrubLog } from "../../scrub/scrub-log.ts";
 import { EXIT_FAILURE, InputError } from "../../util/errors.ts";
@@ -73,7 +74,9 @@ export function register(program: Command): void {
     const params = method.parse(givenParams(method, methods, flags, "method")) as Record<string, unknown>;
     const opts = readOptions(flags);
     opts.progress.start("reading the original log");
-    const read = await loadLog([flags.original], { ...opts, keepSource: false });
+    // The release repeats the original's texts: one table keeps one string of each for both.
+    const strings = new StringTable();
+    const read = await loadLog([flags.original], { ...opts, keepSource: false, strings });
     opts.progress.stop();
     let rejected = read.rejected;
     let released: QueryLog | undefined;
@@ -81,7 +84,7 @@ export function register(program: Command): void {
     if (method.name === "dp") table = await readTable(flags.released);
     else {
       opts.progress.start("reading the release");
-      const log = await loadLog([flags.released], { ...opts, keepSource: false });
+      const log = await loadLog([flags.released], { ...opts, keepSource: false, strings });
       opts.progress.stop();
       rejected += log.rejected;
       released = log;
