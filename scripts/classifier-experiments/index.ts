@@ -36,6 +36,7 @@ const EXPERIMENTS: Readonly<Record<string, () => Promise<{ default: Experiment }
   splitvec: () => import("./splitvec.ts"),
   sif: () => import("./sif.ts"),
   headvec: () => import("./headvec.ts"),
+  userctx: () => import("./userctx.ts"),
 };
 
 /** Options an experiment reads (weak: `--no-regional`). */
