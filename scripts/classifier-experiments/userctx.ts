@@ -37,6 +37,8 @@ export default async function userctx(ctx: ExperimentContext): Promise<void> {
   }
   const t0 = process.cpuUsage();
   const alpha = Number(process.env.USERCTX_ALPHA ?? 5);
+  // USERCTX_PRIOR=marginal: the prior is the log's mean p over its query events, not the training labels' shares.
+  const marginalPrior = process.env.USERCTX_PRIOR === "marginal";
   const windows = configs<[number]>("USERCTX_MINUTES", "10,30,120,0", ["minutes (0 = no window)"]).map(
     ([m]) => (m === 0 ? Number.POSITIVE_INFINITY : 60 * m),
   );
@@ -154,6 +156,18 @@ export default async function userctx(ctx: ExperimentContext): Promise<void> {
       let z = 0;
       for (let c = 0; c < K; c++) z += Math.exp(s[c]! - m);
       for (let c = 0; c < K; c++) probs[id * K + c] = Math.exp(s[c]! - m) / z;
+    }
+    if (marginalPrior) {
+      // The log's own mean of p over its query events, in place of the training labels' shares: what a
+      // classifier knows of a log without labels.
+      prior.fill(0);
+      let events = 0;
+      for (const qs of evQuery)
+        for (const id of qs) {
+          events++;
+          for (let c = 0; c < K; c++) prior[c]! += probs[id * K + c]!;
+        }
+      for (let c = 0; c < K; c++) prior[c]! /= events;
     }
     goldProbs.set(probs);
     // The training folds' gold labels (rows sharing a query text share its one-hot mass).
