@@ -36,6 +36,8 @@ const EXPERIMENTS: Readonly<Record<string, () => Promise<{ default: Experiment }
   splitvec: () => import("./splitvec.ts"),
   sif: () => import("./sif.ts"),
   headvec: () => import("./headvec.ts"),
+  hostprop: () => import("./hostprop.ts"),
+  hostfeat: () => import("./hostfeat.ts"),
 };
 
 /** Options an experiment reads (weak: `--no-regional`). */
