@@ -9,7 +9,7 @@
  * says what it measures; the registry is scripts/classifier-experiments/index.ts): baseline, prototypes, weak
  * (`--no-regional`), knn, classweights, seeds, clicks, sessions, confusion, names, namevectors, depth2, namedf,
  * selftrain (SELFTRAIN_CONFIGS), hidden (HIDDEN_UNITS), maxpool (MAXPOOL_SCALES), clickprop (CLICKPROP_CONFIGS),
- * clickrounds, sessionprop (SESSIONPROP_MINUTES). An
+ * clickrounds, sessionprop (SESSIONPROP_MINUTES), …, hostprop (HOSTPROP_CONFIGS), hostfeat. An
  * unknown name exits 2 with the list.
  *
  * Reads ../shared/data at run time only and prints figures; it writes nothing. Labelled queries are never shown.

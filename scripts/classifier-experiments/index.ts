@@ -37,6 +37,8 @@ const EXPERIMENTS: Readonly<Record<string, () => Promise<{ default: Experiment }
   sif: () => import("./sif.ts"),
   headvec: () => import("./headvec.ts"),
   userctx: () => import("./userctx.ts"),
+  hostprop: () => import("./hostprop.ts"),
+  hostfeat: () => import("./hostfeat.ts"),
 };
 
 /** Options an experiment reads (weak: `--no-regional`). */
