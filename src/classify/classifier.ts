@@ -66,6 +66,33 @@ export interface ClassifierOptions {
   embeddings?: Embeddings;
 }
 
+/** A query's classification with the learned layer's view of it ({@link Classifier.assess}). */
+export interface Assessment {
+  readonly classification: Classification;
+  /** The probability of each of the classifier's `branches`; undefined when the layer cannot score the query. */
+  readonly probs?: Float64Array;
+  /** The query rules decide the query (World, Adult, listed sites, …): no other evidence moves it. */
+  readonly ruled: boolean;
+}
+
+/** The index of the largest of `x` (the first, on a tie). */
+export function argmax(x: ArrayLike<number>): number {
+  let best = 0;
+  for (let c = 1; c < x.length; c++) if (x[c]! > x[best]!) best = c;
+  return best;
+}
+
+/** The softmax of scores, as a new array. */
+function softmax(s: ArrayLike<number>): Float64Array {
+  const out = new Float64Array(s.length);
+  let m = Number.NEGATIVE_INFINITY;
+  for (let c = 0; c < s.length; c++) m = Math.max(m, s[c]!);
+  let z = 0;
+  for (let c = 0; c < s.length; c++) z += out[c] = Math.exp(s[c]! - m);
+  for (let c = 0; c < s.length; c++) out[c]! /= z;
+  return out;
+}
+
 /** Algorithm 1's work on one query. */
 interface Analysis {
   readonly scrubbed: string;
@@ -225,8 +252,44 @@ export class Classifier {
 
   private compute(query: string): Classification {
     const a = this.analyze(query);
-    let found = a.found;
-    if (this.model !== undefined) found = this.decide(a);
+    return this.result(a, this.model !== undefined ? this.decide(a) : a.found);
+  }
+
+  /** The learned layer's branches (the model's classes: `Arts`, `Business`, …), empty without a model. */
+  get branches(): readonly string[] {
+    return this.model?.classes ?? [];
+  }
+
+  /**
+   * One analysis of `query`, uncached: its classification (what `classify` gives) and the learned layer's
+   * probability of each of its {@link branches} (the softmax of its scores; undefined without a model or when the
+   * query has nothing the layer can score), and whether the query rules decide it (their answer stands whatever
+   * the probabilities). For a second look at the branch in the light of a query's log (./user-context.ts).
+   */
+  assess(query: string): Assessment {
+    const a = this.analyze(query);
+    if (this.model === undefined) return { classification: this.result(a, a.found), ruled: false };
+    const s = this.scoreQuery(a);
+    const probs = s === undefined ? undefined : softmax(s);
+    const ruled = a.ruled !== undefined;
+    const found = ruled ? a.found : probs === undefined ? undefined : this.inBranch(a, argmax(probs));
+    return { classification: this.result(a, found), probs, ruled };
+  }
+
+  /**
+   * `query` classified in the learned layer's branch `branch` (an index of {@link branches}) instead of the one the
+   * layer picks: the category within it as `classify` chooses one (see `decide`). The query rules' answer stands,
+   * and a query the layer cannot score stays as `classify` gives it. Uncached.
+   */
+  classifyInBranch(query: string, branch: number): Classification {
+    const a = this.analyze(query);
+    if (this.model === undefined || a.ruled !== undefined || this.scoreQuery(a) === undefined)
+      return this.result(a, this.model === undefined ? a.found : this.decide(a));
+    return this.result(a, this.inBranch(a, branch));
+  }
+
+  /** The classification of an analysed query whose answer is `found`. */
+  private result(a: Analysis, found: { id: number; unit: string } | undefined): Classification {
     // (built whole, in the order of the fields of Classification: no intermediate objects per query)
     const category = found === undefined ? "" : this.kb.taxonomy.path(found.id);
     const categoryId = found === undefined ? -1 : found.id;
@@ -296,11 +359,13 @@ export class Classifier {
    */
   private decide(a: Analysis): { id: number; unit: string } | undefined {
     if (a.ruled !== undefined) return a.found;
-    const tax = this.kb.taxonomy;
     const s = this.scoreQuery(a);
-    if (s === undefined) return undefined;
-    let c = 0;
-    for (let k = 1; k < s.length; k++) if (s[k]! > s[c]!) c = k;
+    return s === undefined ? undefined : this.inBranch(a, argmax(s));
+  }
+
+  /** The answer within the model's branch `c` (an index of its classes): see `decide`. */
+  private inBranch(a: Analysis, c: number): { id: number; unit: string } {
+    const tax = this.kb.taxonomy;
     const top = this.modelTops[c]!;
     if (a.found !== undefined && tax.ancestorAt(a.found.id, 1) === top) return a.found;
     let best: Placed | undefined;

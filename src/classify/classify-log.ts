@@ -11,7 +11,8 @@ import type { RowBlock } from "../log/row-block.ts";
 import type { RowWriter } from "../log/row-write.ts";
 import { type ClickDrop, ClickUsers, clickDrop, rowClickDrop, withoutClick } from "../scrub/click-url.ts";
 import { type Progress, silentProgress } from "../util/progress.ts";
-import { type Classification, type Classifier, UNCLASSIFIED } from "./classifier.ts";
+import { argmax, type Classification, type Classifier, UNCLASSIFIED } from "./classifier.ts";
+import { contextBranches, type LogContextSettings, QueryEvents } from "./log-context.ts";
 
 /** The counts of a classified log; it may be fed batch by batch (an event may straddle two batches). */
 export class ClassifyTally {
@@ -93,7 +94,7 @@ function classifiedRecord(r: LogRecord, c: Classification, why: ClickDrop | unde
 
 /** Classify a stream of record batches (see `openLog`), counting in `tally`. */
 export async function* classifyBatches(
-  classifier: Classifier,
+  classifier: Pick<Classifier, "classify">,
   batches: AsyncIterable<readonly LogRecord[]>,
   tally: ClassifyTally,
   clicks?: ClickUsers,
@@ -181,5 +182,61 @@ export function classifyLog(
     counts: tally.counts,
     clicksDropped: tally.clicksDropped,
     singleUserClicksDropped: tally.singleUserClicksDropped,
+  };
+}
+
+/** The query events and clicks of a stream of record batches (see `openLog`), for the log context. */
+export async function queryEventsOf(batches: AsyncIterable<readonly LogRecord[]>): Promise<QueryEvents> {
+  const events = new QueryEvents();
+  const cursor = new EventCursor();
+  for await (const batch of batches)
+    for (const r of batch) {
+      if (cursor.next(r.user, r.query, r.time) !== undefined) events.add(r.user, r.query, r.time);
+      if (r.clickUrl) events.click(r.query, r.clickUrl);
+    }
+  return events;
+}
+
+/**
+ * Every distinct query of `events` classified once, its learned-layer branch reconsidered in the light of the rest
+ * of its log (./log-context.ts); the answers by query text, to classify the log with (`classify` of the returned
+ * object: a text the first pass did not see is classified alone), and how many distinct queries and query events
+ * the context moved to another branch.
+ */
+export function withLogContext(
+  classifier: Classifier,
+  events: QueryEvents,
+  settings: LogContextSettings,
+  progress: Progress = silentProgress,
+): { classify(query: string): Classification; queriesChanged: number; eventsChanged: number } {
+  const { texts } = events;
+  const probs: (Float64Array | undefined)[] = new Array(texts.length);
+  const answers = new Map<string, Classification>();
+  const ruled = new Uint8Array(texts.length);
+  progress.start("classify (each distinct query, for the log context)", texts.length);
+  for (let q = 0; q < texts.length; q++) {
+    const a = classifier.assess(texts[q]!);
+    probs[q] = a.probs;
+    ruled[q] = a.ruled ? 1 : 0;
+    answers.set(texts[q]!, a.classification);
+    if ((q & 1023) === 1023) progress.tick(1024);
+  }
+  progress.stop();
+  const branch = contextBranches(events, probs, classifier.branches.length, settings);
+  const moved = new Uint8Array(texts.length);
+  let queriesChanged = 0;
+  for (let q = 0; q < texts.length; q++) {
+    const p = probs[q];
+    if (p === undefined || ruled[q] === 1 || branch[q] === argmax(p)) continue;
+    answers.set(texts[q]!, classifier.classifyInBranch(texts[q]!, branch[q]!));
+    moved[q] = 1;
+    queriesChanged++;
+  }
+  let eventsChanged = 0;
+  for (let e = 0; e < events.n; e++) eventsChanged += moved[events.query[e]!]!;
+  return {
+    classify: (query) => answers.get(query) ?? classifier.classify(query),
+    queriesChanged,
+    eventsChanged,
   };
 }

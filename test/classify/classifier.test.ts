@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
-import { Classifier, UNCLASSIFIED } from "../../src/classify/classifier.ts";
+import { argmax, Classifier, UNCLASSIFIED } from "../../src/classify/classifier.ts";
 import { classifyLog } from "../../src/classify/classify-log.ts";
 import type { LogRecord } from "../../src/log/record.ts";
 
@@ -175,4 +175,35 @@ test("a public figure is kept and classified by who they are; a private person's
     ["person_name"],
   );
   assert.equal(priv.scrubbed, "obituary");
+});
+
+test("assess gives classify's answer with the layer's probabilities; classifyInBranch in the layer's own branch too", async () => {
+  const { readFileSync } = await import("node:fs");
+  const queries = readFileSync(new URL("../../data/excite/excite-small.log", import.meta.url), "utf8")
+    .split("\n")
+    .map((l) => l.split("\t")[2] ?? "")
+    .slice(0, 600);
+  const fresh = await Classifier.create({ kb: classifier.kb, cacheSize: 0 });
+  let scored = 0;
+  let moved = 0;
+  for (const q of queries) {
+    const a = fresh.assess(q);
+    assert.deepEqual(a.classification, classifier.classify(q), q);
+    if (a.probs === undefined) continue;
+    scored++;
+    assert.equal(a.probs.length, fresh.branches.length);
+    assert.ok(Math.abs(a.probs.reduce((x, y) => x + y, 0) - 1) < 1e-9, q);
+    const best = argmax(a.probs);
+    assert.deepEqual(fresh.classifyInBranch(q, best), a.classification, q);
+    // Another branch: the rules' answer stands; otherwise the category lies in that branch.
+    const other = (best + 1) % a.probs.length;
+    const c = fresh.classifyInBranch(q, other);
+    if (a.ruled) assert.deepEqual(c, a.classification, q);
+    else {
+      assert.equal(topOf(c.categoryId), fresh.branches[other], q);
+      assert.equal(c.scrubbed, a.classification.scrubbed);
+      moved++;
+    }
+  }
+  assert.ok(scored > 300 && moved > 200, `${scored} scored, ${moved} moved`);
 });

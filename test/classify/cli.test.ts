@@ -174,4 +174,73 @@ describe("querymask kb train", () => {
     assert.equal(same.status, 2);
     assert.match(same.stderr, /overwrite/);
   });
+
+  test("--context: the same rows, each query text one category, moved events counted; refused where it cannot run", () => {
+    const input = join(dir, "context-in.tsv");
+    execFileSync(process.execPath, [
+      "--import",
+      "tsx",
+      cli,
+      "generate",
+      "-q",
+      "--users",
+      "40",
+      "--rows",
+      "3000",
+      "--seed",
+      "7",
+      "-o",
+      input,
+    ]);
+    const plainOut = join(dir, "context-plain.tsv");
+    const out = join(dir, "context-out.tsv");
+    execFileSync(process.execPath, args([input, "-o", plainOut]));
+    const summary = JSON.parse(
+      execFileSync(process.execPath, args([input, "-o", out, "--json", "--context", "clicks,users"]), {
+        encoding: "utf8",
+      }),
+    );
+    const read = (f: string) =>
+      readFileSync(f, "utf8")
+        .trim()
+        .split("\n")
+        .slice(1)
+        .map((l) => l.split("\t"));
+    const plain = read(plainOut);
+    const rows = read(out);
+    assert.equal(rows.length, plain.length);
+    assert.equal(summary.rows, rows.length);
+    const raw = read(input);
+    const categoryOf = new Map<string, string>(); // by the query as logged (the output's is scrubbed)
+    let moved = 0;
+    rows.forEach((r, i) => {
+      const p = plain[i]!;
+      assert.deepEqual(
+        r.slice(0, 5),
+        p.slice(0, 5),
+        "every column but Category and Unit as without the context",
+      );
+      const cols = `${r[5]}\t${r[6]}`;
+      assert.equal(categoryOf.get(raw[i]![1]!) ?? cols, cols, "one category per query text");
+      categoryOf.set(raw[i]![1]!, cols);
+      // A query event is its first row (the next rows with the same user, query and time are its clicks).
+      const prev = rows[i - 1];
+      const first = prev === undefined || prev[0] !== r[0] || prev[1] !== r[1] || prev[2] !== r[2];
+      if (first && r[5]!.split("/")[1] !== p[5]!.split("/")[1]) moved++;
+    });
+    assert.deepEqual(summary.context.signals, ["clicks", "users"]);
+    assert.equal(summary.context.minutes, 120);
+    assert.equal(summary.context.eventsChanged, moved);
+    assert.ok(moved > 0, "the generated users' context moves some events");
+    const refused = (extra: string[], message: RegExp) => {
+      const r = spawnSync(process.execPath, args([input, "-o", join(dir, "x.tsv"), ...extra]), {
+        encoding: "utf8",
+      });
+      assert.equal(r.status, 2, r.stderr);
+      assert.match(r.stderr, message);
+    };
+    refused(["--context", "users", "--threads", "2"], /one thread/);
+    refused(["--context", "users", "--no-model"], /needs the model/);
+    refused(["--context", "sites"], /"sites" is not a context signal/);
+  });
 });

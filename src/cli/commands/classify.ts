@@ -3,9 +3,16 @@
  * scrubbed of identifiers and two columns added (ODP category path, main semantic unit), and prints coverage
  * and the number of query events per top-level category. Unclassified events are counted, never dropped.
  */
-import { type Command, Option } from "commander";
+import { type Command, InvalidArgumentError, Option } from "commander";
 import { UNCLASSIFIED } from "../../classify/classifier.ts";
-import { ClassifyTally, classifyBatches, classifyRows } from "../../classify/classify-log.ts";
+import {
+  ClassifyTally,
+  classifyBatches,
+  classifyRows,
+  queryEventsOf,
+  withLogContext,
+} from "../../classify/classify-log.ts";
+import { CONTEXT_SIGNALS, type ContextSignal, LOG_CONTEXT } from "../../classify/log-context.ts";
 import {
   ClassifyThreads,
   classifierOf,
@@ -20,6 +27,7 @@ import { readRows } from "../../log/rows.ts";
 import { writeBatches } from "../../log/write.ts";
 import { ClickUsers } from "../../scrub/click-url.ts";
 import type { ScrubMode } from "../../scrub/types.ts";
+import { UsageError } from "../../util/errors.ts";
 import { streamingHeap, threadedHeap } from "../heap.ts";
 import {
   addInputOptions,
@@ -42,6 +50,8 @@ interface ClassifyFlags extends InputFlags {
   outFormat?: "aol" | "ndjson";
   keepSingleUserClicks?: boolean;
   threads: number;
+  context?: ContextSignal[];
+  contextMinutes: number;
   json?: boolean;
 }
 
@@ -84,12 +94,31 @@ export function register(program: Command): void {
       intArg(1),
       1,
     )
+    .option(
+      "--context <signals>",
+      "reconsider each query's top-level branch in the light of its log: clicks (the other queries that clicked " +
+        "the same sites), users (the same users' queries around it), or clicks,users; one more pass over the log, " +
+        "one thread (docs/classifier.md)",
+      contextSignals,
+    )
+    .option(
+      "--context-minutes <n>",
+      "--context users: a user's queries count when this close to one of their events of the query",
+      intArg(1),
+      LOG_CONTEXT.minutes,
+    )
     .option("--json", "print the summary as JSON")
     .addHelpText(
       "after",
       "\nExample:\n  querymask classify ../shared/data/excite/excite-small.log -o out/excite.classified.log",
     );
   addInputOptions(cmd).action(async (inputs: string[], flags: ClassifyFlags) => {
+    if (flags.context && flags.threads > 1)
+      throw new UsageError("--context classifies on one thread: leave out --threads");
+    if (flags.context && !flags.model)
+      throw new UsageError(
+        "--context reconsiders the learned layer's branch: it needs the model, not --no-model",
+      );
     if (flags.threads > 1) threadedHeap();
     else streamingHeap();
     const opts = readOptions(flags, flags.out);
@@ -100,6 +129,7 @@ export function register(program: Command): void {
     // Stopped however the run ends (the threads would keep the process alive).
     starting?.catch(() => {});
     const tally = new ClassifyTally();
+    let context: ReturnType<typeof withLogContext> | undefined;
     let rows: number;
     let log: Awaited<ReturnType<typeof openLog>>;
     try {
@@ -114,8 +144,16 @@ export function register(program: Command): void {
         : raw
           ? await ClickUsers.ofRows(readRows(log.files, true, new RejectSink()))
           : await ClickUsers.of((await openLog(inputs, { format: opts.format, lenient: true })).batches());
+      // With the log context, a pass gathers the query events (users, texts, times) and clicks.
+      const events = flags.context
+        ? await queryEventsOf((await openLog(inputs, { format: opts.format, lenient: true })).batches())
+        : undefined;
       const threads = await starting;
-      const classifier = threads === undefined ? await classifierOf(settings, flags.cacheSize) : undefined;
+      const alone = threads === undefined ? await classifierOf(settings, flags.cacheSize) : undefined;
+      const contextSettings = { ...LOG_CONTEXT, signals: flags.context ?? [], minutes: flags.contextMinutes };
+      context =
+        events === undefined ? undefined : withLogContext(alone!, events, contextSettings, opts.progress);
+      const classifier = context ?? alone;
       opts.progress.start("classify");
       try {
         if (raw) {
@@ -159,6 +197,16 @@ export function register(program: Command): void {
         singleUserClicksDropped: tally.singleUserClicksDropped,
         noQueryText: tally.noQueryText,
         textCoverage: tally.textCoverage,
+        ...(context === undefined
+          ? {}
+          : {
+              context: {
+                signals: flags.context,
+                ...(flags.context?.includes("users") ? { minutes: flags.contextMinutes } : {}),
+                queriesChanged: context.queriesChanged,
+                eventsChanged: context.eventsChanged,
+              },
+            }),
       };
       process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
       return;
@@ -178,6 +226,15 @@ export function register(program: Command): void {
               `${(100 * tally.textCoverage).toFixed(2)}% of the events with text)`
             : ")"),
       ],
+      ...(context === undefined
+        ? []
+        : [
+            [
+              `log context (${(flags.context ?? []).join(", ")})`,
+              `${context.eventsChanged.toLocaleString("en")} events (${context.queriesChanged.toLocaleString("en")} distinct queries) ` +
+                "moved to another branch",
+            ] as [string, string],
+          ]),
       ...perTop.map(([k, v]): [string, string] => [
         `  ${k}`,
         `${v.toLocaleString("en")} (${((100 * v) / Math.max(events, 1)).toFixed(1)}%)`,
@@ -198,4 +255,16 @@ async function classifyRowsTo(
     run(readRows(log.files, opts.lenient ?? false, log.rejects, opts.progress, out.readBuffer), out),
   );
   return out.count;
+}
+
+/** `--context`'s comma-separated signals, checked. */
+function contextSignals(value: string): ContextSignal[] {
+  const out: ContextSignal[] = [];
+  for (const part of value.split(",")) {
+    const signal = part.trim() as ContextSignal;
+    if (!CONTEXT_SIGNALS.includes(signal))
+      throw new InvalidArgumentError(`"${part}" is not a context signal (${CONTEXT_SIGNALS.join(", ")})`);
+    if (!out.includes(signal)) out.push(signal);
+  }
+  return out;
 }

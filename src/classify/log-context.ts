@@ -1,0 +1,307 @@
+/**
+ * The log context (`querymask classify --context clicks,users`, issue 22): a second look at the learned layer's
+ * branch of each distinct query in the light of the rest of its log. A search engine classifying its own log knows
+ * which sites each query's searchers clicked and what else they searched around it; queries whose clicks share a
+ * site tend to share a category, and so do a user's neighbouring queries.
+ *
+ * With p(·|q) the layer's branch probabilities of query q (its text alone) and prior the mean of p over the log's
+ * query events, q's branch is the largest of
+ *
+ *     log p(c|q) + β · log(M(c) / prior(c)) + γ · log(D̃(c) / prior(c))
+ *
+ * - clicks: each site h (`hostOf` its click URLs) sums, over the log's click rows on it, the p of their query; for q,
+ *   D_h is that sum less q's own clicks' share, smoothed (D_h + α_c · prior) / (|D_h| + α_c), and M mixes the
+ *   smoothed D_h of q's sites that other queries clicked, by q's clicks on each.
+ * - users: D sums p(·|q') over the other query events of every user who typed q that fall within ±`minutes` of one
+ *   of that user's events of q (q's own text left out, each event counted once), D̃ = (D + α_u · prior) / (|D| + α_u).
+ *
+ * A query without clicks shared with another query, or without neighbours, keeps what its text says; a few
+ * neighbours move it less than many. The answer is still one per query text within a log (a function of the text
+ * and of the log), so a release's Category and Unit stay those its original gives the same text. No click, site or
+ * user leaves the run: the tables live in memory for the second pass.
+ *
+ * Measured on the labelled training queries against the AOL subset (5-fold CV, scripts/classifier-experiments
+ * `hostprop`, `userctx`, `logctx`; docs/classifier.md).
+ */
+import { hostOf } from "../log/host.ts";
+import { grown } from "../util/arrays.ts";
+
+export type ContextSignal = "clicks" | "users";
+
+export const CONTEXT_SIGNALS: readonly ContextSignal[] = ["clicks", "users"];
+
+export interface LogContextSettings {
+  /** The signals used. */
+  readonly signals: readonly ContextSignal[];
+  /** users: neighbouring events count when at most this many minutes from one of the user's events of q. */
+  readonly minutes: number;
+  /** The weight of the click term (β) and of the user term (γ) against the query's own log-probabilities. */
+  readonly clickWeight: number;
+  readonly userWeight: number;
+  /** The prior's pseudo-counts in the smoothed site (α_c) and user (α_u) distributions. */
+  readonly clickAlpha: number;
+  readonly userAlpha: number;
+}
+
+/** The defaults: the experiments' settings (docs/classifier.md). */
+export const LOG_CONTEXT: LogContextSettings = {
+  signals: CONTEXT_SIGNALS,
+  minutes: 120,
+  clickWeight: 1,
+  userWeight: 1,
+  clickAlpha: 1,
+  userAlpha: 5,
+};
+
+/** Grow a Float64Array column. */
+function grownFloat(a: Float64Array, n: number): Float64Array<ArrayBuffer> {
+  const b = new Float64Array(n);
+  b.set(a);
+  return b;
+}
+
+/**
+ * A log's query events and clicks, gathered on a first pass: each event's user, query text (by id: the distinct
+ * texts in order of first sight, {@link texts}) and time; each click row's query and site.
+ */
+export class QueryEvents {
+  private readonly users = new Map<string, number>();
+  private readonly ids = new Map<string, number>();
+  private readonly hosts = new Map<string, number>();
+  /** The distinct query texts, by id. */
+  readonly texts: string[] = [];
+  user = new Int32Array(1024);
+  query = new Int32Array(1024);
+  time = new Float64Array(1024);
+  /** Events. */
+  n = 0;
+  clickQuery = new Int32Array(1024);
+  clickHost = new Int32Array(1024);
+  /** Click rows. */
+  clicks = 0;
+
+  /** The id of a query text. */
+  private idOf(query: string): number {
+    let q = this.ids.get(query);
+    if (q === undefined) {
+      q = this.texts.length;
+      this.ids.set(query, q);
+      this.texts.push(query);
+    }
+    return q;
+  }
+
+  /** Add one query event (its first row: a click row of the same event is not another event). */
+  add(user: string, query: string, time: number): void {
+    let u = this.users.get(user);
+    if (u === undefined) {
+      u = this.users.size;
+      this.users.set(user, u);
+    }
+    if (this.n === this.user.length) {
+      const size = 2 * this.n;
+      this.user = grown(this.user, size);
+      this.query = grown(this.query, size);
+      this.time = grownFloat(this.time, size);
+    }
+    this.user[this.n] = u;
+    this.query[this.n] = this.idOf(query);
+    this.time[this.n] = time;
+    this.n++;
+  }
+
+  /** Add a click row of `query` on `url`. */
+  click(query: string, url: string): void {
+    const host = hostOf(url);
+    if (host === "") return;
+    let h = this.hosts.get(host);
+    if (h === undefined) {
+      h = this.hosts.size;
+      this.hosts.set(host, h);
+    }
+    if (this.clicks === this.clickQuery.length) {
+      this.clickQuery = grown(this.clickQuery, 2 * this.clicks);
+      this.clickHost = grown(this.clickHost, 2 * this.clicks);
+    }
+    this.clickQuery[this.clicks] = this.idOf(query);
+    this.clickHost[this.clicks] = h;
+    this.clicks++;
+  }
+
+  /** Distinct sites clicked. */
+  get sites(): number {
+    return this.hosts.size;
+  }
+}
+
+/**
+ * The branch the log context gives each distinct query of `events` (by id), from each query's branch probabilities
+ * `probs[id]` (k each; undefined: a query the layer cannot score, which neither moves nor is moved): the argmax of
+ * the formula at the top of this file, or -1 for a query without probabilities.
+ */
+export function contextBranches(
+  events: QueryEvents,
+  probs: readonly (Float64Array | undefined)[],
+  k: number,
+  settings: LogContextSettings = LOG_CONTEXT,
+): Int32Array {
+  const nq = events.texts.length;
+  const prior = eventPrior(events, probs, k);
+  // The context's log-ratio terms of each query, summed.
+  const terms = new Float64Array(nq * k);
+  if (settings.signals.includes("clicks")) clickTerms(events, probs, k, prior, settings, terms);
+  if (settings.signals.includes("users")) userTerms(events, probs, k, prior, settings, terms);
+  const out = new Int32Array(nq).fill(-1);
+  for (let q = 0; q < nq; q++) {
+    const p = probs[q];
+    if (p === undefined) continue;
+    let best = -1;
+    let bestScore = Number.NEGATIVE_INFINITY;
+    for (let c = 0; c < k; c++) {
+      const score = Math.log(p[c]!) + terms[q * k + c]!;
+      if (score > bestScore) {
+        bestScore = score;
+        best = c;
+      }
+    }
+    out[q] = best;
+  }
+  return out;
+}
+
+/** The mean of p over the log's query events that have one (uniform when none has). */
+function eventPrior(
+  events: QueryEvents,
+  probs: readonly (Float64Array | undefined)[],
+  k: number,
+): Float64Array {
+  const prior = new Float64Array(k);
+  let scored = 0;
+  for (let e = 0; e < events.n; e++) {
+    const p = probs[events.query[e]!];
+    if (p === undefined) continue;
+    scored++;
+    for (let c = 0; c < k; c++) prior[c]! += p[c]!;
+  }
+  for (let c = 0; c < k; c++) prior[c] = scored === 0 ? 1 / k : Math.max(prior[c]! / scored, 1e-12);
+  return prior;
+}
+
+/** Adds β · log(M(c) / prior(c)) to each query's `terms` (see the top of this file). */
+function clickTerms(
+  events: QueryEvents,
+  probs: readonly (Float64Array | undefined)[],
+  k: number,
+  prior: Float64Array,
+  settings: LogContextSettings,
+  terms: Float64Array,
+): void {
+  const { clickQuery, clickHost, clicks } = events;
+  const nq = events.texts.length;
+  const hosts = events.sites;
+  // Each site's sum of p over its click rows, and its scored click rows.
+  const site = new Float64Array(hosts * k);
+  const siteClicks = new Float64Array(hosts);
+  // Each query's clicks by site: the click rows sorted by query, then site.
+  const order = Array.from({ length: clicks }, (_, i) => i).sort(
+    (a, b) => clickQuery[a]! - clickQuery[b]! || clickHost[a]! - clickHost[b]!,
+  );
+  for (let i = 0; i < clicks; i++) {
+    const p = probs[clickQuery[i]!];
+    if (p === undefined) continue;
+    const h = clickHost[i]!;
+    siteClicks[h]!++;
+    for (let c = 0; c < k; c++) site[h * k + c]! += p[c]!;
+  }
+  const { clickWeight: beta, clickAlpha: alpha } = settings;
+  const mix = new Float64Array(k);
+  for (let from = 0; from < clicks; ) {
+    const q = clickQuery[order[from]!]!;
+    let to = from + 1;
+    while (to < clicks && clickQuery[order[to]!] === q) to++;
+    const p = probs[q];
+    if (p !== undefined && q < nq) {
+      mix.fill(0);
+      let weight = 0;
+      for (let i = from; i < to; ) {
+        const h = clickHost[order[i]!]!;
+        let j = i + 1;
+        while (j < to && clickHost[order[j]!] === h) j++;
+        const own = j - i; // q's clicks on h
+        const others = siteClicks[h]! - own;
+        if (others > 0) {
+          for (let c = 0; c < k; c++) {
+            const d = Math.max(site[h * k + c]! - own * p[c]!, 0);
+            mix[c]! += (own * (d + alpha * prior[c]!)) / (others + alpha);
+          }
+          weight += own;
+        }
+        i = j;
+      }
+      if (weight > 0)
+        for (let c = 0; c < k; c++) terms[q * k + c]! += beta * Math.log(mix[c]! / weight / prior[c]!);
+    }
+    from = to;
+  }
+}
+
+/** Adds γ · log(D̃(c) / prior(c)) to each query's `terms` (see the top of this file). */
+function userTerms(
+  events: QueryEvents,
+  probs: readonly (Float64Array | undefined)[],
+  k: number,
+  prior: Float64Array,
+  settings: LogContextSettings,
+  terms: Float64Array,
+): void {
+  const nq = events.texts.length;
+  const { n, user, query, time } = events;
+  const d = new Float64Array(nq * k);
+  const mass = new Float64Array(nq);
+  // Events by user, then time (then log order).
+  const order = Array.from({ length: n }, (_, e) => e).sort(
+    (a, b) => user[a]! - user[b]! || time[a]! - time[b]! || a - b,
+  );
+  const window = settings.minutes * 60;
+  for (let from = 0; from < n; ) {
+    let to = from + 1;
+    while (to < n && user[order[to]!] === user[order[from]!]) to++;
+    // This user's events are order[from, to), by time. Each of their distinct queries, with its positions.
+    const at = new Map<number, number[]>();
+    for (let i = from; i < to; i++) {
+      const q = query[order[i]!]!;
+      const list = at.get(q);
+      if (list === undefined) at.set(q, [i]);
+      else list.push(i);
+    }
+    for (const [q, positions] of at) {
+      if (probs[q] === undefined) continue;
+      // The union of the windows around q's events, position by position (positions are in time order).
+      let lo = from;
+      let covered = from; // positions before this one are summed already
+      for (const i of positions) {
+        const t = time[order[i]!]!;
+        while (lo < i && time[order[lo]!]! < t - window) lo++;
+        let hi = i;
+        while (hi + 1 < to && time[order[hi + 1]!]! <= t + window) hi++;
+        for (let j = Math.max(lo, covered); j <= hi; j++) {
+          const q2 = query[order[j]!]!;
+          const p = probs[q2];
+          if (q2 === q || p === undefined) continue;
+          mass[q]!++;
+          for (let c = 0; c < k; c++) d[q * k + c]! += p[c]!;
+        }
+        covered = Math.max(covered, hi + 1);
+      }
+    }
+    from = to;
+  }
+  const { userWeight: gamma, userAlpha: alpha } = settings;
+  for (let q = 0; q < nq; q++) {
+    if (mass[q] === 0) continue;
+    for (let c = 0; c < k; c++) {
+      const smooth = (d[q * k + c]! + alpha * prior[c]!) / (mass[q]! + alpha);
+      terms[q * k + c]! += gamma * Math.log(smooth / prior[c]!);
+    }
+  }
+}

@@ -1,0 +1,147 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import fc from "fast-check";
+import { argmax } from "../../src/classify/classifier.ts";
+import { contextBranches, LOG_CONTEXT, QueryEvents } from "../../src/classify/log-context.ts";
+
+const HOUR = 3600;
+const both = LOG_CONTEXT; // clicks and users, T 120 min, β = γ = 1, α_c 1, α_u 5
+const users = { ...LOG_CONTEXT, signals: ["users" as const] };
+const clicks = { ...LOG_CONTEXT, signals: ["clicks" as const] };
+
+/** probs by query id from a map of text → p. */
+function probsOf(events: QueryEvents, p: Record<string, number[]>): (Float64Array | undefined)[] {
+  return events.texts.map((t) => (p[t] === undefined ? undefined : Float64Array.from(p[t]!)));
+}
+
+test("users, worked example: three neighbouring queries within the window move an uncertain query", () => {
+  // prior = mean p over the 4 events = (0.7875, 0.2125); D = 3 × (0.9, 0.1); D̃ = (D + 5 prior) / 8 = (0.8297, 0.1703);
+  // log 0.45 + log(0.8297 / 0.7875) = −0.746 > log 0.55 + log(0.1703 / 0.2125) = −0.819: branch 0.
+  const p = { zorblax: [0.45, 0.55], plimb: [0.9, 0.1] };
+  const near = new QueryEvents();
+  near.add("u1", "zorblax", 10 * HOUR);
+  for (const t of [9, 10.5, 11]) near.add("u1", "plimb", t * HOUR);
+  assert.deepEqual([...contextBranches(near, probsOf(near, p), 2, users)], [0, 0]);
+  // The same events three hours away: no neighbour, and the query keeps what its text says.
+  const far = new QueryEvents();
+  far.add("u1", "zorblax", 10 * HOUR);
+  for (const t of [6, 6.5, 7]) far.add("u1", "plimb", t * HOUR);
+  assert.deepEqual([...contextBranches(far, probsOf(far, p), 2, users)], [1, 0]);
+  // Another user's queries are not this user's context.
+  const other = new QueryEvents();
+  other.add("u1", "zorblax", 10 * HOUR);
+  for (const t of [9, 10.5, 11]) other.add("u2", "plimb", t * HOUR);
+  assert.deepEqual([...contextBranches(other, probsOf(other, p), 2, users)], [1, 0]);
+});
+
+test("clicks, worked example: the other queries that clicked the same site move an uncertain query", () => {
+  // prior = (0.7333, 0.2667); the site's sum less q's own click: (1.8, 0.2) over 2 clicks; smoothed (D + prior) / 3 =
+  // (0.8444, 0.1556); log 0.4 + log(0.8444 / 0.7333) = −0.775 > log 0.6 + log(0.1556 / 0.2667) = −1.050: branch 0.
+  const p = { zorblax: [0.4, 0.6], plimb: [0.9, 0.1], "q.x": [0.9, 0.1] };
+  const shared = new QueryEvents();
+  shared.add("u1", "zorblax", 0);
+  shared.click("zorblax", "http://www.zorb.example");
+  shared.add("u2", "plimb", 0);
+  shared.click("plimb", "http://zorb.example");
+  shared.add("u3", "q.x", 0);
+  shared.click("q.x", "http://zorb.example/x");
+  assert.deepEqual([...contextBranches(shared, probsOf(shared, p), 2, clicks)], [0, 0, 0]);
+  // A site only the query itself clicked says nothing.
+  const alone = new QueryEvents();
+  alone.add("u1", "zorblax", 0);
+  alone.click("zorblax", "http://www.zorb.example");
+  alone.click("zorblax", "http://www.zorb.example");
+  alone.add("u2", "plimb", 0);
+  alone.click("plimb", "http://other.example");
+  assert.deepEqual([...contextBranches(alone, probsOf(alone, p), 2, clicks)], [1, 0]);
+});
+
+const K = 3;
+const prob = fc
+  .tuple(
+    fc.double({ min: 0.01, max: 1, noNaN: true }),
+    fc.double({ min: 0.01, max: 1, noNaN: true }),
+    fc.double({ min: 0.01, max: 1, noNaN: true }),
+  )
+  .map((x) => {
+    const s = x[0] + x[1] + x[2];
+    return x.map((v) => v / s);
+  });
+const event = fc.record({
+  user: fc.constantFrom("u1", "u2", "u3"),
+  query: fc.constantFrom("zorblax", "plimb", "q.x", "vend", "-"),
+  time: fc.integer({ min: 0, max: 6 * HOUR }),
+  click: fc.option(fc.constantFrom("http://a.example", "http://b.example"), { nil: undefined }),
+});
+const log = fc.record({
+  events: fc.array(event, { maxLength: 40 }),
+  probs: fc.record({ zorblax: prob, plimb: prob, "q.x": prob, vend: prob }),
+});
+
+function eventsOf(
+  events: readonly { user: string; query: string; time: number; click?: string }[],
+): QueryEvents {
+  const out = new QueryEvents();
+  for (const e of events) {
+    out.add(e.user, e.query, e.time);
+    if (e.click !== undefined) out.click(e.query, e.click);
+  }
+  return out;
+}
+
+test("without weight, or without any shared site or neighbour, each query keeps its own argmax", () => {
+  fc.assert(
+    fc.property(log, ({ events, probs }) => {
+      const ev = eventsOf(events);
+      const p = probsOf(ev, probs); // "-" has none: it neither moves nor is moved
+      const own = p.map((x) => (x === undefined ? -1 : argmax(x)));
+      const none = { ...both, clickWeight: 0, userWeight: 0 };
+      assert.deepEqual([...contextBranches(ev, p, K, none)], own);
+      // Each event its own user, far apart in time and without clicks: nothing to learn from.
+      const apart = eventsOf(events.map((e, i) => ({ user: `u${i}`, query: e.query, time: i * 100 * HOUR })));
+      const pa = probsOf(apart, probs);
+      assert.deepEqual(
+        [...contextBranches(apart, pa, K, both)],
+        pa.map((x) => (x === undefined ? -1 : argmax(x))),
+      );
+    }),
+  );
+});
+
+test("the branches do not depend on the order the log lists its events and clicks in", () => {
+  fc.assert(
+    fc.property(log, fc.integer(), ({ events, probs }, seed) => {
+      const shuffled = [...events];
+      let s = seed;
+      for (let i = shuffled.length - 1; i > 0; i--) {
+        s = (s * 1103515245 + 12345) | 0;
+        const j = Math.abs(s) % (i + 1);
+        [shuffled[i], shuffled[j]] = [shuffled[j]!, shuffled[i]!];
+      }
+      const branchOf = (list: typeof events) => {
+        const ev = eventsOf(list);
+        const b = contextBranches(ev, probsOf(ev, probs), K, both);
+        return new Map(ev.texts.map((t, q) => [t, b[q]]));
+      };
+      assert.deepEqual(branchOf(shuffled), branchOf(events));
+    }),
+  );
+});
+
+test("a query's own events and clicks are not its context", () => {
+  const p = { zorblax: [0.45, 0.55], plimb: [0.9, 0.1] };
+  // Five events of the query and one of another: D is the other one's p alone (prior (0.525, 0.475), D̃ (0.5875,
+  // 0.4125)): branch 0. Counting its own events, D̃ would equal the prior and leave it at 1.
+  const typed = new QueryEvents();
+  for (const t of [1, 2, 3, 4, 5]) typed.add("u1", "zorblax", t * 600);
+  typed.add("u1", "plimb", 3600);
+  assert.deepEqual([...contextBranches(typed, probsOf(typed, p), 2, users)], [0, 0]);
+  // Ten clicks of the query on a site and one of another query: the site's D is the other's p alone: branch 0.
+  const q = { zorblax: [0.4, 0.6], plimb: [0.9, 0.1] };
+  const clicked = new QueryEvents();
+  clicked.add("u1", "zorblax", 0);
+  for (let i = 0; i < 10; i++) clicked.click("zorblax", "http://zorb.example");
+  clicked.add("u2", "plimb", 0);
+  clicked.click("plimb", "http://zorb.example");
+  assert.deepEqual([...contextBranches(clicked, probsOf(clicked, q), 2, clicks)], [0, 0]);
+});
