@@ -39,6 +39,7 @@ const EXPERIMENTS: Readonly<Record<string, () => Promise<{ default: Experiment }
   userctx: () => import("./userctx.ts"),
   hostprop: () => import("./hostprop.ts"),
   hostfeat: () => import("./hostfeat.ts"),
+  logctx: () => import("./logctx.ts"),
 };
 
 /** Options an experiment reads (weak: `--no-regional`). */
