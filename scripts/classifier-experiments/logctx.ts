@@ -19,7 +19,8 @@
 import { join } from "node:path";
 import { loadModel } from "../../src/classify/classifier.ts";
 import { queryFeatures } from "../../src/classify/features.ts";
-import { readLabelled, TOP_LEVELS } from "../../src/classify/labels.ts";
+import { comparable, readLabelled, TOP_LEVELS } from "../../src/classify/labels.ts";
+import { contextBranches, LOG_CONTEXT, QueryEvents } from "../../src/classify/log-context.ts";
 import { SELF_TRAINING, selfTrain } from "../../src/classify/self-training.ts";
 import { LogContext, softmaxInto } from "./logcontext.ts";
 import { aolPoolOrSkip, aolRows, configs, type ExperimentContext, K, queryOfExample } from "./setup.ts";
@@ -75,6 +76,7 @@ export default async function logctx(ctx: ExperimentContext): Promise<void> {
   if (pool === undefined || lines === undefined) return;
   const t0 = process.cpuUsage();
   const log = new LogContext(ctx, pool, lines);
+  const product = productEvents(lines, log);
   lines.length = 0;
   const { rows, fold } = ctx;
   const n = rows.length;
@@ -109,6 +111,8 @@ export default async function logctx(ctx: ExperimentContext): Promise<void> {
   const host = new Float64Array(K);
   const user = windows.map(() => new Float64Array(K));
   const out = new Int8Array(S);
+  // What src/classify/log-context.ts (classify --context clicks,users, its defaults) gives each held-out row.
+  const productPred = new Int8Array(n);
   for (let f = 0; f < 5; f++) {
     const tf = process.cpuUsage();
     const tr = rows.filter((_, i) => fold[i] !== f).map((r) => r.ex);
@@ -119,6 +123,7 @@ export default async function logctx(ctx: ExperimentContext): Promise<void> {
     for (const e of tr) labelShares[e.label]! += 1;
     for (let c = 0; c < K; c++) labelShares[c] = Math.max(labelShares[c]! / tr.length, 1e-12);
     const priors = [log.marginalPrior(p), labelShares];
+    const branches = contextBranches(product.events, product.probs(p), K, LOG_CONTEXT);
     let ok = 0;
     let tot = 0;
     for (let i = 0; i < n; i++) {
@@ -128,6 +133,8 @@ export default async function logctx(ctx: ExperimentContext): Promise<void> {
       for (let c = 0; c < K; c++) logp[c] = Math.log(Math.max(logp[c]!, 1e-300));
       tot++;
       if (argmax(logp) === rows[i]!.ex.label) ok++;
+      const b = product.branchOf(rows[i]!.query, branches);
+      productPred[i] = b < 0 ? argmax(logp) : b;
       const id = rowId[i];
       priors.forEach((prior, v) => {
         if (id === undefined) {
@@ -202,6 +209,22 @@ export default async function logctx(ctx: ExperimentContext): Promise<void> {
     picked.map((j, f) => acc[0]![j]![f]!),
   );
   console.log(`  picks: ${picked.map((j) => settings[j]!.name).join(" | ")}`);
+  const productAcc = [0, 1, 2, 3, 4].map((f) => {
+    let ok = 0;
+    let tot = 0;
+    for (let i = 0; i < n; i++)
+      if (fold[i] === f) {
+        tot++;
+        if (productPred[i] === rows[i]!.ex.label) ok++;
+      }
+    return ok / tot;
+  });
+  line("src/classify/log-context.ts (defaults)", productAcc);
+  if (comboIdx >= 0) {
+    let same = 0;
+    for (let i = 0; i < n; i++) if (productPred[i] === pred[0]![comboIdx * n + i]) same++;
+    console.log(`  the same branch as ${settings[comboIdx]!.name} above on ${same} of ${n} rows`);
+  }
 
   console.log("\nprior = the training folds' label shares (as hostprop/userctx):");
   const labelBest = settings.reduce((b, _, j) => (mean(acc[1]![j]!) > mean(acc[1]![b]!) ? j : b), 0);
@@ -256,6 +279,8 @@ export default async function logctx(ctx: ExperimentContext): Promise<void> {
   const p = log.probs(bundled);
   const mass = log.hostMass(p);
   const prior = log.marginalPrior(p);
+  const devBranches = contextBranches(product.events, product.probs(p), K, LOG_CONTEXT);
+  let productHits = 0;
   const hits = new Int32Array(S);
   const hitsIn = new Int32Array(S);
   let inLog = 0;
@@ -276,6 +301,8 @@ export default async function logctx(ctx: ExperimentContext): Promise<void> {
       });
     }
     decide(settings, logp, host, user, out);
+    const b = product.branchOf(d.query, devBranches);
+    if ((b < 0 ? argmax(logp) : b) === label) productHits++;
     for (let j = 0; j < S; j++)
       if (out[j] === label) {
         hits[j]!++;
@@ -296,6 +323,47 @@ export default async function logctx(ctx: ExperimentContext): Promise<void> {
     console.log(
       `  ${settings[j]!.name.padEnd(18)} ${((100 * hits[j]!) / dev.length).toFixed(2)}% (${hits[j]}/${dev.length}); on the rows in the log ${((100 * hitsIn[j]!) / Math.max(inLog, 1)).toFixed(2)}% (${hitsIn[j]}/${inLog})`,
     );
+  console.log(
+    `  src/classify/log-context.ts (defaults) ${((100 * productHits) / dev.length).toFixed(2)}% (${productHits}/${dev.length})`,
+  );
   const c2 = process.cpuUsage(t0);
   console.log(`logctx: ${((c2.user + c2.system) / 1e6).toFixed(1)} CPU-s after the pool`);
+}
+
+/**
+ * The log as `querymask classify --context` reads it (src/classify/log-context.ts's QueryEvents: every query event and
+ * click row, the texts as logged), with each of its texts' p taken from `log`'s (by the compared form).
+ */
+function productEvents(
+  lines: readonly string[],
+  log: LogContext,
+): {
+  events: QueryEvents;
+  probs(p: Float64Array): (Float64Array | undefined)[];
+  branchOf(query: string, branches: Int32Array): number;
+} {
+  const events = new QueryEvents();
+  let prev = "";
+  for (const line of lines) {
+    const c = line.split("\t");
+    if (c.length < 3) continue;
+    const key = `${c[0]}\t${c[1]}\t${c[2]}`;
+    if (key !== prev) events.add(c[0]!, c[1]!, Date.parse(`${c[2]!.replace(" ", "T")}Z`) / 1000);
+    prev = key;
+    if (c[4]) events.click(c[1]!, c[4]);
+  }
+  // The experiment's id of each of the product's texts ("" and "-": none, as the classifier scores nothing there).
+  const ids = events.texts.map((t) => (t.trim() === "" || t.trim() === "-" ? undefined : log.id(t)));
+  const byText = new Map<string, number>();
+  events.texts.forEach((t, q) => {
+    if (!byText.has(comparable(t))) byText.set(comparable(t), q);
+  });
+  return {
+    events,
+    probs: (p) => ids.map((id) => (id === undefined ? undefined : p.subarray(id * K, id * K + K))),
+    branchOf: (query, branches) => {
+      const q = byText.get(comparable(query));
+      return q === undefined ? -1 : branches[q]!;
+    },
+  };
 }
