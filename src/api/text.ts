@@ -4,6 +4,7 @@
  * or streamed, as `querymask classify` and `querymask scrub` do them.
  */
 import { ClassifyTally, classifyBatches, classifyLog } from "../classify/classify-log.ts";
+import { type ContextSignal, LOG_CONTEXT } from "../classify/log-context.ts";
 import type { KnowledgeService } from "../classify/service.ts";
 import type { LogRecord, QueryLog } from "../log/record.ts";
 import { ClickUsers } from "../scrub/click-url.ts";
@@ -16,6 +17,12 @@ export interface ClassifyOptions {
   /** The knowledge base and classifier (default: the CLI's, built on first use — seconds to a minute, once). */
   readonly knowledge?: KnowledgeService;
   readonly onProgress?: ProgressCallback;
+  /**
+   * `querymask classify --context`: each query's branch also read off its log — the sites its searchers clicked
+   * (`clicks`), the same users' queries around it (`users`, within `contextMinutes`, default 120).
+   */
+  readonly context?: readonly ContextSignal[];
+  readonly contextMinutes?: number;
 }
 
 export interface Classified {
@@ -27,12 +34,18 @@ export interface Classified {
   readonly clicksDropped: number;
   /** Click URLs dropped because only one user clicked them. */
   readonly singleUserClicksDropped: number;
+  /** With `context`: the distinct queries and query events it moved to another branch. */
+  readonly context?: { readonly queriesChanged: number; readonly eventsChanged: number };
 }
 
 /** Classify a log held in memory, as `querymask classify` does. */
 export async function classify(log: QueryLog, opts: ClassifyOptions = {}): Promise<Classified> {
   const classifier = await knowledgeOr(opts.knowledge).classifier();
-  return classifyLog(classifier, log, progressOf(opts.onProgress));
+  const context =
+    opts.context === undefined
+      ? undefined
+      : { ...LOG_CONTEXT, signals: opts.context, minutes: opts.contextMinutes ?? LOG_CONTEXT.minutes };
+  return classifyLog(classifier, log, progressOf(opts.onProgress), context);
 }
 
 /**

@@ -160,19 +160,34 @@ export async function classifyRows(
   }
 }
 
-/** Classify a log held in memory (clicks only one user made are dropped, as `querymask classify` does). */
+/**
+ * Classify a log held in memory (clicks only one user made are dropped, as `querymask classify` does); with
+ * `context`, each query's branch is reconsidered in the light of the log (`classify --context`, ./log-context.ts).
+ */
 export function classifyLog(
   classifier: Classifier,
   log: QueryLog,
   progress: Progress = silentProgress,
-): { log: QueryLog; counts: Record<string, number>; clicksDropped: number; singleUserClicksDropped: number } {
+  context?: LogContextSettings,
+): {
+  log: QueryLog;
+  counts: Record<string, number>;
+  clicksDropped: number;
+  singleUserClicksDropped: number;
+  context?: { queriesChanged: number; eventsChanged: number };
+} {
   const tally = new ClassifyTally();
   const clicks = new ClickUsers().add(log.records);
+  const withContext =
+    context === undefined
+      ? undefined
+      : withLogContext(classifier, queryEvents(log.records), context, progress);
+  const by = withContext ?? classifier;
   const records: LogRecord[] = [];
   progress.start("classify", log.records.length);
   const step = 8192;
   for (let i = 0; i < log.records.length; i += step) {
-    const part = classifyRecords(classifier, log.records.slice(i, i + step), tally, clicks);
+    const part = classifyRecords(by, log.records.slice(i, i + step), tally, clicks);
     for (const r of part) records.push(r);
     progress.tick(part.length);
   }
@@ -182,6 +197,11 @@ export function classifyLog(
     counts: tally.counts,
     clicksDropped: tally.clicksDropped,
     singleUserClicksDropped: tally.singleUserClicksDropped,
+    ...(withContext === undefined
+      ? {}
+      : {
+          context: { queriesChanged: withContext.queriesChanged, eventsChanged: withContext.eventsChanged },
+        }),
   };
 }
 
@@ -189,12 +209,22 @@ export function classifyLog(
 export async function queryEventsOf(batches: AsyncIterable<readonly LogRecord[]>): Promise<QueryEvents> {
   const events = new QueryEvents();
   const cursor = new EventCursor();
-  for await (const batch of batches)
-    for (const r of batch) {
-      if (cursor.next(r.user, r.query, r.time) !== undefined) events.add(r.user, r.query, r.time);
-      if (r.clickUrl) events.click(r.query, r.clickUrl);
-    }
+  for await (const batch of batches) addEvents(batch, cursor, events);
   return events;
+}
+
+/** The query events and clicks of records held in memory, for the log context. */
+function queryEvents(records: readonly LogRecord[]): QueryEvents {
+  const events = new QueryEvents();
+  addEvents(records, new EventCursor(), events);
+  return events;
+}
+
+function addEvents(records: readonly LogRecord[], cursor: EventCursor, events: QueryEvents): void {
+  for (const r of records) {
+    if (cursor.next(r.user, r.query, r.time) !== undefined) events.add(r.user, r.query, r.time);
+    if (r.clickUrl) events.click(r.query, r.clickUrl);
+  }
 }
 
 /**

@@ -175,7 +175,7 @@ describe("querymask kb train", () => {
     assert.match(same.stderr, /overwrite/);
   });
 
-  test("--context: the same rows, each query text one category, moved events counted; refused where it cannot run", () => {
+  test("--context: the same rows, each query text one category, moved events counted, the library's answers; refused where it cannot run", async () => {
     const input = join(dir, "context-in.tsv");
     execFileSync(process.execPath, [
       "--import",
@@ -232,6 +232,21 @@ describe("querymask kb train", () => {
     assert.equal(summary.context.minutes, 120);
     assert.equal(summary.context.eventsChanged, moved);
     assert.ok(moved > 0, "the generated users' context moves some events");
+    // The library's classify (a log held in memory) gives the command's answers.
+    const { classify } = await import("../../src/api/text.ts");
+    const { loadLog } = await import("../../src/log/read.ts");
+    const inMemory = await classify(await loadLog([input]), { context: ["clicks", "users"] });
+    assert.deepEqual(
+      inMemory.context,
+      summary.context && {
+        queriesChanged: summary.context.queriesChanged,
+        eventsChanged: summary.context.eventsChanged,
+      },
+    );
+    assert.deepEqual(
+      inMemory.log.records.map((r) => `${r.category}\t${r.unit}`),
+      rows.map((r) => `${r[5]}\t${r[6]}`),
+    );
     const refused = (extra: string[], message: RegExp) => {
       const r = spawnSync(process.execPath, args([input, "-o", join(dir, "x.tsv"), ...extra]), {
         encoding: "utf8",
