@@ -14,7 +14,8 @@
  * Flags: --errors prints the misclassified dev queries (do not paste them into code); --dev-only skips the AOL
  * coverage pass (and leaves bench/results/classifier-eval.json alone); --no-cv skips the cross-validation;
  * --no-model uses Algorithm 1 alone; --pool cross-validates with self-training on the AOL subset's unlabelled queries (as `kb train --pool`); --paper uses Algorithm 1's least-referenced-unit rule instead of the
- * default vote (and no model).
+ * default vote (and no model); --context also gives dev's accuracy with the log context of `classify --context
+ * clicks,users`, the AOL subset as the log (its dev queries get their answer in that log; the others their text's).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
@@ -24,6 +25,7 @@ import { SHARED_AOL } from "../bench/shared-aol.ts";
 import { Classifier, UNCLASSIFIED } from "../src/classify/classifier.ts";
 import { classifyLog } from "../src/classify/classify-log.ts";
 import { labelledBeside, readLabelled } from "../src/classify/labels.ts";
+import { LOG_CONTEXT } from "../src/classify/log-context.ts";
 import type { Example, LinearModel } from "../src/classify/model.ts";
 import { poolFeatures, readPool, SELF_TRAINING, selfTrain } from "../src/classify/self-training.ts";
 import { crossValidate, featurize, precisionRecall, trainModel } from "../src/classify/train.ts";
@@ -136,6 +138,36 @@ if (existsSync(devPath)) {
   };
 } else {
   console.log(`skipping accuracy: ${devPath} not found`);
+}
+
+if (process.argv.includes("--context") && !noModel && existsSync(devPath) && existsSync(aolPath)) {
+  // dev through `classify --context clicks,users` with the AOL subset as the log (the library's classifyLog: the
+  // command's answers, test/classify/cli.test.ts).
+  const log = await loadLog([aolPath], { keepSource: false });
+  const { log: out, context } = classifyLog(classifier, log, undefined, LOG_CONTEXT);
+  const inLog = new Map<string, string>();
+  log.records.forEach((r, i) => {
+    const category = out.records[i]!.category ?? "";
+    inLog.set(r.query, category === "" ? "Unclassified" : category.split("/")[1]!);
+  });
+  let n = 0;
+  let ok = 0;
+  let found = 0;
+  let foundOk = 0;
+  for (const { query, label } of readLabelled(devPath)) {
+    const top = inLog.get(query);
+    const got = top ?? topOf(classifier.classify(query).categoryId);
+    n++;
+    if (got === label) ok++;
+    if (top !== undefined) {
+      found++;
+      if (got === label) foundOk++;
+    }
+  }
+  console.log(
+    `\n## dev with the log context (classify --context clicks,users, the AOL subset as the log)\n\n${ok}/${n} correct = **${((100 * ok) / n).toFixed(2)}%**; ${found} of the queries are in the log (${((100 * foundOk) / Math.max(found, 1)).toFixed(2)}% of them right); the context moved ${context?.queriesChanged} of its distinct queries\n`,
+  );
+  result.devWithContext = { queries: n, correct: ok, accuracy: ok / n, inLog: found, correctInLog: foundOk };
 }
 
 if (devOnly) {
