@@ -197,7 +197,6 @@ function clickTerms(
   terms: Float64Array,
 ): void {
   const { clickQuery, clickHost, clicks } = events;
-  const nq = events.texts.length;
   const hosts = events.sites;
   // Each site's sum of p over its click rows, and its scored click rows.
   const site = new Float64Array(hosts * k);
@@ -220,7 +219,7 @@ function clickTerms(
     let to = from + 1;
     while (to < clicks && clickQuery[order[to]!] === q) to++;
     const p = probs[q];
-    if (p !== undefined && q < nq) {
+    if (p !== undefined) {
       mix.fill(0);
       let weight = 0;
       for (let i = from; i < to; ) {
