@@ -11,7 +11,7 @@ import type { RowBlock } from "../log/row-block.ts";
 import type { RowWriter } from "../log/row-write.ts";
 import { type ClickDrop, ClickUsers, clickDrop, rowClickDrop, withoutClick } from "../scrub/click-url.ts";
 import { type Progress, silentProgress } from "../util/progress.ts";
-import { argmax, type Classification, type Classifier, UNCLASSIFIED } from "./classifier.ts";
+import { type Assessment, argmax, type Classification, type Classifier, UNCLASSIFIED } from "./classifier.ts";
 import { contextBranches, type LogContextSettings, QueryEvents } from "./log-context.ts";
 
 /** The counts of a classified log; it may be fed batch by batch (an event may straddle two batches). */
@@ -238,20 +238,23 @@ export function withLogContext(
   events: QueryEvents,
   settings: LogContextSettings,
   progress: Progress = silentProgress,
+  /** `classifier.assess` of each of `events.texts`, when done elsewhere (on threads: {@link assessOnThreads}). */
+  assessed?: readonly Assessment[],
 ): { classify(query: string): Classification; queriesChanged: number; eventsChanged: number } {
   const { texts } = events;
   const probs: (Float64Array | undefined)[] = new Array(texts.length);
   const answers = new Map<string, Classification>();
   const ruled = new Uint8Array(texts.length);
-  progress.start("classify (each distinct query, for the log context)", texts.length);
+  if (assessed === undefined)
+    progress.start("classify (each distinct query, for the log context)", texts.length);
   for (let q = 0; q < texts.length; q++) {
-    const a = classifier.assess(texts[q]!);
+    const a = assessed?.[q] ?? classifier.assess(texts[q]!);
     probs[q] = a.probs;
     ruled[q] = a.ruled ? 1 : 0;
     answers.set(texts[q]!, a.classification);
-    if ((q & 1023) === 1023) progress.tick(1024);
+    if (assessed === undefined && (q & 1023) === 1023) progress.tick(1024);
   }
-  progress.stop();
+  if (assessed === undefined) progress.stop();
   const branch = contextBranches(events, probs, classifier.branches.length, settings);
   const moved = new Uint8Array(texts.length);
   let queriesChanged = 0;

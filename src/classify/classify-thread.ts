@@ -1,7 +1,7 @@
 /**
  * Worker-thread side of {@link ClassifyThreads} (./threads.ts): builds its own classifier from the options in
- * `workerData` (no result cache: the main thread keeps the answers), then classifies each list of queries it is
- * sent and posts the answers back in the same order, with the request's id.
+ * `workerData` (no result cache: the main thread keeps the answers), then classifies (or assesses, for the log
+ * context) each list of queries it is sent and posts the answers back in the same order, with the request's id.
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { classifierOf, type ThreadRequest, type ThreadResponse, type ThreadSettings } from "./threads.ts";
@@ -9,7 +9,10 @@ import { classifierOf, type ThreadRequest, type ThreadResponse, type ThreadSetti
 const classifier = await classifierOf(workerData as ThreadSettings, 0);
 const port = parentPort!;
 port.on("message", (req: ThreadRequest) => {
-  const results = req.queries.map((q) => classifier.classify(q, false));
+  const results =
+    req.kind === "assess"
+      ? req.queries.map((q) => classifier.assess(q))
+      : req.queries.map((q) => classifier.classify(q, false));
   port.postMessage({ id: req.id, results } satisfies ThreadResponse);
 });
 port.postMessage({ id: -1, results: [] } satisfies ThreadResponse);

@@ -11,8 +11,9 @@ import type { RowBlock } from "../log/row-block.ts";
 import type { RowWriter } from "../log/row-write.ts";
 import type { ClickUsers } from "../scrub/click-url.ts";
 import type { ScrubMode } from "../scrub/types.ts";
+import { type Progress, silentProgress } from "../util/progress.ts";
 import { spawnModuleWorker } from "../util/worker.ts";
-import { type Classification, Classifier } from "./classifier.ts";
+import { type Assessment, type Classification, Classifier } from "./classifier.ts";
 import { blockQueries, type ClassifyTally, classifyBlock, classifyRecords } from "./classify-log.ts";
 
 /** The classifier each thread builds (what `querymask classify` is told). */
@@ -36,16 +37,18 @@ export function classifierOf(settings: ThreadSettings, cacheSize: number): Promi
 export interface ThreadRequest {
   readonly id: number;
   readonly queries: readonly string[];
+  /** What is asked of each query: its classification (default), or `Classifier.assess` (for the log context). */
+  readonly kind?: "classify" | "assess";
 }
 
 /** The answers to request `id`, in its order; id -1 says the thread is ready. */
 export interface ThreadResponse {
   readonly id: number;
-  readonly results: readonly Classification[];
+  readonly results: readonly (Classification | Assessment)[];
 }
 
 interface Waiting {
-  resolve(results: readonly Classification[]): void;
+  resolve(results: readonly (Classification | Assessment)[]): void;
   reject(e: Error): void;
 }
 
@@ -105,12 +108,24 @@ export class ClassifyThreads {
   }
 
   /** The classifications of `queries`, in order: the list is cut into one share per thread. */
-  async classify(queries: readonly string[]): Promise<Classification[]> {
+  classify(queries: readonly string[]): Promise<Classification[]> {
+    return this.ask(queries, "classify") as Promise<Classification[]>;
+  }
+
+  /** `Classifier.assess` of each of `queries`, in order, shared out as {@link classify} does. */
+  assess(queries: readonly string[]): Promise<Assessment[]> {
+    return this.ask(queries, "assess") as Promise<Assessment[]>;
+  }
+
+  private async ask(
+    queries: readonly string[],
+    kind: "classify" | "assess",
+  ): Promise<(Classification | Assessment)[]> {
     if (this.failed) throw this.failed;
     if (queries.length === 0) return [];
     const n = this.workers.length;
     const share = Math.ceil(queries.length / n);
-    const parts: Promise<readonly Classification[]>[] = [];
+    const parts: Promise<readonly (Classification | Assessment)[]>[] = [];
     for (let t = 0, from = 0; from < queries.length; t++, from += share) {
       const id = this.nextId++;
       parts.push(
@@ -121,6 +136,7 @@ export class ClassifyThreads {
       this.workers[t]!.postMessage({
         id,
         queries: queries.slice(from, from + share),
+        kind,
       } satisfies ThreadRequest);
     }
     return (await Promise.all(parts)).flat();
@@ -137,6 +153,27 @@ export class ClassifyThreads {
     for (const w of this.waiting.values()) w.reject(e);
     this.waiting.clear();
   }
+}
+
+/**
+ * `Classifier.assess` of each of `texts` on the threads (for the log context: each distinct query of a log), in
+ * groups of `group` (progress after each), in order.
+ */
+export async function assessOnThreads(
+  threads: ClassifyThreads,
+  texts: readonly string[],
+  progress: Progress = silentProgress,
+  group = 16_384,
+): Promise<Assessment[]> {
+  const out: Assessment[] = [];
+  progress.start("classify (each distinct query, for the log context)", texts.length);
+  for (let from = 0; from < texts.length; from += group) {
+    const part = await threads.assess(texts.slice(from, from + group));
+    for (const a of part) out.push(a);
+    progress.tick(part.length);
+  }
+  progress.stop();
+  return out;
 }
 
 /** Queries sent to the threads together, with their answers once they are back. */

@@ -175,7 +175,7 @@ describe("querymask kb train", () => {
     assert.match(same.stderr, /overwrite/);
   });
 
-  test("--context: the same rows, each query text one category, moved events counted, the library's answers; refused where it cannot run", async () => {
+  test("--context: the same rows, each query text one category, moved events counted, the library's answers, on threads too; refused where it cannot run", async () => {
     const input = join(dir, "context-in.tsv");
     execFileSync(process.execPath, [
       "--import",
@@ -232,6 +232,13 @@ describe("querymask kb train", () => {
     assert.equal(summary.context.minutes, 120);
     assert.equal(summary.context.eventsChanged, moved);
     assert.ok(moved > 0, "the generated users' context moves some events");
+    // On two threads (they assess the distinct queries), the same bytes.
+    const threaded = join(dir, "context-threads.tsv");
+    execFileSync(
+      process.execPath,
+      args([input, "-o", threaded, "--context", "clicks,users", "--threads", "2"]),
+    );
+    assert.equal(readFileSync(threaded, "utf8"), readFileSync(out, "utf8"));
     // The library's classify (a log held in memory) gives the command's answers.
     const { classify } = await import("../../src/api/text.ts");
     const { loadLog } = await import("../../src/log/read.ts");
@@ -254,7 +261,6 @@ describe("querymask kb train", () => {
       assert.equal(r.status, 2, r.stderr);
       assert.match(r.stderr, message);
     };
-    refused(["--context", "users", "--threads", "2"], /one thread/);
     refused(["--context", "users", "--no-model"], /needs the model/);
     refused(["--context", "sites"], /"sites" is not a context signal/);
   });

@@ -14,6 +14,7 @@ import {
 } from "../../classify/classify-log.ts";
 import { CONTEXT_SIGNALS, type ContextSignal, LOG_CONTEXT } from "../../classify/log-context.ts";
 import {
+  assessOnThreads,
   ClassifyThreads,
   classifierOf,
   classifyBatchesOnThreads,
@@ -97,8 +98,8 @@ export function register(program: Command): void {
     .option(
       "--context <signals>",
       "reconsider each query's top-level branch in the light of its log: clicks (the other queries that clicked " +
-        "the same sites), users (the same users' queries around it), or clicks,users; one more pass over the log, " +
-        "one thread (docs/classifier.md)",
+        "the same sites), users (the same users' queries around it), or clicks,users; one more pass over the log " +
+        "(docs/classifier.md)",
       contextSignals,
     )
     .option(
@@ -113,8 +114,6 @@ export function register(program: Command): void {
       "\nExample:\n  querymask classify ../shared/data/excite/excite-small.log -o out/excite.classified.log",
     );
   addInputOptions(cmd).action(async (inputs: string[], flags: ClassifyFlags) => {
-    if (flags.context && flags.threads > 1)
-      throw new UsageError("--context classifies on one thread: leave out --threads");
     if (flags.context && !flags.model)
       throw new UsageError(
         "--context reconsiders the learned layer's branch: it needs the model, not --no-model",
@@ -149,23 +148,35 @@ export function register(program: Command): void {
         ? await queryEventsOf((await openLog(inputs, { format: opts.format, lenient: true })).batches())
         : undefined;
       const threads = await starting;
-      const alone = threads === undefined ? await classifierOf(settings, flags.cacheSize) : undefined;
+      // With the context on threads, the threads assess each distinct query; this thread reconsiders the few the
+      // context moves (and writes the log with the answers: the threads have nothing left to do then).
+      const alone =
+        threads === undefined || events !== undefined
+          ? await classifierOf(settings, flags.cacheSize)
+          : undefined;
       const contextSettings = { ...LOG_CONTEXT, signals: flags.context ?? [], minutes: flags.contextMinutes };
+      const assessed =
+        threads !== undefined && events !== undefined
+          ? await assessOnThreads(threads, events.texts, opts.progress)
+          : undefined;
       context =
-        events === undefined ? undefined : withLogContext(alone!, events, contextSettings, opts.progress);
+        events === undefined
+          ? undefined
+          : withLogContext(alone!, events, contextSettings, opts.progress, assessed);
       const classifier = context ?? alone;
+      const onThreads = context === undefined ? threads : undefined;
       opts.progress.start("classify");
       try {
         if (raw) {
           rows = await classifyRowsTo(flags.out, log, opts, (blocks, out) =>
-            threads !== undefined
-              ? classifyRowsOnThreads(threads, blocks, tally, out, { clicks, cacheSize: flags.cacheSize })
+            onThreads !== undefined
+              ? classifyRowsOnThreads(onThreads, blocks, tally, out, { clicks, cacheSize: flags.cacheSize })
               : classifyRows(classifier!, blocks, tally, clicks, out),
           );
         } else {
           const classified =
-            threads !== undefined
-              ? classifyBatchesOnThreads(threads, log.batches(), tally, {
+            onThreads !== undefined
+              ? classifyBatchesOnThreads(onThreads, log.batches(), tally, {
                   clicks,
                   cacheSize: flags.cacheSize,
                 })
