@@ -158,7 +158,9 @@ export function contextBranches(
     let best = -1;
     let bestScore = Number.NEGATIVE_INFINITY;
     for (let c = 0; c < k; c++) {
-      const score = Math.log(p[c]!) + terms[q * k + c]!;
+      // log p + terms, compared as p · e^terms: a query without context (terms 0) keeps exactly p's argmax, where
+      // the logs of two probabilities a few ulps apart can round to a tie.
+      const score = p[c]! * Math.exp(terms[q * k + c]!);
       if (score > bestScore) {
         bestScore = score;
         best = c;

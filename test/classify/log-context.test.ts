@@ -108,6 +108,13 @@ test("without weight, or without any shared site or neighbour, each query keeps 
   );
 });
 
+test("a query without context keeps its argmax even where the logs of its probabilities round to a tie", () => {
+  const alone = new QueryEvents();
+  alone.add("u1", "plimb", 0);
+  const p = [Float64Array.from([0.3333333333333335, 0.33333333333333354, 0.333333333333333])];
+  assert.deepEqual([...contextBranches(alone, p, K, both)], [1]);
+});
+
 test("the branches do not depend on the order the log lists its events and clicks in", () => {
   fc.assert(
     fc.property(log, fc.integer(), ({ events, probs }, seed) => {
