@@ -232,6 +232,38 @@ describe("querymask kb train", () => {
     assert.equal(summary.context.minutes, 120);
     assert.equal(summary.context.eventsChanged, moved);
     assert.ok(moved > 0, "the generated users' context moves some events");
+    // The classified log goes on to swap, whose release passes its audit against it.
+    const swapped = join(dir, "context-swap.tsv");
+    const swapSummary = join(dir, "context-swap.json");
+    const cliArgs = (rest: string[]) => ["--import", "tsx", cli, ...rest];
+    writeFileSync(
+      swapSummary,
+      execFileSync(
+        process.execPath,
+        cliArgs(["anonymize", "--method", "swap", "--k", "3", "-q", "--json", out, "-o", swapped]),
+        { encoding: "utf8" },
+      ),
+    );
+    const audit = spawnSync(
+      process.execPath,
+      cliArgs([
+        "audit",
+        "-m",
+        "swap",
+        "--k",
+        "3",
+        "-q",
+        "--original",
+        out,
+        "--released",
+        swapped,
+        "--summary",
+        swapSummary,
+      ]),
+      { encoding: "utf8" },
+    );
+    assert.equal(audit.status, 0, audit.stdout + audit.stderr);
+    assert.match(audit.stdout, /release passes the audit/);
     // On two threads (they assess the distinct queries), the same bytes.
     const threaded = join(dir, "context-threads.tsv");
     execFileSync(
