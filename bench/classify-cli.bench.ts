@@ -1,9 +1,9 @@
 /**
  * `querymask classify` as a user runs it, as a whole process (`node bin/querymask.js classify …`: start-up, the
  * click pass, reading, the classifier, writing), on the shared AOL subset (407,929 rows), on one thread and on
- * worker threads (`--threads n`), alternating: CPU (user + system), wall, peak RSS, rows per second of wall and per
- * CPU-second, and a check that every thread count writes the same bytes. Skips with a message when
- * ../shared/data is absent.
+ * worker threads (`--threads n`), each without and with the log context (`--context clicks,users`), alternating:
+ * CPU (user + system), wall, peak RSS, rows per second of wall and per CPU-second, and a check that every thread
+ * count writes the same bytes (with the context as without). Skips with a message when ../shared/data is absent.
  *
  *   npm run bench -- classify-cli
  *   node --import tsx bench/classify-cli.bench.ts [runs=3] [threads=1,2]
@@ -25,37 +25,56 @@ const ROWS = 407_929;
 ensureBuilt();
 const tmp = mkdtempSync(join(tmpdir(), "qm-classify-cli-"));
 try {
-  const out = (t: number) => join(tmp, `threads-${t}.tsv`);
+  const configs = THREADS.flatMap((threads) => [false, true].map((context) => ({ threads, context })));
+  const key = (c: { threads: number; context: boolean }) =>
+    `${c.context ? "context-" : ""}threads-${c.threads}`;
+  const out = (c: { threads: number; context: boolean }) => join(tmp, `${key(c)}.tsv`);
   // One run first: the knowledge base is built if this checkout has not built it yet.
-  cli(["classify", "-q", AOL, "-o", out(1)]);
-  const runs = new Map<number, Measured[]>(THREADS.map((t) => [t, []]));
+  cli(["classify", "-q", AOL, "-o", out(configs[0]!)]);
+  const runs = new Map<string, Measured[]>(configs.map((c) => [key(c), []]));
   const loadBefore = load();
   for (let r = 0; r < RUNS; r++)
-    for (const t of THREADS)
-      runs.get(t)!.push(cli(["classify", "-q", AOL, "-o", out(t), "--threads", String(t)]));
-  const reference = readFileSync(out(THREADS[0]!));
-  const figures = THREADS.map((t) => {
-    const ms = runs.get(t)!;
+    for (const c of configs)
+      runs
+        .get(key(c))!
+        .push(
+          cli([
+            "classify",
+            "-q",
+            AOL,
+            "-o",
+            out(c),
+            "--threads",
+            String(c.threads),
+            ...(c.context ? ["--context", "clicks,users"] : []),
+          ]),
+        );
+  const figures = configs.map((c) => {
+    const ms = runs.get(key(c))!;
     const cpu = median(ms.map((m) => m.cpu));
     const wall = median(ms.map((m) => m.wall));
+    const reference = readFileSync(out({ threads: THREADS[0]!, context: c.context }));
     return {
-      threads: t,
+      threads: c.threads,
+      context: c.context,
       cpuS: cpu,
       wallS: wall,
       rssMiB: Math.round(median(ms.map((m) => m.rssMiB))),
       rowsPerWallS: Math.round(ROWS / wall),
       rowsPerCpuS: Math.round(ROWS / cpu),
-      sameBytes: readFileSync(out(t)).equals(reference),
+      sameBytes: readFileSync(out(c)).equals(reference),
     };
   });
   console.log(
     `classify ${AOL} (${ROWS.toLocaleString("en")} rows), ${RUNS} alternating runs, load ${loadBefore} → ${load()}, ${cpus().length} cores:`,
   );
-  console.log("| threads | CPU s | wall s | rows / s wall | rows / CPU-s | peak RSS MiB | same bytes |");
-  console.log("| ---: | ---: | ---: | ---: | ---: | ---: | --- |");
+  console.log(
+    "| threads | --context | CPU s | wall s | rows / s wall | rows / CPU-s | peak RSS MiB | same bytes as one thread |",
+  );
+  console.log("| ---: | --- | ---: | ---: | ---: | ---: | ---: | --- |");
   for (const f of figures)
     console.log(
-      `| ${f.threads} | ${f.cpuS.toFixed(2)} | ${f.wallS.toFixed(2)} | ${f.rowsPerWallS.toLocaleString("en")} | ${f.rowsPerCpuS.toLocaleString("en")} | ${f.rssMiB} | ${f.sameBytes ? "yes" : "NO"} |`,
+      `| ${f.threads} | ${f.context ? "clicks,users" : "–"} | ${f.cpuS.toFixed(2)} | ${f.wallS.toFixed(2)} | ${f.rowsPerWallS.toLocaleString("en")} | ${f.rowsPerCpuS.toLocaleString("en")} | ${f.rssMiB} | ${f.sameBytes ? "yes" : "NO"} |`,
     );
   writeResults("classify-cli", { runs: RUNS, figures });
   if (figures.some((f) => !f.sameBytes)) {
