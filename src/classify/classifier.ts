@@ -264,16 +264,16 @@ export class Classifier {
    * One analysis of `query`, uncached: its classification (what `classify` gives) and the learned layer's
    * probability of each of its {@link branches} (the softmax of its scores; undefined without a model or when the
    * query has nothing the layer can score), and whether the query rules decide it (their answer stands whatever
-   * the probabilities). For a second look at the branch in the light of a query's log (./user-context.ts).
+   * the probabilities). For a second look at the branch in the light of a query's log (./log-context.ts).
    */
   assess(query: string): Assessment {
     const a = this.analyze(query);
     if (this.model === undefined) return { classification: this.result(a, a.found), ruled: false };
     const s = this.scoreQuery(a);
-    const probs = s === undefined ? undefined : softmax(s);
     const ruled = a.ruled !== undefined;
-    const found = ruled ? a.found : probs === undefined ? undefined : this.inBranch(a, argmax(probs));
-    return { classification: this.result(a, found), probs, ruled };
+    // As `decide`: the rules' answer, else the best-scoring branch (read before `s`, a scratch array, is reused).
+    const found = ruled ? a.found : s === undefined ? undefined : this.inBranch(a, argmax(s));
+    return { classification: this.result(a, found), probs: s === undefined ? undefined : softmax(s), ruled };
   }
 
   /**
