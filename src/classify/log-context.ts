@@ -149,8 +149,9 @@ export function contextBranches(
   const prior = eventPrior(events, probs, k);
   // The context's log-ratio terms of each query, summed.
   const terms = new Float64Array(nq * k);
-  if (settings.signals.includes("clicks")) clickTerms(events, probs, k, prior, settings, terms);
-  if (settings.signals.includes("users")) userTerms(events, probs, k, prior, settings, terms);
+  const inputs = { events, probs, k, prior, settings, terms };
+  if (settings.signals.includes("clicks")) clickTerms(inputs);
+  if (settings.signals.includes("users")) userTerms(inputs);
   const out = new Int32Array(nq).fill(-1);
   for (let q = 0; q < nq; q++) {
     const p = probs[q];
@@ -189,15 +190,18 @@ function eventPrior(
   return prior;
 }
 
+/** What a signal's terms are computed from, and `terms`, the k per query they are added to. */
+interface TermInputs {
+  readonly events: QueryEvents;
+  readonly probs: readonly (Float64Array | undefined)[];
+  readonly k: number;
+  readonly prior: Float64Array;
+  readonly settings: LogContextSettings;
+  readonly terms: Float64Array;
+}
+
 /** Adds β · log(M(c) / prior(c)) to each query's `terms` (see the top of this file). */
-function clickTerms(
-  events: QueryEvents,
-  probs: readonly (Float64Array | undefined)[],
-  k: number,
-  prior: Float64Array,
-  settings: LogContextSettings,
-  terms: Float64Array,
-): void {
+function clickTerms({ events, probs, k, prior, settings, terms }: TermInputs): void {
   const { clickQuery, clickHost, clicks } = events;
   const hosts = events.sites;
   // Each site's sum of p over its click rows, and its scored click rows.
@@ -247,14 +251,7 @@ function clickTerms(
 }
 
 /** Adds γ · log(D̃(c) / prior(c)) to each query's `terms` (see the top of this file). */
-function userTerms(
-  events: QueryEvents,
-  probs: readonly (Float64Array | undefined)[],
-  k: number,
-  prior: Float64Array,
-  settings: LogContextSettings,
-  terms: Float64Array,
-): void {
+function userTerms({ events, probs, k, prior, settings, terms }: TermInputs): void {
   const nq = events.texts.length;
   const { n, user, query, time } = events;
   const d = new Float64Array(nq * k);
