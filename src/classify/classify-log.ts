@@ -178,10 +178,13 @@ export function classifyLog(
 } {
   const tally = new ClassifyTally();
   const clicks = new ClickUsers().add(log.records);
-  const withContext =
-    context === undefined
-      ? undefined
-      : withLogContext(classifier, queryEvents(log.records), context, progress);
+  let withContext: ReturnType<typeof withLogContext> | undefined;
+  if (context !== undefined) {
+    const events = new QueryEvents();
+    const cursor = new EventCursor();
+    for (const r of log.records) addEvent(r.user, r.query, r.time, r.clickUrl, cursor, events);
+    withContext = withLogContext(classifier, events, context, assessAll(classifier, events.texts, progress));
+  }
   const by = withContext ?? classifier;
   const records: LogRecord[] = [];
   progress.start("classify", log.records.length);
@@ -205,30 +208,93 @@ export function classifyLog(
   };
 }
 
-/** The query events and clicks of a stream of record batches (see `openLog`), for the log context. */
-export async function queryEventsOf(batches: AsyncIterable<readonly LogRecord[]>): Promise<QueryEvents> {
-  const events = new QueryEvents();
+/** What `querymask classify` reads of a log before it classifies it (see {@link firstPassRows}). */
+export interface FirstPass {
+  /** Each click URL's users (for the single-user click rule). */
+  readonly clicks: ClickUsers | undefined;
+  /** The query events and clicks (for the log context). */
+  readonly events: QueryEvents | undefined;
+}
+
+/** What the first pass gathers: the click URLs' users, the query events, or both. */
+export interface FirstPassWants {
+  readonly clicks: boolean;
+  readonly events: boolean;
+}
+
+/** The first pass over an AOL log's raw rows: one read for both of what it gathers. */
+export async function firstPassRows(
+  blocks: AsyncIterable<RowBlock>,
+  wants: FirstPassWants,
+): Promise<FirstPass> {
+  const clicks = wants.clicks ? new ClickUsers() : undefined;
+  const events = wants.events ? new QueryEvents() : undefined;
   const cursor = new EventCursor();
-  for await (const batch of batches) addEvents(batch, cursor, events);
-  return events;
-}
-
-/** The query events and clicks of records held in memory, for the log context. */
-function queryEvents(records: readonly LogRecord[]): QueryEvents {
-  const events = new QueryEvents();
-  addEvents(records, new EventCursor(), events);
-  return events;
-}
-
-function addEvents(records: readonly LogRecord[], cursor: EventCursor, events: QueryEvents): void {
-  for (const r of records) {
-    if (cursor.next(r.user, r.query, r.time) !== undefined) events.add(r.user, r.query, r.time);
-    if (r.clickUrl) events.click(r.query, r.clickUrl);
+  for await (const rows of blocks) {
+    clicks?.addRows(rows);
+    if (events === undefined) continue;
+    for (let i = 0; i < rows.n; i++) {
+      const rec = rows.rec[i];
+      if (rec !== undefined) addEvent(rec.user, rec.query, rec.time, rec.clickUrl, cursor, events);
+      else {
+        const url = rows.urlEnd[i]! > rows.tab4[i]! + 1 ? rows.urlText(i) : undefined;
+        addEvent(rows.user[i]!, rows.query(i), rows.time[i]!, url, cursor, events);
+      }
+    }
   }
+  return { clicks, events };
 }
+
+/** {@link firstPassRows} over a stream of record batches (see `openLog`). */
+export async function firstPassRecords(
+  batches: AsyncIterable<readonly LogRecord[]>,
+  wants: FirstPassWants,
+): Promise<FirstPass> {
+  const clicks = wants.clicks ? new ClickUsers() : undefined;
+  const events = wants.events ? new QueryEvents() : undefined;
+  const cursor = new EventCursor();
+  for await (const batch of batches) {
+    clicks?.add(batch);
+    if (events !== undefined)
+      for (const r of batch) addEvent(r.user, r.query, r.time, r.clickUrl, cursor, events);
+  }
+  return { clicks, events };
+}
+
+/** A row for the log context: a new query event unless it continues the last, and its click. */
+function addEvent(
+  user: string,
+  query: string,
+  time: number,
+  clickUrl: string | undefined,
+  cursor: EventCursor,
+  events: QueryEvents,
+): void {
+  if (cursor.next(user, query, time) !== undefined) events.add(user, query, time);
+  if (clickUrl) events.click(query, clickUrl);
+}
+
+/** `classifier.assess` of each of `texts` (for the log context: each distinct query of a log), in order. */
+export function assessAll(
+  classifier: Classifier,
+  texts: readonly string[],
+  progress: Progress = silentProgress,
+): Assessment[] {
+  const out: Assessment[] = new Array(texts.length);
+  progress.start(ASSESSING, texts.length);
+  for (let q = 0; q < texts.length; q++) {
+    out[q] = classifier.assess(texts[q]!);
+    if ((q & 1023) === 1023) progress.tick(1024);
+  }
+  progress.stop();
+  return out;
+}
+
+/** The progress line of assessing a log's distinct queries. */
+export const ASSESSING = "classify (each distinct query, for the log context)";
 
 /**
- * Every distinct query of `events` classified once, its learned-layer branch reconsidered in the light of the rest
+ * Every distinct query of `events`, assessed once, its learned-layer branch reconsidered in the light of the rest
  * of its log (./log-context.ts); the answers by query text, to classify the log with (`classify` of the returned
  * object: a text the first pass did not see is classified alone), and how many distinct queries and query events
  * the context moved to another branch.
@@ -237,30 +303,19 @@ export function withLogContext(
   classifier: Classifier,
   events: QueryEvents,
   settings: LogContextSettings,
-  progress: Progress = silentProgress,
-  /** `classifier.assess` of each of `events.texts`, when done elsewhere (on threads: {@link assessOnThreads}). */
-  assessed?: readonly Assessment[],
+  /** `classifier.assess` of each of `events.texts` ({@link assessAll}, or on threads `assessOnThreads`). */
+  assessed: readonly Assessment[],
 ): { classify(query: string): Classification; queriesChanged: number; eventsChanged: number } {
   const { texts } = events;
-  const probs: (Float64Array | undefined)[] = new Array(texts.length);
+  const probs = assessed.map((a) => a.probs);
   const answers = new Map<string, Classification>();
-  const ruled = new Uint8Array(texts.length);
-  if (assessed === undefined)
-    progress.start("classify (each distinct query, for the log context)", texts.length);
-  for (let q = 0; q < texts.length; q++) {
-    const a = assessed?.[q] ?? classifier.assess(texts[q]!);
-    probs[q] = a.probs;
-    ruled[q] = a.ruled ? 1 : 0;
-    answers.set(texts[q]!, a.classification);
-    if (assessed === undefined && (q & 1023) === 1023) progress.tick(1024);
-  }
-  if (assessed === undefined) progress.stop();
+  for (let q = 0; q < texts.length; q++) answers.set(texts[q]!, assessed[q]!.classification);
   const branch = contextBranches(events, probs, classifier.branches.length, settings);
   const moved = new Uint8Array(texts.length);
   let queriesChanged = 0;
   for (let q = 0; q < texts.length; q++) {
     const p = probs[q];
-    if (p === undefined || ruled[q] === 1 || branch[q] === argmax(p)) continue;
+    if (p === undefined || assessed[q]!.ruled || branch[q] === argmax(p)) continue;
     answers.set(texts[q]!, classifier.classifyInBranch(texts[q]!, branch[q]!));
     moved[q] = 1;
     queriesChanged++;

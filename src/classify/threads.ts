@@ -14,7 +14,13 @@ import type { ScrubMode } from "../scrub/types.ts";
 import { type Progress, silentProgress } from "../util/progress.ts";
 import { spawnModuleWorker } from "../util/worker.ts";
 import { type Assessment, type Classification, Classifier } from "./classifier.ts";
-import { blockQueries, type ClassifyTally, classifyBlock, classifyRecords } from "./classify-log.ts";
+import {
+  ASSESSING,
+  blockQueries,
+  type ClassifyTally,
+  classifyBlock,
+  classifyRecords,
+} from "./classify-log.ts";
 
 /** The classifier each thread builds (what `querymask classify` is told). */
 export interface ThreadSettings {
@@ -156,8 +162,7 @@ export class ClassifyThreads {
 }
 
 /**
- * `Classifier.assess` of each of `texts` on the threads (for the log context: each distinct query of a log), in
- * groups of `group` (progress after each), in order.
+ * `assessAll` (./classify-log.ts) on the threads, in groups of `group` (progress after each), in order.
  */
 export async function assessOnThreads(
   threads: ClassifyThreads,
@@ -166,7 +171,7 @@ export async function assessOnThreads(
   group = 16_384,
 ): Promise<Assessment[]> {
   const out: Assessment[] = [];
-  progress.start("classify (each distinct query, for the log context)", texts.length);
+  progress.start(ASSESSING, texts.length);
   for (let from = 0; from < texts.length; from += group) {
     const part = await threads.assess(texts.slice(from, from + group));
     for (const a of part) out.push(a);

@@ -6,10 +6,12 @@
 import { type Command, InvalidArgumentError, Option } from "commander";
 import { UNCLASSIFIED } from "../../classify/classifier.ts";
 import {
+  assessAll,
   ClassifyTally,
   classifyBatches,
   classifyRows,
-  queryEventsOf,
+  firstPassRecords,
+  firstPassRows,
   withLogContext,
 } from "../../classify/classify-log.ts";
 import { CONTEXT_SIGNALS, type ContextSignal, LOG_CONTEXT } from "../../classify/log-context.ts";
@@ -26,7 +28,6 @@ import type { RowBlock } from "../../log/row-block.ts";
 import { createRowWriter, type RowWriter, writeThrough } from "../../log/row-write.ts";
 import { readRows } from "../../log/rows.ts";
 import { writeBatches } from "../../log/write.ts";
-import { ClickUsers } from "../../scrub/click-url.ts";
 import type { ScrubMode } from "../../scrub/types.ts";
 import { UsageError } from "../../util/errors.ts";
 import { streamingHeap, threadedHeap } from "../heap.ts";
@@ -137,16 +138,17 @@ export function register(program: Command): void {
       const format = flags.outFormat ?? (log.format === "excite" ? "aol" : log.format);
       // An AOL log written as AOL is read and written as raw rows (no record per row).
       const raw = log.format === "aol" && format === "aol";
-      // A first pass counts each click URL's users (bad lines are the second pass's to report).
-      const clicks = flags.keepSingleUserClicks
-        ? undefined
+      // A first pass counts each click URL's users and, for the log context, gathers the query events (users,
+      // texts, times, clicks): one read of the log (bad lines are the second pass's to report).
+      const wants = { clicks: !flags.keepSingleUserClicks, events: flags.context !== undefined };
+      const { clicks, events } = !(wants.clicks || wants.events)
+        ? { clicks: undefined, events: undefined }
         : raw
-          ? await ClickUsers.ofRows(readRows(log.files, true, new RejectSink()))
-          : await ClickUsers.of((await openLog(inputs, { format: opts.format, lenient: true })).batches());
-      // With the log context, a pass gathers the query events (users, texts, times) and clicks.
-      const events = flags.context
-        ? await queryEventsOf((await openLog(inputs, { format: opts.format, lenient: true })).batches())
-        : undefined;
+          ? await firstPassRows(readRows(log.files, true, new RejectSink()), wants)
+          : await firstPassRecords(
+              (await openLog(inputs, { format: opts.format, lenient: true })).batches(),
+              wants,
+            );
       const threads = await starting;
       // With the context on threads, the threads assess each distinct query; this thread reconsiders the few the
       // context moves (and writes the log with the answers: the threads have nothing left to do then).
@@ -154,15 +156,18 @@ export function register(program: Command): void {
         threads === undefined || events !== undefined
           ? await classifierOf(settings, flags.cacheSize)
           : undefined;
-      const contextSettings = { ...LOG_CONTEXT, signals: flags.context ?? [], minutes: flags.contextMinutes };
-      const assessed =
-        threads !== undefined && events !== undefined
-          ? await assessOnThreads(threads, events.texts, opts.progress)
-          : undefined;
-      context =
-        events === undefined
-          ? undefined
-          : withLogContext(alone!, events, contextSettings, opts.progress, assessed);
+      if (events !== undefined) {
+        const assessed =
+          threads !== undefined
+            ? await assessOnThreads(threads, events.texts, opts.progress)
+            : assessAll(alone!, events.texts, opts.progress);
+        const contextSettings = {
+          ...LOG_CONTEXT,
+          signals: flags.context ?? [],
+          minutes: flags.contextMinutes,
+        };
+        context = withLogContext(alone!, events, contextSettings, assessed);
+      }
       const classifier = context ?? alone;
       const onThreads = context === undefined ? threads : undefined;
       opts.progress.start("classify");
