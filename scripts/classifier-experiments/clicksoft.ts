@@ -4,8 +4,10 @@
  * click graph's shares, with weight `weight` × that share (a soft target: the same gradient as the mixed label).
  * CLICKSOFT_CONFIGS lists `support:minShare:weight,…` (support: labelled clicks the mix needs).
  */
+
+import { fitLinearModel } from "../../src/classify/fit.ts";
 import { TOP_LEVELS } from "../../src/classify/labels.ts";
-import { type Example, LinearModel } from "../../src/classify/model.ts";
+import type { Example } from "../../src/classify/model.ts";
 import { clickLabels, clickShares, confidentClass, SELF_TRAINING } from "../../src/classify/self-training.ts";
 import { aolPoolOrSkip, configs, cv, type ExperimentContext, queryOfExample } from "./setup.ts";
 
@@ -29,7 +31,7 @@ export default async function clicksoft(ctx: ExperimentContext): Promise<void> {
       1,
       undefined,
       (gold) => {
-        const first = LinearModel.train(TOP_LEVELS, gold, {});
+        const first = fitLinearModel(TOP_LEVELS, gold, {});
         const hard = clickLabels(gold, queryOf, pool, st.click!);
         const { shares, support: sup } = clickShares(gold, queryOf, pool);
         const s = new Float64Array(k);
@@ -56,7 +58,7 @@ export default async function clicksoft(ctx: ExperimentContext): Promise<void> {
           const best = confidentClass(first, f, st.threshold, s);
           if (best >= 0) added.push({ features: f, label: best, weight: st.weight });
         });
-        return LinearModel.train(TOP_LEVELS, [...gold, ...added], {});
+        return fitLinearModel(TOP_LEVELS, [...gold, ...added], {});
       },
     );
     console.log(`  soft examples per fold: ${(soft / 5).toFixed(0)}`);

@@ -3,8 +3,9 @@
  * fit: the ~13,000 click-labelled and ~38,000 model-labelled pool queries outweigh the 3,600 labelled ones of a
  * fold several times over. GOLDWEIGHT_CONFIGS lists the weights.
  */
+
+import { fitLinearModel } from "../../src/classify/fit.ts";
 import { TOP_LEVELS } from "../../src/classify/labels.ts";
-import { LinearModel } from "../../src/classify/model.ts";
 import { pseudoLabelled } from "../../src/classify/self-training.ts";
 import { aolPoolOrSkip, configs, cv, type ExperimentContext, queryOfExample } from "./setup.ts";
 
@@ -22,7 +23,7 @@ export default async function goldweight(ctx: ExperimentContext): Promise<void> 
       undefined,
       (gold) => {
         const added = pseudoLabelled(gold, pool, {}, undefined, byExample);
-        return LinearModel.train(TOP_LEVELS, [...gold.map((e) => ({ ...e, weight: w })), ...added], {});
+        return fitLinearModel(TOP_LEVELS, [...gold.map((e) => ({ ...e, weight: w })), ...added], {});
       },
     );
 }

@@ -20,8 +20,10 @@
  * on the other four folds' held-out accuracy (those folds' models saw this fold's labels, the only leak).
  * Prints counts and figures only, never a query or a host.
  */
+
+import { fitLinearModel } from "../../src/classify/fit.ts";
 import { comparable, TOP_LEVELS } from "../../src/classify/labels.ts";
-import { LinearModel } from "../../src/classify/model.ts";
+import type { LinearModel } from "../../src/classify/model.ts";
 import { SELF_TRAINING, selfTrain } from "../../src/classify/self-training.ts";
 import { aolPoolOrSkip, configs, type ExperimentContext, K, queryOfExample } from "./setup.ts";
 
@@ -143,7 +145,7 @@ export default async function hostprop(ctx: ExperimentContext): Promise<void> {
     const tr = rows.filter((_, i) => fold[i] !== f).map((r) => r.ex);
     const model = selfTrain(tr, pool, {}, SELF_TRAINING, queryOf);
     // Source 1: the labelled fold alone (selfTrain's first fit), which never saw a pool query.
-    const first = LinearModel.train(TOP_LEVELS, tr, { average: SELF_TRAINING.average });
+    const first = fitLinearModel(TOP_LEVELS, tr, { average: SELF_TRAINING.average });
     const pRow = scoreRows(model);
     const pPool = [scorePool(model), scorePool(first)];
     const pRows = [pRow, scoreRows(first)];

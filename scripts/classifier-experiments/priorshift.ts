@@ -5,8 +5,9 @@
  * (label-shift correction). PRIORSHIFT_CONFIGS lists the α.
  */
 import type { Features } from "../../src/classify/features.ts";
+import { fitLinearModel } from "../../src/classify/fit.ts";
 import { TOP_LEVELS } from "../../src/classify/labels.ts";
-import { type Example, LinearModel } from "../../src/classify/model.ts";
+import type { Example, LinearModel } from "../../src/classify/model.ts";
 import { pseudoLabelled } from "../../src/classify/self-training.ts";
 import { aolPoolOrSkip, configs, cv, type ExperimentContext, K, queryOfExample } from "./setup.ts";
 
@@ -32,7 +33,7 @@ export default async function priorshift(ctx: ExperimentContext): Promise<void> 
       (gold) => {
         const added = pseudoLabelled(gold, pool, {}, undefined, byExample);
         const all = [...gold, ...added];
-        const m = LinearModel.train(TOP_LEVELS, all, {});
+        const m = fitLinearModel(TOP_LEVELS, all, {});
         const g = shares(gold);
         const t = shares(all);
         const offset = g.map((x, c) => alpha * Math.log(x / t[c]!));

@@ -1,12 +1,9 @@
 /**
  * The learned decision layer: a multinomial logistic regression over the features of features.ts that picks a
- * query's top-level ODP branch. Trained by `querymask kb train` on labelled queries (stochastic gradient with
- * AdaGrad steps and L2 shrinkage, examples visited in a seeded order: the same data and seed give the same
- * weights). The model file holds the weights of the feature names seen in training and the content hash of the
+ * query's top-level ODP branch. Trained by `querymask kb train` on labelled queries (./fit.ts). The model file holds the weights of the feature names seen in training and the content hash of the
  * knowledge base whose features it was trained on (`snapshotContentHash`: its knowledge, not the code or paths
  * that built it); a model is refused for a knowledge base whose content differs.
  */
-import { Rng } from "../util/random.ts";
 import type { Features } from "./features.ts";
 
 /** One labelled example: its features and the index of its class. */
@@ -260,93 +257,14 @@ export class LinearModel {
     return this.weights.size;
   }
 
-  static train(
+  /** A model of these weights (`fitLinearModel` in ./fit.ts trains one in place). */
+  static of(
     classes: readonly string[],
-    examples: readonly Example[],
-    opts: TrainOptions = {},
+    bias: Float64Array,
+    weights: Map<string, Float64Array>,
+    dense: Float64Array,
   ): LinearModel {
-    const seed = opts.seed ?? 1;
-    const epochs = opts.epochs ?? 12;
-    const rate = opts.rate ?? 0.3;
-    const l2 = opts.l2 ?? 1e-2;
-    const minCount = opts.minCount ?? 2;
-    const average = Math.min(opts.average ?? 1, epochs);
-    const k = classes.length;
-    const counts = new Map<string, number>();
-    for (const e of examples)
-      for (const n of new Set(e.features.names)) counts.set(n, (counts.get(n) ?? 0) + 1);
-    const weights = new Map<string, Float64Array>();
-    const grads = new Map<string, Float64Array>();
-    for (const [n, c] of counts)
-      if (c >= minCount && !opts.exclude?.has(n)) {
-        weights.set(n, new Float64Array(k));
-        grads.set(n, new Float64Array(k).fill(1e-8));
-      }
-    const bias = new Float64Array(k);
-    const biasG = new Float64Array(k).fill(1e-8);
-    const dims = examples.find((e) => e.features.dense !== undefined)?.features.dense?.length ?? 0;
-    const dense = new Float64Array(dims * k);
-    const denseG = new Float64Array(dims * k).fill(1e-8);
-    const model = new LinearModel(classes, bias, weights, dense);
-    const order = examples.map((_, i) => i);
-    const rng = Rng.fromSeed(seed);
-    const s = new Float64Array(k);
-    const g = new Float64Array(k);
-    // `average`: the running sums of every weight array (bias, dense, then the features' in the map's order).
-    const params = () => [bias, dense, ...weights.values()];
-    let sums: Float64Array[] | undefined;
-    for (let epoch = 0; epoch < epochs; epoch++) {
-      rng.shuffle(order);
-      for (const i of order) {
-        const e = examples[i]!;
-        model.scores(e.features, s);
-        let m = Number.NEGATIVE_INFINITY;
-        for (let c = 0; c < k; c++) m = Math.max(m, s[c]!);
-        let z = 0;
-        for (let c = 0; c < k; c++) {
-          s[c] = Math.exp(s[c]! - m);
-          z += s[c]!;
-        }
-        const ew = e.weight ?? 1;
-        for (let c = 0; c < k; c++) g[c] = ew * (s[c]! / z - (c === e.label ? 1 : 0));
-        for (let c = 0; c < k; c++) {
-          biasG[c]! += g[c]! * g[c]!;
-          bias[c]! -= (rate * g[c]!) / Math.sqrt(biasG[c]!);
-        }
-        const f = e.features;
-        for (let j = 0; j < f.names.length; j++) {
-          const w = weights.get(f.names[j]!);
-          if (w === undefined) continue;
-          const acc = grads.get(f.names[j]!)!;
-          const v = f.values[j]!;
-          for (let c = 0; c < k; c++) {
-            const gc = g[c]! * v + l2 * w[c]!;
-            acc[c]! += gc * gc;
-            w[c]! -= (rate * gc) / Math.sqrt(acc[c]!);
-          }
-        }
-        const x = f.dense;
-        if (x !== undefined)
-          for (let d = 0, o = 0; d < dims; d++)
-            for (let c = 0; c < k; c++, o++) {
-              const gc = g[c]! * x[d]! + l2 * dense[o]!;
-              denseG[o]! += gc * gc;
-              dense[o]! -= (rate * gc) / Math.sqrt(denseG[o]!);
-            }
-      }
-      if (average > 1 && epoch >= epochs - average) {
-        const now = params();
-        sums ??= now.map((w) => new Float64Array(w.length));
-        now.forEach((w, i) => {
-          for (let j = 0; j < w.length; j++) sums![i]![j]! += w[j]!;
-        });
-      }
-    }
-    if (sums !== undefined)
-      params().forEach((w, i) => {
-        for (let j = 0; j < w.length; j++) w[j] = sums![i]![j]! / average;
-      });
-    return model;
+    return new LinearModel(classes, bias, weights, dense);
   }
 
   /** The model file's JSON object; weights rounded to 1/1000, features whose weights all round to 0 left out. */

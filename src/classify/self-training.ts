@@ -8,8 +8,9 @@ import { hostOf } from "../log/host.ts";
 import { openLog } from "../log/read.ts";
 import type { Classifier } from "./classifier.ts";
 import { type Features, queryFeatures } from "./features.ts";
+import { fitLinearModel } from "./fit.ts";
 import { comparable, TOP_LEVELS } from "./labels.ts";
-import { type Example, LinearModel, type TrainOptions } from "./model.ts";
+import type { Example, LinearModel, TrainOptions } from "./model.ts";
 
 /**
  * Self-training on unlabelled queries (docs/classifier.md, sessions 13 and 17): the model of the labelled queries
@@ -256,7 +257,7 @@ export function pseudoLabelled(
   /** Told how many pool queries joined, and how many of them through the click graph. */
   onAdded?: (added: number, byClicks: number) => void,
 ): Example[] {
-  const first = LinearModel.train(TOP_LEVELS, gold, withAverage(opts, st));
+  const first = fitLinearModel(TOP_LEVELS, gold, withAverage(opts, st));
   const k = TOP_LEVELS.length;
   const byClicks =
     st.click !== undefined && queryOf !== undefined ? clickLabels(gold, queryOf, pool, st.click) : undefined;
@@ -281,7 +282,7 @@ export function pseudoLabelled(
 export function selfTrain(...args: Parameters<typeof pseudoLabelled>): LinearModel {
   const [gold, , opts, st = SELF_TRAINING] = args;
   const added = pseudoLabelled(...args);
-  return LinearModel.train(TOP_LEVELS, [...gold, ...added], { ...withAverage(opts, st), ...st.refit });
+  return fitLinearModel(TOP_LEVELS, [...gold, ...added], { ...withAverage(opts, st), ...st.refit });
 }
 
 /** `opts` with the self-training's `average`, when it sets one. */

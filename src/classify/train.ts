@@ -8,8 +8,9 @@ import { type KnowledgeBase, loadKnowledgeBase } from "../knowledge/knowledge-ba
 import { Rng } from "../util/random.ts";
 import { Classifier } from "./classifier.ts";
 import { queryFeatures } from "./features.ts";
+import { fitLinearModel } from "./fit.ts";
 import { comparable, type Labelled, TOP_LEVELS } from "./labels.ts";
-import { type Example, LinearModel, type ModelFile, type TrainOptions } from "./model.ts";
+import type { Example, LinearModel, ModelFile, TrainOptions } from "./model.ts";
 import { type Pool, poolFeatures, SELF_TRAINING, type SelfTraining, selfTrain } from "./self-training.ts";
 
 /** Features of each labelled query (computed with `classifier`, which should have no model). */
@@ -22,7 +23,7 @@ export function featurize(classifier: Classifier, rows: readonly Labelled[], emb
 }
 
 export function trainModel(examples: readonly Example[], opts: TrainOptions = {}): LinearModel {
-  return LinearModel.train(TOP_LEVELS, examples, opts);
+  return fitLinearModel(TOP_LEVELS, examples, opts);
 }
 
 /** Per-class counts of a confusion: labelled, predicted, correct. */

@@ -5,6 +5,7 @@ import { test } from "node:test";
 import fc from "fast-check";
 import { BUNDLED_MODEL, Classifier, loadModel } from "../../src/classify/classifier.ts";
 import { type Features, queryFeatures, wordFeatures } from "../../src/classify/features.ts";
+import { fitLinearModel } from "../../src/classify/fit.ts";
 import { readLabelled, TOP_LEVELS } from "../../src/classify/labels.ts";
 import { LinearModel, type ModelFile } from "../../src/classify/model.ts";
 import { WordParts, WordScorer } from "../../src/classify/scoring.ts";
@@ -144,7 +145,7 @@ test("model scores: finite, argmax in range, and the file round trip keeps predi
         features: { names: r.names, values: r.names.map(() => 1) } as Features,
         label: (r.seed + i) % 3,
       }));
-      const m = LinearModel.train(["X", "Y", "Z"], examples, { seed, minCount: 1, epochs: 3 });
+      const m = fitLinearModel(["X", "Y", "Z"], examples, { seed, minCount: 1, epochs: 3 });
       const back = LinearModel.fromFile(
         m.toFile("fp", { examples: examples.length, seed, options: {} }),
         "fp",
@@ -177,12 +178,10 @@ test("weights averaged over the last n passes are the mean of the models that st
         label: (r.seed + i) % 3,
       }));
       const opts = { seed, minCount: 1 };
-      const averaged = LinearModel.train(["X", "Y", "Z"], examples, { ...opts, epochs: 5, average: 3 });
+      const averaged = fitLinearModel(["X", "Y", "Z"], examples, { ...opts, epochs: 5, average: 3 });
       // The same seed shuffles the same way pass by pass, so a run of 3, 4 or 5 passes is a prefix of the run of 5.
-      const stops = [3, 4, 5].map((epochs) =>
-        LinearModel.train(["X", "Y", "Z"], examples, { ...opts, epochs }),
-      );
-      const one = LinearModel.train(["X", "Y", "Z"], examples, { ...opts, epochs: 5, average: 1 });
+      const stops = [3, 4, 5].map((epochs) => fitLinearModel(["X", "Y", "Z"], examples, { ...opts, epochs }));
+      const one = fitLinearModel(["X", "Y", "Z"], examples, { ...opts, epochs: 5, average: 1 });
       const last = stops[2]!;
       for (const e of examples) {
         const want = [0, 1, 2].map((c) => stops.reduce((a, m) => a + m.scores(e.features)[c]!, 0) / 3);
