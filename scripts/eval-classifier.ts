@@ -22,9 +22,9 @@ import { cpus } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { SHARED_AOL } from "../bench/shared-aol.ts";
-import { Classifier, UNCLASSIFIED } from "../src/classify/classifier.ts";
-import { classifyLog } from "../src/classify/classify-log.ts";
-import { labelledBeside, readLabelled } from "../src/classify/labels.ts";
+import { type Classification, Classifier, UNCLASSIFIED } from "../src/classify/classifier.ts";
+import { assessAll, classifyLog, firstPassRecords, withLogContext } from "../src/classify/classify-log.ts";
+import { labelledBeside, readLabelled, TOP_LEVELS } from "../src/classify/labels.ts";
 import { LOG_CONTEXT } from "../src/classify/log-context.ts";
 import type { Example, LinearModel } from "../src/classify/model.ts";
 import { poolFeatures, readPool, SELF_TRAINING, selfTrain } from "../src/classify/self-training.ts";
@@ -74,11 +74,18 @@ if (!noModel && !process.argv.includes("--no-cv") && existsSync(trainPath) && ex
   }
   const pct = (x: number) => (100 * x).toFixed(2);
   const cvs: Record<string, unknown> = {};
+  let trainFolds: { models: readonly LinearModel[]; fold: Int32Array } | undefined;
   for (const [name, examples] of [
     ["train", train],
     ["train+dev", [...train, ...dev]],
   ] as const) {
-    const cv = crossValidate(examples, 5, {}, 1, undefined, fit ?? ((tr) => trainModel(tr, {})));
+    // Each fold's model, in fold order (crossValidate fits fold 0, 1, … in turn), for --context below.
+    const models: LinearModel[] = [];
+    const cv = crossValidate(examples, 5, {}, 1, undefined, (tr) => {
+      models.push(fit === undefined ? trainModel(tr, {}) : fit(tr));
+      return models.at(-1)!;
+    });
+    if (name === "train") trainFolds = { models, fold: cv.fold };
     console.log(
       `\n## 5-fold cross-validation on ${name} (${examples.length} queries)\n\n**${pct(cv.mean)}% ± ${pct(cv.sd)}** (folds ${cv.folds.map(pct).join(", ")})\n`,
     );
@@ -89,6 +96,13 @@ if (!noModel && !process.argv.includes("--no-cv") && existsSync(trainPath) && ex
     cvs[name] = { folds: cv.folds, mean: cv.mean, sd: cv.sd, perCategory: pr };
   }
   result.crossValidation = cvs;
+  if (process.argv.includes("--context") && existsSync(aolPath) && trainFolds !== undefined)
+    result.crossValidationThroughClassify = await contextCrossValidation(
+      trainRows.map((r) => r.query),
+      train,
+      trainFolds,
+      emb,
+    );
 }
 
 if (existsSync(devPath)) {
@@ -168,6 +182,65 @@ if (process.argv.includes("--context") && !noModel && existsSync(devPath) && exi
     `\n## dev with the log context (classify --context clicks,users, the AOL subset as the log)\n\n${ok}/${n} correct = **${((100 * ok) / n).toFixed(2)}%**; ${found} of the queries are in the log (${((100 * foundOk) / Math.max(found, 1)).toFixed(2)}% of them right); the context moved ${context?.queriesChanged} of its distinct queries\n`,
   );
   result.devWithContext = { queries: n, correct: ok, accuracy: ok / n, inLog: found, correctInLog: foundOk };
+}
+
+/**
+ * 5-fold cross-validation on train (the folds of `crossValidate`, seed 1) through what `querymask classify` does with
+ * each fold's model: the layer alone; the classifier (the query rules first); and `classify --context clicks,users`
+ * with the AOL subset as the log. Prints the three, fold by fold.
+ */
+async function contextCrossValidation(
+  queries: readonly string[],
+  examples: readonly Example[],
+  /** The cross-validation's fold models (fold 0, 1, …) and each example's fold. */
+  { models, fold }: { models: readonly LinearModel[]; fold: Int32Array },
+  emb: Embeddings,
+): Promise<Record<string, unknown>> {
+  const log = await loadLog([aolPath], { keepSource: false });
+  const { events } = await firstPassRecords(
+    (async function* () {
+      yield log.records;
+    })(),
+    { clicks: false, events: true },
+  );
+  if (events === undefined) throw new Error("eval: the first pass gathered no events");
+  const branchOf = (c: Classification) => TOP_LEVELS.indexOf(topOf(c.categoryId));
+  const variants = ["the layer alone", "classify (rules first)", "classify --context clicks,users"] as const;
+  const got = variants.map(() => new Int32Array(examples.length));
+  const texts = new Set(events.texts);
+  console.log(
+    `\n## 5-fold cross-validation on train through classify, the AOL subset as the log (${events.texts.length} distinct queries; ${queries.filter((q) => texts.has(q)).length} of the ${queries.length} labelled queries are among them)\n`,
+  );
+  for (const [f, model] of models.entries()) {
+    const rules = await Classifier.create({ kb: classifier.kb, model, embeddings: emb });
+    const context = withLogContext(rules, events, LOG_CONTEXT, assessAll(rules, events.texts));
+    examples.forEach((e, i) => {
+      if (fold[i] !== f) return;
+      got[0]![i] = model.predict(e.features);
+      got[1]![i] = branchOf(rules.classify(queries[i]!));
+      got[2]![i] = branchOf(context.classify(queries[i]!));
+    });
+    console.log(`  fold ${f + 1}: the context moved ${context.queriesChanged} distinct queries`);
+  }
+  const out: Record<string, unknown> = {};
+  variants.forEach((name, v) => {
+    const folds = [0, 1, 2, 3, 4].map((f) => {
+      let n = 0;
+      let ok = 0;
+      examples.forEach((e, i) => {
+        if (fold[i] !== f) return;
+        n++;
+        if (got[v]![i] === e.label) ok++;
+      });
+      return ok / n;
+    });
+    const mean = folds.reduce((a, b) => a + b, 0) / 5;
+    const sd = Math.sqrt(folds.reduce((a, b) => a + (b - mean) ** 2, 0) / 4);
+    const pct = (x: number) => (100 * x).toFixed(2);
+    console.log(`${name}: **${pct(mean)}% ± ${pct(sd)}** (folds ${folds.map(pct).join(", ")})`);
+    out[name] = { folds, mean, sd };
+  });
+  return out;
 }
 
 if (devOnly) {

@@ -13,7 +13,8 @@
  * shares as the prior (what the two experiments used), a setting picked per fold on the other four folds, pooled
  * per-category precision/recall, and a dev check with the bundled model (data/model) on labels/dev.tsv.
  *
- * LOGCTX_BETAS, LOGCTX_GAMMAS, LOGCTX_MINUTES: the grid (default 0,0.5,1,1.5 / 0,0.5,1,1.5 / 30,120).
+ * LOGCTX_BETAS, LOGCTX_GAMMAS, LOGCTX_MINUTES: the grid (default 0,0.5,1,1.5 / 0,0.5,1,1.5 / 30,120). LOGCTX_ROUNDS:
+ * the product's rounds to compare (default 1; e.g. 1,2,3: iterative classification, `LogContextSettings.rounds`).
  * Prints counts and figures only, never a query or a host.
  */
 import { join } from "node:path";
@@ -71,6 +72,7 @@ export default async function logctx(ctx: ExperimentContext): Promise<void> {
   const gammas = configs<[number]>("LOGCTX_GAMMAS", "0,0.5,1,1.5", ["gamma"]).map(([x]) => x);
   const minutes = configs<[number]>("LOGCTX_MINUTES", "30,120", ["minutes"]).map(([x]) => x);
   const windows = minutes.map((m) => 60 * m);
+  const roundsList = configs<[number]>("LOGCTX_ROUNDS", "1", ["rounds"]).map(([x]) => x);
   const pool = await aolPoolOrSkip(ctx, "logctx");
   const lines = aolRows(ctx.paths);
   if (pool === undefined || lines === undefined) return;
@@ -112,7 +114,7 @@ export default async function logctx(ctx: ExperimentContext): Promise<void> {
   const user = windows.map(() => new Float64Array(K));
   const out = new Int8Array(S);
   // What src/classify/log-context.ts (classify --context clicks,users, its defaults) gives each held-out row.
-  const productPred = new Int8Array(n);
+  const productPred = roundsList.map(() => new Int8Array(n));
   for (let f = 0; f < 5; f++) {
     const tf = process.cpuUsage();
     const tr = rows.filter((_, i) => fold[i] !== f).map((r) => r.ex);
@@ -123,7 +125,9 @@ export default async function logctx(ctx: ExperimentContext): Promise<void> {
     for (const e of tr) labelShares[e.label]! += 1;
     for (let c = 0; c < K; c++) labelShares[c] = Math.max(labelShares[c]! / tr.length, 1e-12);
     const priors = [log.marginalPrior(p), labelShares];
-    const branches = contextBranches(product.events, product.probs(p), K, LOG_CONTEXT);
+    const branchesOf = roundsList.map((rounds) =>
+      contextBranches(product.events, product.probs(p), K, { ...LOG_CONTEXT, rounds }),
+    );
     let ok = 0;
     let tot = 0;
     for (let i = 0; i < n; i++) {
@@ -133,8 +137,10 @@ export default async function logctx(ctx: ExperimentContext): Promise<void> {
       for (let c = 0; c < K; c++) logp[c] = Math.log(Math.max(logp[c]!, 1e-300));
       tot++;
       if (argmax(logp) === rows[i]!.ex.label) ok++;
-      const b = product.branchOf(rows[i]!.query, branches);
-      productPred[i] = b < 0 ? argmax(logp) : b;
+      branchesOf.forEach((branches, r) => {
+        const b = product.branchOf(rows[i]!.query, branches);
+        productPred[r]![i] = b < 0 ? argmax(logp) : b;
+      });
       const id = rowId[i];
       priors.forEach((prior, v) => {
         if (id === undefined) {
@@ -209,22 +215,24 @@ export default async function logctx(ctx: ExperimentContext): Promise<void> {
     picked.map((j, f) => acc[0]![j]![f]!),
   );
   console.log(`  picks: ${picked.map((j) => settings[j]!.name).join(" | ")}`);
-  const productAcc = [0, 1, 2, 3, 4].map((f) => {
-    let ok = 0;
-    let tot = 0;
-    for (let i = 0; i < n; i++)
-      if (fold[i] === f) {
-        tot++;
-        if (productPred[i] === rows[i]!.ex.label) ok++;
-      }
-    return ok / tot;
+  roundsList.forEach((rounds, r) => {
+    const productAcc = [0, 1, 2, 3, 4].map((f) => {
+      let ok = 0;
+      let tot = 0;
+      for (let i = 0; i < n; i++)
+        if (fold[i] === f) {
+          tot++;
+          if (productPred[r]![i] === rows[i]!.ex.label) ok++;
+        }
+      return ok / tot;
+    });
+    line(`src/classify/log-context.ts, ${rounds} round(s)`, productAcc);
+    if (comboIdx >= 0 && rounds === 1) {
+      let same = 0;
+      for (let i = 0; i < n; i++) if (productPred[r]![i] === pred[0]![comboIdx * n + i]) same++;
+      console.log(`  the same branch as ${settings[comboIdx]!.name} above on ${same} of ${n} rows`);
+    }
   });
-  line("src/classify/log-context.ts (defaults)", productAcc);
-  if (comboIdx >= 0) {
-    let same = 0;
-    for (let i = 0; i < n; i++) if (productPred[i] === pred[0]![comboIdx * n + i]) same++;
-    console.log(`  the same branch as ${settings[comboIdx]!.name} above on ${same} of ${n} rows`);
-  }
 
   console.log("\nprior = the training folds' label shares (as hostprop/userctx):");
   const labelBest = settings.reduce((b, _, j) => (mean(acc[1]![j]!) > mean(acc[1]![b]!) ? j : b), 0);
@@ -279,8 +287,10 @@ export default async function logctx(ctx: ExperimentContext): Promise<void> {
   const p = log.probs(bundled);
   const mass = log.hostMass(p);
   const prior = log.marginalPrior(p);
-  const devBranches = contextBranches(product.events, product.probs(p), K, LOG_CONTEXT);
-  let productHits = 0;
+  const devBranchesOf = roundsList.map((rounds) =>
+    contextBranches(product.events, product.probs(p), K, { ...LOG_CONTEXT, rounds }),
+  );
+  const productHits = roundsList.map(() => 0);
   const hits = new Int32Array(S);
   const hitsIn = new Int32Array(S);
   let inLog = 0;
@@ -301,8 +311,10 @@ export default async function logctx(ctx: ExperimentContext): Promise<void> {
       });
     }
     decide(settings, logp, host, user, out);
-    const b = product.branchOf(d.query, devBranches);
-    if ((b < 0 ? argmax(logp) : b) === label) productHits++;
+    devBranchesOf.forEach((devBranches, r) => {
+      const b = product.branchOf(d.query, devBranches);
+      if ((b < 0 ? argmax(logp) : b) === label) productHits[r]!++;
+    });
     for (let j = 0; j < S; j++)
       if (out[j] === label) {
         hits[j]!++;
@@ -323,8 +335,10 @@ export default async function logctx(ctx: ExperimentContext): Promise<void> {
     console.log(
       `  ${settings[j]!.name.padEnd(18)} ${((100 * hits[j]!) / dev.length).toFixed(2)}% (${hits[j]}/${dev.length}); on the rows in the log ${((100 * hitsIn[j]!) / Math.max(inLog, 1)).toFixed(2)}% (${hitsIn[j]}/${inLog})`,
     );
-  console.log(
-    `  src/classify/log-context.ts (defaults) ${((100 * productHits) / dev.length).toFixed(2)}% (${productHits}/${dev.length})`,
+  roundsList.forEach((rounds, r) =>
+    console.log(
+      `  src/classify/log-context.ts, ${rounds} round(s) ${((100 * productHits[r]!) / dev.length).toFixed(2)}% (${productHits[r]}/${dev.length})`,
+    ),
   );
   const c2 = process.cpuUsage(t0);
   console.log(`logctx: ${((c2.user + c2.system) / 1e6).toFixed(1)} CPU-s after the pool`);

@@ -41,6 +41,11 @@ export interface LogContextSettings {
   /** The prior's pseudo-counts in the smoothed site (α_c) and user (α_u) distributions. */
   readonly clickAlpha: number;
   readonly userAlpha: number;
+  /**
+   * Rounds of the second look. In round r > 1 the neighbours' p are their posteriors of round r − 1 (p · e^terms,
+   * normalized), while each query's own term stays its text's p: iterative (collective) classification.
+   */
+  readonly rounds: number;
 }
 
 /** The defaults: the experiments' settings (docs/classifier.md). */
@@ -51,6 +56,7 @@ export const LOG_CONTEXT: LogContextSettings = {
   userWeight: 1,
   clickAlpha: 1,
   userAlpha: 5,
+  rounds: 1,
 };
 
 /** Grow a Float64Array column. */
@@ -146,12 +152,7 @@ export function contextBranches(
   settings: LogContextSettings = LOG_CONTEXT,
 ): Int32Array {
   const nq = events.texts.length;
-  const prior = eventPrior(events, probs, k);
-  // The context's log-ratio terms of each query, summed.
-  const terms = new Float64Array(nq * k);
-  const inputs = { events, probs, k, prior, settings, terms };
-  if (settings.signals.includes("clicks")) clickTerms(inputs);
-  if (settings.signals.includes("users")) userTerms(inputs);
+  const terms = roundsTerms(events, probs, k, settings);
   const out = new Int32Array(nq).fill(-1);
   for (let q = 0; q < nq; q++) {
     const p = probs[q];
@@ -170,6 +171,66 @@ export function contextBranches(
     out[q] = best;
   }
   return out;
+}
+
+/**
+ * Each query's branch probabilities in the light of its log: p · e^terms, normalized (undefined where p is). For
+ * uses beyond the branch (e.g. as training labels); {@link contextBranches} is their argmax.
+ */
+export function contextPosteriors(
+  events: QueryEvents,
+  probs: readonly (Float64Array | undefined)[],
+  k: number,
+  settings: LogContextSettings = LOG_CONTEXT,
+): (Float64Array | undefined)[] {
+  return posteriors(probs, roundsTerms(events, probs, k, settings), k);
+}
+
+/** The terms of the last of `settings.rounds` rounds. */
+function roundsTerms(
+  events: QueryEvents,
+  probs: readonly (Float64Array | undefined)[],
+  k: number,
+  settings: LogContextSettings,
+): Float64Array {
+  let terms = contextTerms(events, probs, k, settings);
+  for (let round = 2; round <= settings.rounds; round++)
+    terms = contextTerms(events, posteriors(probs, terms, k), k, settings);
+  return terms;
+}
+
+/** The context's log-ratio terms of each query (k per query), summed over the signals, from the neighbours' p. */
+function contextTerms(
+  events: QueryEvents,
+  probs: readonly (Float64Array | undefined)[],
+  k: number,
+  settings: LogContextSettings,
+): Float64Array {
+  const prior = eventPrior(events, probs, k);
+  const terms = new Float64Array(events.texts.length * k);
+  const inputs = { events, probs, k, prior, settings, terms };
+  if (settings.signals.includes("clicks")) clickTerms(inputs);
+  if (settings.signals.includes("users")) userTerms(inputs);
+  return terms;
+}
+
+/** Each query's p · e^terms, normalized (undefined where p is). */
+function posteriors(
+  probs: readonly (Float64Array | undefined)[],
+  terms: Float64Array,
+  k: number,
+): (Float64Array | undefined)[] {
+  return probs.map((p, q) => {
+    if (p === undefined) return undefined;
+    const out = new Float64Array(k);
+    let sum = 0;
+    for (let c = 0; c < k; c++) {
+      out[c] = p[c]! * Math.exp(terms[q * k + c]!);
+      sum += out[c]!;
+    }
+    for (let c = 0; c < k; c++) out[c]! /= sum;
+    return out;
+  });
 }
 
 /** The mean of p over the log's query events that have one (uniform when none has). */

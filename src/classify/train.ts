@@ -64,6 +64,8 @@ export interface CrossValidation {
   readonly sd: number;
   /** All folds' predictions together. */
   readonly pooled: Evaluation;
+  /** Each example's fold (0 … k − 1). */
+  readonly fold: Int32Array;
 }
 
 /**
@@ -111,6 +113,7 @@ export function crossValidate(
       examples.map((e) => e.label),
       predicted,
     ),
+    fold,
   };
 }
 
