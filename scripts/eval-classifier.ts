@@ -25,7 +25,7 @@ import { SHARED_AOL } from "../bench/shared-aol.ts";
 import { type Classification, Classifier, UNCLASSIFIED } from "../src/classify/classifier.ts";
 import { assessAll, classifyLog, firstPassRecords, withLogContext } from "../src/classify/classify-log.ts";
 import { labelledBeside, readLabelled, TOP_LEVELS } from "../src/classify/labels.ts";
-import { LOG_CONTEXT } from "../src/classify/log-context.ts";
+import { contextBranches, LOG_CONTEXT } from "../src/classify/log-context.ts";
 import type { Example, LinearModel } from "../src/classify/model.ts";
 import { poolFeatures, readPool, SELF_TRAINING, selfTrain } from "../src/classify/self-training.ts";
 import { crossValidate, featurize, precisionRecall, trainModel } from "../src/classify/train.ts";
@@ -205,23 +205,55 @@ async function contextCrossValidation(
   );
   if (events === undefined) throw new Error("eval: the first pass gathered no events");
   const branchOf = (c: Classification) => TOP_LEVELS.indexOf(topOf(c.categoryId));
-  const variants = ["the layer alone", "classify (rules first)", "classify --context clicks,users"] as const;
+  const settings = [{ ...LOG_CONTEXT, rounds: 1 }, LOG_CONTEXT];
+  const variants = [
+    "the layer alone",
+    "classify (rules first)",
+    ...settings.map((st) => `classify --context clicks,users --context-rounds ${st.rounds}`),
+    `the same, the rules not first (rounds ${LOG_CONTEXT.rounds})`,
+  ];
   const got = variants.map(() => new Int32Array(examples.length));
   const texts = new Set(events.texts);
   console.log(
     `\n## 5-fold cross-validation on train through classify, the AOL subset as the log (${events.texts.length} distinct queries; ${queries.filter((q) => texts.has(q)).length} of the ${queries.length} labelled queries are among them)\n`,
   );
+  // Where the query rules decide: how often they are right, and how often the context's branch would be.
+  const ruled = { n: 0, rules: 0, context: 0 };
   for (const [f, model] of models.entries()) {
     const rules = await Classifier.create({ kb: classifier.kb, model, embeddings: emb });
-    const context = withLogContext(rules, events, LOG_CONTEXT, assessAll(rules, events.texts));
+    const assessed = assessAll(rules, events.texts);
+    const contexts = settings.map((st) => withLogContext(rules, events, st, assessed));
+    const branches = contextBranches(
+      events,
+      assessed.map((a) => a.probs),
+      rules.branches.length,
+      LOG_CONTEXT,
+    );
+    const byText = new Map(events.texts.map((t, q) => [t, q]));
     examples.forEach((e, i) => {
       if (fold[i] !== f) return;
+      const query = queries[i]!;
       got[0]![i] = model.predict(e.features);
-      got[1]![i] = branchOf(rules.classify(queries[i]!));
-      got[2]![i] = branchOf(context.classify(queries[i]!));
+      got[1]![i] = branchOf(rules.classify(query));
+      contexts.forEach((c, v) => {
+        got[2 + v]![i] = branchOf(c.classify(query));
+      });
+      const q = byText.get(query);
+      const own = got[2 + settings.length - 1]![i]!;
+      got[2 + settings.length]![i] = q === undefined || branches[q]! < 0 ? own : branches[q]!;
+      if (q !== undefined && assessed[q]!.ruled && branches[q]! >= 0) {
+        ruled.n++;
+        if (own === e.label) ruled.rules++;
+        if (branches[q] === e.label) ruled.context++;
+      }
     });
-    console.log(`  fold ${f + 1}: the context moved ${context.queriesChanged} distinct queries`);
+    console.log(
+      `  fold ${f + 1}: the context moved ${contexts.map((c, v) => `${c.queriesChanged} (rounds ${settings[v]!.rounds})`).join(", ")} distinct queries`,
+    );
   }
+  console.log(
+    `  where the query rules decide (${ruled.n} held-out queries): the rules right on ${ruled.rules}, the context's branch (rounds ${LOG_CONTEXT.rounds}) on ${ruled.context}\n`,
+  );
   const out: Record<string, unknown> = {};
   variants.forEach((name, v) => {
     const folds = [0, 1, 2, 3, 4].map((f) => {

@@ -335,11 +335,10 @@ export default async function logctx(ctx: ExperimentContext): Promise<void> {
     console.log(
       `  ${settings[j]!.name.padEnd(18)} ${((100 * hits[j]!) / dev.length).toFixed(2)}% (${hits[j]}/${dev.length}); on the rows in the log ${((100 * hitsIn[j]!) / Math.max(inLog, 1)).toFixed(2)}% (${hitsIn[j]}/${inLog})`,
     );
-  roundsList.forEach((rounds, r) =>
+  for (const [r, rounds] of roundsList.entries())
     console.log(
       `  src/classify/log-context.ts, ${rounds} round(s) ${((100 * productHits[r]!) / dev.length).toFixed(2)}% (${productHits[r]}/${dev.length})`,
-    ),
-  );
+    );
   const c2 = process.cpuUsage(t0);
   console.log(`logctx: ${((c2.user + c2.system) / 1e6).toFixed(1)} CPU-s after the pool`);
 }

@@ -19,10 +19,12 @@ export interface ClassifyOptions {
   readonly onProgress?: ProgressCallback;
   /**
    * `querymask classify --context`: each query's branch also read off its log — the sites its searchers clicked
-   * (`clicks`), the same users' queries around it (`users`, within `contextMinutes`, default 120).
+   * (`clicks`), the same users' queries around it (`users`, within `contextMinutes`, default 120), in
+   * `contextRounds` passes (`--context-rounds`).
    */
   readonly context?: readonly ContextSignal[];
   readonly contextMinutes?: number;
+  readonly contextRounds?: number;
 }
 
 export interface Classified {
@@ -44,7 +46,12 @@ export async function classify(log: QueryLog, opts: ClassifyOptions = {}): Promi
   const context =
     opts.context === undefined
       ? undefined
-      : { ...LOG_CONTEXT, signals: opts.context, minutes: opts.contextMinutes ?? LOG_CONTEXT.minutes };
+      : {
+          ...LOG_CONTEXT,
+          signals: opts.context,
+          minutes: opts.contextMinutes ?? LOG_CONTEXT.minutes,
+          rounds: opts.contextRounds ?? LOG_CONTEXT.rounds,
+        };
   return classifyLog(classifier, log, progressOf(opts.onProgress), context);
 }
 

@@ -56,7 +56,7 @@ export const LOG_CONTEXT: LogContextSettings = {
   userWeight: 1,
   clickAlpha: 1,
   userAlpha: 5,
-  rounds: 1,
+  rounds: 5,
 };
 
 /** Grow a Float64Array column. */
@@ -152,7 +152,7 @@ export function contextBranches(
   settings: LogContextSettings = LOG_CONTEXT,
 ): Int32Array {
   const nq = events.texts.length;
-  const terms = roundsTerms(events, probs, k, settings);
+  const terms = roundsTerms(events, flat(probs, k), k, settings);
   const out = new Int32Array(nq).fill(-1);
   for (let q = 0; q < nq; q++) {
     const p = probs[q];
@@ -183,69 +183,179 @@ export function contextPosteriors(
   k: number,
   settings: LogContextSettings = LOG_CONTEXT,
 ): (Float64Array | undefined)[] {
-  return posteriors(probs, roundsTerms(events, probs, k, settings), k);
+  const p = flat(probs, k);
+  const post = posteriors(p, roundsTerms(events, p, k, settings), k, new Float64Array(p.values.length));
+  return probs.map((x, q) => (x === undefined ? undefined : post.values.slice(q * k, q * k + k)));
+}
+
+/** Each query's k probabilities, one after another, and whether it has them (the others' are 0). */
+interface Probs {
+  readonly values: Float64Array;
+  readonly has: Uint8Array;
+}
+
+function flat(probs: readonly (Float64Array | undefined)[], k: number): Probs {
+  const values = new Float64Array(probs.length * k);
+  const has = new Uint8Array(probs.length);
+  probs.forEach((p, q) => {
+    if (p === undefined) return;
+    values.set(p.subarray(0, k), q * k);
+    has[q] = 1;
+  });
+  return { values, has };
 }
 
 /** The terms of the last of `settings.rounds` rounds. */
-function roundsTerms(
-  events: QueryEvents,
-  probs: readonly (Float64Array | undefined)[],
-  k: number,
-  settings: LogContextSettings,
-): Float64Array {
-  let terms = contextTerms(events, probs, k, settings);
+function roundsTerms(events: QueryEvents, probs: Probs, k: number, settings: LogContextSettings): Float64Array {
+  const orders = eventOrders(events, probs, settings);
+  const size = probs.values.length;
+  const scratch: Scratch = {
+    terms: new Float64Array(size),
+    sums: new Float64Array(size),
+    site: new Float64Array(events.sites * k),
+    siteClicks: new Float64Array(events.sites),
+  };
+  contextTerms(events, orders, probs, k, settings, scratch);
+  // Each round's posteriors are the text's p moved by the last round's terms, which the next round overwrites.
+  const next = settings.rounds > 1 ? new Float64Array(size) : undefined;
   for (let round = 2; round <= settings.rounds; round++)
-    terms = contextTerms(events, posteriors(probs, terms, k), k, settings);
-  return terms;
+    contextTerms(events, orders, posteriors(probs, scratch.terms, k, next!), k, settings, scratch);
+  return scratch.terms;
+}
+
+/** The arrays a round fills, allocated once: the terms, and the users' and sites' sums of p. */
+interface Scratch {
+  readonly terms: Float64Array;
+  readonly sums: Float64Array;
+  readonly site: Float64Array;
+  readonly siteClicks: Float64Array;
+}
+
+/** What the terms walk the log by, found once for every round. */
+interface EventOrders {
+  /** The click rows by query, then site. */
+  readonly clicks: Int32Array;
+  readonly neighbours: UserNeighbours;
+}
+
+/** See {@link userNeighbours}. */
+interface UserNeighbours {
+  readonly owner: Int32Array;
+  readonly neighbour: Int32Array;
+  readonly mass: Float64Array;
+}
+
+function eventOrders(events: QueryEvents, probs: Probs, settings: LogContextSettings): EventOrders {
+  const { clickQuery, clickHost, clicks, user, time, n } = events;
+  const byUser = Int32Array.from({ length: n }, (_, e) => e).sort(
+    (a, b) => user[a]! - user[b]! || time[a]! - time[b]! || a - b,
+  );
+  return {
+    clicks: Int32Array.from({ length: clicks }, (_, i) => i).sort(
+      (a, b) => clickQuery[a]! - clickQuery[b]! || clickHost[a]! - clickHost[b]!,
+    ),
+    neighbours: settings.signals.includes("users")
+      ? userNeighbours(events, byUser, probs.has, settings.minutes * 60)
+      : { owner: new Int32Array(0), neighbour: new Int32Array(0), mass: new Float64Array(0) },
+  };
+}
+
+/**
+ * The users signal's neighbours: for each query q with p, the other query events of every user who typed q within
+ * `window` seconds of one of that user's events of q (q's own text and queries without p left out, each event once),
+ * as (q, the neighbour's query) pairs, and their number per query.
+ */
+function userNeighbours(
+  { texts, n, user, query, time }: QueryEvents,
+  order: Int32Array,
+  has: Uint8Array,
+  window: number,
+): UserNeighbours {
+  const mass = new Float64Array(texts.length);
+  let owner = new Int32Array(1024);
+  let neighbour = new Int32Array(1024);
+  let pairs = 0;
+  for (let from = 0; from < n; ) {
+    let to = from + 1;
+    while (to < n && user[order[to]!] === user[order[from]!]) to++;
+    // This user's events are order[from, to), by time. Each of their distinct queries, with its positions.
+    const at = new Map<number, number[]>();
+    for (let i = from; i < to; i++) {
+      const q = query[order[i]!]!;
+      const list = at.get(q);
+      if (list === undefined) at.set(q, [i]);
+      else list.push(i);
+    }
+    for (const [q, positions] of at) {
+      if (has[q] === 0) continue;
+      // The union of the windows around q's events, position by position (positions are in time order).
+      let lo = from;
+      let covered = from; // positions before this one are counted already
+      for (const i of positions) {
+        const t = time[order[i]!]!;
+        while (lo < i && time[order[lo]!]! < t - window) lo++;
+        let hi = i;
+        while (hi + 1 < to && time[order[hi + 1]!]! <= t + window) hi++;
+        for (let j = Math.max(lo, covered); j <= hi; j++) {
+          const q2 = query[order[j]!]!;
+          if (q2 === q || has[q2] === 0) continue;
+          if (pairs === owner.length) {
+            owner = grown(owner, 2 * pairs);
+            neighbour = grown(neighbour, 2 * pairs);
+          }
+          owner[pairs] = q;
+          neighbour[pairs] = q2;
+          pairs++;
+          mass[q]!++;
+        }
+        covered = Math.max(covered, hi + 1);
+      }
+    }
+    from = to;
+  }
+  return { owner: owner.subarray(0, pairs), neighbour: neighbour.subarray(0, pairs), mass };
 }
 
 /** The context's log-ratio terms of each query (k per query), summed over the signals, from the neighbours' p. */
 function contextTerms(
   events: QueryEvents,
-  probs: readonly (Float64Array | undefined)[],
+  orders: EventOrders,
+  probs: Probs,
   k: number,
   settings: LogContextSettings,
-): Float64Array {
+  scratch: Scratch,
+): void {
   const prior = eventPrior(events, probs, k);
-  const terms = new Float64Array(events.texts.length * k);
-  const inputs = { events, probs, k, prior, settings, terms };
+  scratch.terms.fill(0);
+  const inputs = { events, orders, probs, k, prior, settings, scratch };
   if (settings.signals.includes("clicks")) clickTerms(inputs);
   if (settings.signals.includes("users")) userTerms(inputs);
-  return terms;
 }
 
-/** Each query's p · e^terms, normalized (undefined where p is). */
-function posteriors(
-  probs: readonly (Float64Array | undefined)[],
-  terms: Float64Array,
-  k: number,
-): (Float64Array | undefined)[] {
-  return probs.map((p, q) => {
-    if (p === undefined) return undefined;
-    const out = new Float64Array(k);
+/** Each query's p · e^terms, normalized, into `into` (the probabilities of the next round). */
+function posteriors({ values, has }: Probs, terms: Float64Array, k: number, into: Float64Array): Probs {
+  for (let q = 0; q < has.length; q++) {
+    if (has[q] === 0) continue;
+    const at = q * k;
     let sum = 0;
     for (let c = 0; c < k; c++) {
-      out[c] = p[c]! * Math.exp(terms[q * k + c]!);
-      sum += out[c]!;
+      into[at + c] = values[at + c]! * Math.exp(terms[at + c]!);
+      sum += into[at + c]!;
     }
-    for (let c = 0; c < k; c++) out[c]! /= sum;
-    return out;
-  });
+    for (let c = 0; c < k; c++) into[at + c]! /= sum;
+  }
+  return { values: into, has };
 }
 
 /** The mean of p over the log's query events that have one (uniform when none has). */
-function eventPrior(
-  events: QueryEvents,
-  probs: readonly (Float64Array | undefined)[],
-  k: number,
-): Float64Array {
+function eventPrior(events: QueryEvents, { values, has }: Probs, k: number): Float64Array {
   const prior = new Float64Array(k);
   let scored = 0;
   for (let e = 0; e < events.n; e++) {
-    const p = probs[events.query[e]!];
-    if (p === undefined) continue;
+    const q = events.query[e]!;
+    if (has[q] === 0) continue;
     scored++;
-    for (let c = 0; c < k; c++) prior[c]! += p[c]!;
+    for (let c = 0; c < k; c++) prior[c]! += values[q * k + c]!;
   }
   for (let c = 0; c < k; c++) prior[c] = scored === 0 ? 1 / k : Math.max(prior[c]! / scored, 1e-12);
   return prior;
@@ -254,30 +364,30 @@ function eventPrior(
 /** What a signal's terms are computed from, and `terms`, the k per query they are added to. */
 interface TermInputs {
   readonly events: QueryEvents;
-  readonly probs: readonly (Float64Array | undefined)[];
+  readonly orders: EventOrders;
+  readonly probs: Probs;
   readonly k: number;
   readonly prior: Float64Array;
   readonly settings: LogContextSettings;
-  readonly terms: Float64Array;
+  readonly scratch: Scratch;
 }
 
 /** Adds β · log(M(c) / prior(c)) to each query's `terms` (see the top of this file). */
-function clickTerms({ events, probs, k, prior, settings, terms }: TermInputs): void {
+function clickTerms({ events, orders, probs, k, prior, settings, scratch }: TermInputs): void {
   const { clickQuery, clickHost, clicks } = events;
-  const hosts = events.sites;
+  const { terms, site, siteClicks } = scratch;
   // Each site's sum of p over its click rows, and its scored click rows.
-  const site = new Float64Array(hosts * k);
-  const siteClicks = new Float64Array(hosts);
-  // Each query's clicks by site: the click rows sorted by query, then site.
-  const order = Array.from({ length: clicks }, (_, i) => i).sort(
-    (a, b) => clickQuery[a]! - clickQuery[b]! || clickHost[a]! - clickHost[b]!,
-  );
+  site.fill(0);
+  siteClicks.fill(0);
+  // Each query's clicks by site.
+  const order = orders.clicks;
+  const { values, has } = probs;
   for (let i = 0; i < clicks; i++) {
-    const p = probs[clickQuery[i]!];
-    if (p === undefined) continue;
+    const q = clickQuery[i]!;
+    if (has[q] === 0) continue;
     const h = clickHost[i]!;
     siteClicks[h]!++;
-    for (let c = 0; c < k; c++) site[h * k + c]! += p[c]!;
+    for (let c = 0; c < k; c++) site[h * k + c]! += values[q * k + c]!;
   }
   const { clickWeight: beta, clickAlpha: alpha } = settings;
   const mix = new Float64Array(k);
@@ -285,8 +395,7 @@ function clickTerms({ events, probs, k, prior, settings, terms }: TermInputs): v
     const q = clickQuery[order[from]!]!;
     let to = from + 1;
     while (to < clicks && clickQuery[order[to]!] === q) to++;
-    const p = probs[q];
-    if (p !== undefined) {
+    if (has[q] !== 0) {
       mix.fill(0);
       let weight = 0;
       for (let i = from; i < to; ) {
@@ -297,7 +406,7 @@ function clickTerms({ events, probs, k, prior, settings, terms }: TermInputs): v
         const others = siteClicks[h]! - own;
         if (others > 0) {
           for (let c = 0; c < k; c++) {
-            const d = Math.max(site[h * k + c]! - own * p[c]!, 0);
+            const d = Math.max(site[h * k + c]! - own * values[q * k + c]!, 0);
             mix[c]! += (own * (d + alpha * prior[c]!)) / (others + alpha);
           }
           weight += own;
@@ -312,48 +421,16 @@ function clickTerms({ events, probs, k, prior, settings, terms }: TermInputs): v
 }
 
 /** Adds γ · log(D̃(c) / prior(c)) to each query's `terms` (see the top of this file). */
-function userTerms({ events, probs, k, prior, settings, terms }: TermInputs): void {
+function userTerms({ events, orders, probs, k, prior, settings, scratch }: TermInputs): void {
   const nq = events.texts.length;
-  const { n, user, query, time } = events;
-  const d = new Float64Array(nq * k);
-  const mass = new Float64Array(nq);
-  // Events by user, then time (then log order).
-  const order = Array.from({ length: n }, (_, e) => e).sort(
-    (a, b) => user[a]! - user[b]! || time[a]! - time[b]! || a - b,
-  );
-  const window = settings.minutes * 60;
-  for (let from = 0; from < n; ) {
-    let to = from + 1;
-    while (to < n && user[order[to]!] === user[order[from]!]) to++;
-    // This user's events are order[from, to), by time. Each of their distinct queries, with its positions.
-    const at = new Map<number, number[]>();
-    for (let i = from; i < to; i++) {
-      const q = query[order[i]!]!;
-      const list = at.get(q);
-      if (list === undefined) at.set(q, [i]);
-      else list.push(i);
-    }
-    for (const [q, positions] of at) {
-      if (probs[q] === undefined) continue;
-      // The union of the windows around q's events, position by position (positions are in time order).
-      let lo = from;
-      let covered = from; // positions before this one are summed already
-      for (const i of positions) {
-        const t = time[order[i]!]!;
-        while (lo < i && time[order[lo]!]! < t - window) lo++;
-        let hi = i;
-        while (hi + 1 < to && time[order[hi + 1]!]! <= t + window) hi++;
-        for (let j = Math.max(lo, covered); j <= hi; j++) {
-          const q2 = query[order[j]!]!;
-          const p = probs[q2];
-          if (q2 === q || p === undefined) continue;
-          mass[q]!++;
-          for (let c = 0; c < k; c++) d[q * k + c]! += p[c]!;
-        }
-        covered = Math.max(covered, hi + 1);
-      }
-    }
-    from = to;
+  const { terms, sums: d } = scratch;
+  d.fill(0);
+  const { owner, neighbour, mass } = orders.neighbours;
+  const { values } = probs;
+  for (let e = 0; e < owner.length; e++) {
+    const from = neighbour[e]! * k;
+    const at = owner[e]! * k;
+    for (let c = 0; c < k; c++) d[at + c]! += values[from + c]!;
   }
   const { userWeight: gamma, userAlpha: alpha } = settings;
   for (let q = 0; q < nq; q++) {

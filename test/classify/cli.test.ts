@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
+import { LOG_CONTEXT } from "../../src/classify/log-context.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "querymask-classify-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -230,6 +231,7 @@ describe("querymask kb train", () => {
     });
     assert.deepEqual(summary.context.signals, ["clicks", "users"]);
     assert.equal(summary.context.minutes, 120);
+    assert.equal(summary.context.rounds, LOG_CONTEXT.rounds);
     assert.equal(summary.context.eventsChanged, moved);
     assert.ok(moved > 0, "the generated users' context moves some events");
     // The classified log goes on to swap, whose release passes its audit against it.
@@ -295,5 +297,6 @@ describe("querymask kb train", () => {
     };
     refused(["--context", "users", "--no-model"], /needs the model/);
     refused(["--context", "sites"], /"sites" is not a context signal/);
+    refused(["--context", "clicks", "--context-rounds", "0"], /--context-rounds/);
   });
 });

@@ -2,12 +2,18 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
 import { argmax } from "../../src/classify/classifier.ts";
-import { contextBranches, LOG_CONTEXT, QueryEvents } from "../../src/classify/log-context.ts";
+import {
+  contextBranches,
+  contextPosteriors,
+  LOG_CONTEXT,
+  QueryEvents,
+} from "../../src/classify/log-context.ts";
 
 const HOUR = 3600;
-const both = LOG_CONTEXT; // clicks and users, T 120 min, β = γ = 1, α_c 1, α_u 5
-const users = { ...LOG_CONTEXT, signals: ["users" as const] };
-const clicks = { ...LOG_CONTEXT, signals: ["clicks" as const] };
+// The worked examples are one round's (the neighbours' p as their text gives it).
+const both = { ...LOG_CONTEXT, rounds: 1 }; // clicks and users, T 120 min, β = γ = 1, α_c 1, α_u 5
+const users = { ...both, signals: ["users" as const] };
+const clicks = { ...both, signals: ["clicks" as const] };
 
 /** probs by query id from a map of text → p. */
 function probsOf(events: QueryEvents, p: Record<string, number[]>): (Float64Array | undefined)[] {
@@ -56,6 +62,47 @@ test("clicks, worked example: the other queries that clicked the same site move 
   assert.deepEqual([...contextBranches(alone, probsOf(alone, p), 2, clicks)], [1, 0]);
 });
 
+test("rounds, worked example: a second round passes a neighbour's moved branch on", () => {
+  // zorblax and plimb share a site; plimb and q.x another; vend (twice, no clicks) balances the prior.
+  // Round 1: prior = (0.45 + 0.45 + 0.95 + 2 × 0.05, …) / 5 = (0.39, 0.61).
+  //   zorblax: its site's other click is plimb's, (0.45 + 0.39, 0.55 + 0.61) / 2 = (0.42, 0.58); 0.45 × 0.42/0.39 =
+  //   0.4846 < 0.55 × 0.58/0.61 = 0.5230: branch 1, posterior (0.4810, 0.5190).
+  //   plimb: the mean of (0.42, 0.58) and ((0.95 + 0.39) / 2, (0.05 + 0.61) / 2) = (0.67, 0.33) is (0.545, 0.455);
+  //   0.45 × 0.545/0.39 = 0.6288 > 0.55 × 0.455/0.61 = 0.4102: branch 0, posterior (0.6052, 0.3948).
+  //   q.x: posterior (0.9556, 0.0444).
+  // Round 2: prior = (0.4810 + 0.6052 + 0.9556 + 2 × 0.05, …) / 5 = (0.4284, 0.5716); zorblax's site now says
+  //   ((0.6052 + 0.4284) / 2, (0.3948 + 0.5716) / 2) = (0.5168, 0.4832): 0.45 × 0.5168/0.4284 = 0.5429 > 0.55 ×
+  //   0.4832/0.5716 = 0.4649: branch 0.
+  const e = new QueryEvents();
+  e.add("u1", "zorblax", 0);
+  e.click("zorblax", "http://zorb.example");
+  e.add("u2", "plimb", 0);
+  e.click("plimb", "http://zorb.example");
+  e.click("plimb", "http://plimb.example");
+  e.add("u3", "q.x", 0);
+  e.click("q.x", "http://plimb.example");
+  e.add("u4", "vend", 0);
+  e.add("u5", "vend", 0);
+  const p = probsOf(e, {
+    zorblax: [0.45, 0.55],
+    plimb: [0.45, 0.55],
+    "q.x": [0.95, 0.05],
+    vend: [0.05, 0.95],
+  });
+  assert.deepEqual([...contextBranches(e, p, 2, clicks)], [1, 0, 0, 1]);
+  assert.deepEqual([...contextBranches(e, p, 2, { ...clicks, rounds: 2 })], [0, 0, 0, 1]);
+  const round1 = contextPosteriors(e, p, 2, clicks);
+  assert.deepEqual(
+    round1.map((x) => [...x!].map((v) => v.toFixed(4))),
+    [
+      ["0.4810", "0.5190"],
+      ["0.6052", "0.3948"],
+      ["0.9556", "0.0444"],
+      ["0.0500", "0.9500"],
+    ],
+  );
+});
+
 const K = 3;
 const prob = fc
   .tuple(
@@ -91,17 +138,17 @@ function eventsOf(
 
 test("without weight, or without any shared site or neighbour, each query keeps its own argmax", () => {
   fc.assert(
-    fc.property(log, ({ events, probs }) => {
+    fc.property(log, fc.integer({ min: 1, max: 4 }), ({ events, probs }, rounds) => {
       const ev = eventsOf(events);
       const p = probsOf(ev, probs); // "-" has none: it neither moves nor is moved
       const own = p.map((x) => (x === undefined ? -1 : argmax(x)));
-      const none = { ...both, clickWeight: 0, userWeight: 0 };
+      const none = { ...both, clickWeight: 0, userWeight: 0, rounds };
       assert.deepEqual([...contextBranches(ev, p, K, none)], own);
       // Each event its own user, far apart in time and without clicks: nothing to learn from.
       const apart = eventsOf(events.map((e, i) => ({ user: `u${i}`, query: e.query, time: i * 100 * HOUR })));
       const pa = probsOf(apart, probs);
       assert.deepEqual(
-        [...contextBranches(apart, pa, K, both)],
+        [...contextBranches(apart, pa, K, { ...both, rounds })],
         pa.map((x) => (x === undefined ? -1 : argmax(x))),
       );
     }),
@@ -115,7 +162,7 @@ test("a query without context keeps its argmax even where the logs of its probab
   assert.deepEqual([...contextBranches(alone, p, K, both)], [1]);
 });
 
-test("the branches do not depend on the order the log lists its events and clicks in", () => {
+test("the branches do not depend on the order the log lists its events and clicks in (in every round)", () => {
   fc.assert(
     fc.property(log, fc.integer(), ({ events, probs }, seed) => {
       const shuffled = [...events];
@@ -127,7 +174,7 @@ test("the branches do not depend on the order the log lists its events and click
       }
       const branchOf = (list: typeof events) => {
         const ev = eventsOf(list);
-        const b = contextBranches(ev, probsOf(ev, probs), K, both);
+        const b = contextBranches(ev, probsOf(ev, probs), K, LOG_CONTEXT);
         return new Map(ev.texts.map((t, q) => [t, b[q]]));
       };
       assert.deepEqual(branchOf(shuffled), branchOf(events));

@@ -54,6 +54,7 @@ interface ClassifyFlags extends InputFlags {
   threads: number;
   context?: ContextSignal[];
   contextMinutes: number;
+  contextRounds: number;
   json?: boolean;
 }
 
@@ -108,6 +109,13 @@ export function register(program: Command): void {
       "--context users: a user's queries count when this close to one of their events of the query",
       intArg(1),
       LOG_CONTEXT.minutes,
+    )
+    .option(
+      "--context-rounds <n>",
+      "--context: passes in which each query's neighbours lend it their branch as the context last gave it " +
+        "(1: as their text alone gives it)",
+      intArg(1),
+      LOG_CONTEXT.rounds,
     )
     .option("--json", "print the summary as JSON")
     .addHelpText(
@@ -165,6 +173,7 @@ export function register(program: Command): void {
           ...LOG_CONTEXT,
           signals: flags.context ?? [],
           minutes: flags.contextMinutes,
+          rounds: flags.contextRounds,
         };
         context = withLogContext(alone!, events, contextSettings, assessed);
       }
@@ -219,6 +228,7 @@ export function register(program: Command): void {
               context: {
                 signals: flags.context,
                 ...(flags.context?.includes("users") ? { minutes: flags.contextMinutes } : {}),
+                rounds: flags.contextRounds,
                 queriesChanged: context.queriesChanged,
                 eventsChanged: context.eventsChanged,
               },
