@@ -206,7 +206,12 @@ function flat(probs: readonly (Float64Array | undefined)[], k: number): Probs {
 }
 
 /** The terms of the last of `settings.rounds` rounds. */
-function roundsTerms(events: QueryEvents, probs: Probs, k: number, settings: LogContextSettings): Float64Array {
+function roundsTerms(
+  events: QueryEvents,
+  probs: Probs,
+  k: number,
+  settings: LogContextSettings,
+): Float64Array {
   const orders = eventOrders(events, probs, settings);
   const size = probs.values.length;
   const scratch: Scratch = {
