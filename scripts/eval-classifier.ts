@@ -15,7 +15,9 @@
  * coverage pass (and leaves bench/results/classifier-eval.json alone); --no-cv skips the cross-validation;
  * --no-model uses Algorithm 1 alone; --pool cross-validates with self-training on the AOL subset's unlabelled queries (as `kb train --pool`); --paper uses Algorithm 1's least-referenced-unit rule instead of the
  * default vote (and no model); --context also gives dev's accuracy with the log context of `classify --context
- * clicks,users`, the AOL subset as the log (its dev queries get their answer in that log; the others their text's).
+ * clicks,users`, the AOL subset as the log (its dev queries get their answer in that log; the others their text's),
+ * and, unless --no-cv, the cross-validation on train through what `classify` does with each fold's model: with the
+ * query rules first, and with the log context (1 round and the default).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
