@@ -15,13 +15,18 @@
  * - users: D sums p(·|q') over the other query events of every user who typed q that fall within ±`minutes` of one
  *   of that user's events of q (q's own text left out, each event counted once), D̃ = (D + α_u · prior) / (|D| + α_u).
  *
+ * In `rounds` passes (default 5): after the first, the neighbours' p are their posteriors of the pass before (p ·
+ * e^terms, normalized; q's own log p(c|q) stays its text's; the prior is their mean), so a query hears of a
+ * neighbour its own context moved.
+ *
  * A query without clicks shared with another query, or without neighbours, keeps what its text says; a few
  * neighbours move it less than many. The answer is still one per query text within a log (a function of the text
  * and of the log), so a release's Category and Unit stay those its original gives the same text. No click, site or
  * user leaves the run: the tables live in memory for the second pass.
  *
  * Measured on the labelled training queries against the AOL subset (5-fold CV, scripts/classifier-experiments
- * `hostprop`, `userctx`, `logctx`; docs/classifier.md).
+ * `hostprop`, `userctx`, `logctx`, and through the command `npm run eval:classifier -- --pool --context`;
+ * docs/classifier.md).
  */
 import { hostOf } from "../log/host.ts";
 import { grown } from "../util/arrays.ts";
