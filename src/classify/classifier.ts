@@ -278,12 +278,13 @@ export class Classifier {
 
   /**
    * `query` classified in the learned layer's branch `branch` (an index of {@link branches}) instead of the one the
-   * layer picks: the category within it as `classify` chooses one (see `decide`). The query rules' answer stands,
-   * and a query the layer cannot score stays as `classify` gives it. Uncached.
+   * layer picks: the category within it as `classify` chooses one (see `decide`). The query rules' answer stands;
+   * a query the layer cannot score (which `classify` leaves unclassified) is placed in the branch as well — for
+   * the log context, whose branch such a query may take from its neighbours. Uncached.
    */
   classifyInBranch(query: string, branch: number): Classification {
     const a = this.analyze(query);
-    if (this.model === undefined || a.ruled !== undefined || this.scoreQuery(a) === undefined)
+    if (this.model === undefined || a.ruled !== undefined)
       return this.result(a, this.model === undefined ? a.found : this.decide(a));
     return this.result(a, this.inBranch(a, branch));
   }

@@ -315,7 +315,10 @@ export function withLogContext(
   let queriesChanged = 0;
   for (let q = 0; q < texts.length; q++) {
     const p = probs[q];
-    if (p === undefined || assessed[q]!.ruled || branch[q] === argmax(p)) continue;
+    const a = assessed[q]!;
+    if (a.ruled || branch[q]! < 0 || (p !== undefined && branch[q] === argmax(p))) continue;
+    // A query the layer cannot score takes its context's branch, unless nothing of its text is left to classify.
+    if (p === undefined && (hasNoText(texts[q]!) || a.classification.scrubbed.trim() === "")) continue;
     answers.set(texts[q]!, classifier.classifyInBranch(texts[q]!, branch[q]!));
     moved[q] = 1;
     queriesChanged++;

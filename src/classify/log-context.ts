@@ -157,10 +157,11 @@ export function contextBranches(
   settings: LogContextSettings = LOG_CONTEXT,
 ): Int32Array {
   const nq = events.texts.length;
-  const terms = roundsTerms(events, flat(probs, k), k, settings);
+  const { terms, prior, reached } = roundsTerms(events, flat(probs, k), k, settings);
   const out = new Int32Array(nq).fill(-1);
   for (let q = 0; q < nq; q++) {
-    const p = probs[q];
+    // A query the layer cannot score stands on its context alone, the prior in place of its text's p.
+    const p = probs[q] ?? (reached[q] === 1 ? prior : undefined);
     if (p === undefined) continue;
     let best = -1;
     let bestScore = Number.NEGATIVE_INFINITY;
@@ -189,7 +190,7 @@ export function contextPosteriors(
   settings: LogContextSettings = LOG_CONTEXT,
 ): (Float64Array | undefined)[] {
   const p = flat(probs, k);
-  const post = posteriors(p, roundsTerms(events, p, k, settings), k, new Float64Array(p.values.length));
+  const post = posteriors(p, roundsTerms(events, p, k, settings).terms, k, new Float64Array(p.values.length));
   return probs.map((x, q) => (x === undefined ? undefined : post.values.slice(q * k, q * k + k)));
 }
 
@@ -210,17 +211,14 @@ function flat(probs: readonly (Float64Array | undefined)[], k: number): Probs {
   return { values, has };
 }
 
-/** The terms of the last of `settings.rounds` rounds. */
-function roundsTerms(
-  events: QueryEvents,
-  probs: Probs,
-  k: number,
-  settings: LogContextSettings,
-): Float64Array {
+/** The terms of the last of `settings.rounds` rounds, that round's prior, and which queries a signal reached. */
+function roundsTerms(events: QueryEvents, probs: Probs, k: number, settings: LogContextSettings): Scratch {
   const orders = eventOrders(events, probs, settings);
   const size = probs.values.length;
   const scratch: Scratch = {
     terms: new Float64Array(size),
+    prior: new Float64Array(k),
+    reached: new Uint8Array(events.texts.length),
     sums: new Float64Array(size),
     site: new Float64Array(events.sites * k),
     siteClicks: new Float64Array(events.sites),
@@ -230,12 +228,17 @@ function roundsTerms(
   const next = settings.rounds > 1 ? new Float64Array(size) : undefined;
   for (let round = 2; round <= settings.rounds; round++)
     contextTerms(events, orders, posteriors(probs, scratch.terms, k, next!), k, settings, scratch);
-  return scratch.terms;
+  return scratch;
 }
 
-/** The arrays a round fills, allocated once: the terms, and the users' and sites' sums of p. */
+/**
+ * The arrays a round fills, allocated once: the terms, the prior, whether a signal of non-zero weight reached each
+ * query (a site another query clicked, a neighbouring event), and the users' and sites' sums of p.
+ */
 interface Scratch {
   readonly terms: Float64Array;
+  readonly prior: Float64Array;
+  readonly reached: Uint8Array;
   readonly sums: Float64Array;
   readonly site: Float64Array;
   readonly siteClicks: Float64Array;
@@ -271,9 +274,9 @@ function eventOrders(events: QueryEvents, probs: Probs, settings: LogContextSett
 }
 
 /**
- * The users signal's neighbours: for each query q with p, the other query events of every user who typed q within
- * `window` seconds of one of that user's events of q (q's own text and queries without p left out, each event once),
- * as (q, the neighbour's query) pairs, and their number per query.
+ * The users signal's neighbours: for each query q, the other query events of every user who typed q within `window`
+ * seconds of one of that user's events of q (q's own text and queries without p left out, each event once), as (q,
+ * the neighbour's query) pairs, and their number per query.
  */
 function userNeighbours(
   { texts, n, user, query, time }: QueryEvents,
@@ -297,7 +300,6 @@ function userNeighbours(
       else list.push(i);
     }
     for (const [q, positions] of at) {
-      if (has[q] === 0) continue;
       // The union of the windows around q's events, position by position (positions are in time order).
       let lo = from;
       let covered = from; // positions before this one are counted already
@@ -335,7 +337,7 @@ function contextTerms(
   settings: LogContextSettings,
   scratch: Scratch,
 ): void {
-  const prior = eventPrior(events, probs, k);
+  const prior = eventPrior(events, probs, k, scratch.prior);
   scratch.terms.fill(0);
   const inputs = { events, orders, probs, k, prior, settings, scratch };
   if (settings.signals.includes("clicks")) clickTerms(inputs);
@@ -358,8 +360,13 @@ function posteriors({ values, has }: Probs, terms: Float64Array, k: number, into
 }
 
 /** The mean of p over the log's query events that have one (uniform when none has). */
-function eventPrior(events: QueryEvents, { values, has }: Probs, k: number): Float64Array {
-  const prior = new Float64Array(k);
+function eventPrior(
+  events: QueryEvents,
+  { values, has }: Probs,
+  k: number,
+  prior: Float64Array,
+): Float64Array {
+  prior.fill(0);
   let scored = 0;
   for (let e = 0; e < events.n; e++) {
     const q = events.query[e]!;
@@ -385,7 +392,7 @@ interface TermInputs {
 /** Adds β · log(M(c) / prior(c)) to each query's `terms` (see the top of this file). */
 function clickTerms({ events, orders, probs, k, prior, settings, scratch }: TermInputs): void {
   const { clickQuery, clickHost, clicks } = events;
-  const { terms, site, siteClicks } = scratch;
+  const { terms, site, siteClicks, reached } = scratch;
   // Each site's sum of p over its click rows, and its scored click rows.
   site.fill(0);
   siteClicks.fill(0);
@@ -405,26 +412,26 @@ function clickTerms({ events, orders, probs, k, prior, settings, scratch }: Term
     const q = clickQuery[order[from]!]!;
     let to = from + 1;
     while (to < clicks && clickQuery[order[to]!] === q) to++;
-    if (has[q] !== 0) {
-      mix.fill(0);
-      let weight = 0;
-      for (let i = from; i < to; ) {
-        const h = clickHost[order[i]!]!;
-        let j = i + 1;
-        while (j < to && clickHost[order[j]!] === h) j++;
-        const own = j - i; // q's clicks on h
-        const others = siteClicks[h]! - own;
-        if (others > 0) {
-          for (let c = 0; c < k; c++) {
-            const d = Math.max(site[h * k + c]! - own * values[q * k + c]!, 0);
-            mix[c]! += (own * (d + alpha * prior[c]!)) / (others + alpha);
-          }
-          weight += own;
+    mix.fill(0);
+    let weight = 0;
+    for (let i = from; i < to; ) {
+      const h = clickHost[order[i]!]!;
+      let j = i + 1;
+      while (j < to && clickHost[order[j]!] === h) j++;
+      const own = j - i; // q's clicks on h
+      const others = siteClicks[h]! - own * has[q]!; // a query without p is not in the site's sums
+      if (others > 0) {
+        for (let c = 0; c < k; c++) {
+          const d = Math.max(site[h * k + c]! - own * values[q * k + c]!, 0);
+          mix[c]! += (own * (d + alpha * prior[c]!)) / (others + alpha);
         }
-        i = j;
+        weight += own;
       }
-      if (weight > 0)
-        for (let c = 0; c < k; c++) terms[q * k + c]! += beta * Math.log(mix[c]! / weight / prior[c]!);
+      i = j;
+    }
+    if (weight > 0) {
+      for (let c = 0; c < k; c++) terms[q * k + c]! += beta * Math.log(mix[c]! / weight / prior[c]!);
+      if (beta !== 0) reached[q] = 1;
     }
     from = to;
   }
@@ -433,7 +440,7 @@ function clickTerms({ events, orders, probs, k, prior, settings, scratch }: Term
 /** Adds γ · log(D̃(c) / prior(c)) to each query's `terms` (see the top of this file). */
 function userTerms({ events, orders, probs, k, prior, settings, scratch }: TermInputs): void {
   const nq = events.texts.length;
-  const { terms, sums: d } = scratch;
+  const { terms, sums: d, reached } = scratch;
   d.fill(0);
   const { owner, neighbour, mass } = orders.neighbours;
   const { values } = probs;
@@ -449,5 +456,6 @@ function userTerms({ events, orders, probs, k, prior, settings, scratch }: TermI
       const smooth = (d[q * k + c]! + alpha * prior[c]!) / (mass[q]! + alpha);
       terms[q * k + c]! += gamma * Math.log(smooth / prior[c]!);
     }
+    if (gamma !== 0) reached[q] = 1;
   }
 }

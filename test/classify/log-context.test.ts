@@ -62,6 +62,30 @@ test("clicks, worked example: the other queries that clicked the same site move 
   assert.deepEqual([...contextBranches(alone, probsOf(alone, p), 2, clicks)], [1, 0]);
 });
 
+test("a query the layer cannot score takes the branch its context gives, and none without one", () => {
+  // zorblax has no p. prior = (3 × 0.9 + 3 × 0.1, …) / 6 = (0.5, 0.5); its three neighbours: D̃ = ((2.7, 0.3) + 5 ×
+  // (0.5, 0.5)) / 8 = (0.65, 0.35); with the prior in place of its text's p, prior · D̃ / prior: branch 0.
+  const p = { plimb: [0.9, 0.1], vend: [0.1, 0.9] };
+  const near = new QueryEvents();
+  near.add("u1", "zorblax", 10 * HOUR);
+  for (const t of [9, 10.5, 11]) near.add("u1", "plimb", t * HOUR);
+  for (const t of [1, 2, 3]) near.add("u2", "vend", t * HOUR);
+  assert.deepEqual([...contextBranches(near, probsOf(near, p), 2, users)], [0, 0, 1]);
+  // No neighbour within the window, or no weight on the signal: it stays without a branch.
+  const far = new QueryEvents();
+  far.add("u1", "zorblax", 20 * HOUR);
+  for (const t of [9, 10.5, 11]) far.add("u1", "plimb", t * HOUR);
+  assert.deepEqual([...contextBranches(far, probsOf(far, p), 2, users)], [-1, 0]);
+  assert.deepEqual([...contextBranches(near, probsOf(near, p), 2, { ...users, userWeight: 0 })], [-1, 0, 1]);
+  // Nor does it lend a branch to others: a site it shares with plimb moves nothing.
+  const site = new QueryEvents();
+  site.add("u1", "zorblax", 0);
+  site.click("zorblax", "http://zorb.example");
+  site.add("u2", "plimb", 0);
+  site.click("plimb", "http://zorb.example");
+  assert.deepEqual([...contextBranches(site, probsOf(site, { plimb: [0.45, 0.55] }), 2, clicks)], [1, 1]);
+});
+
 test("rounds, worked example: a second round passes a neighbour's moved branch on", () => {
   // zorblax and plimb share a site; plimb and q.x another; vend (twice, no clicks) balances the prior.
   // Round 1: prior = (0.45 + 0.45 + 0.95 + 2 × 0.05, …) / 5 = (0.39, 0.61).
