@@ -40,6 +40,7 @@ const EXPERIMENTS: Readonly<Record<string, () => Promise<{ default: Experiment }
   hostprop: () => import("./hostprop.ts"),
   hostfeat: () => import("./hostfeat.ts"),
   logctx: () => import("./logctx.ts"),
+  ctxdistill: () => import("./ctxdistill.ts"),
 };
 
 /** Options an experiment reads (weak: `--no-regional`). */

@@ -347,7 +347,7 @@ export default async function logctx(ctx: ExperimentContext): Promise<void> {
  * The log as `querymask classify --context` reads it (src/classify/log-context.ts's QueryEvents: every query event and
  * click row, the texts as logged), with each of its texts' p taken from `log`'s (by the compared form).
  */
-function productEvents(
+export function productEvents(
   lines: readonly string[],
   log: LogContext,
 ): {
