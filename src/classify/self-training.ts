@@ -4,12 +4,14 @@
  * where the labelled queries' clicks agree, else by the model when it is confident.
  */
 import type { Embeddings } from "../knowledge/embeddings.ts";
+import { EventCursor } from "../log/events.ts";
 import { hostOf } from "../log/host.ts";
 import { openLog } from "../log/read.ts";
 import type { Classifier } from "./classifier.ts";
 import { type Features, queryFeatures } from "./features.ts";
 import { fitLinearModel } from "./fit.ts";
 import { comparable, TOP_LEVELS } from "./labels.ts";
+import { contextPosteriors, LOG_CONTEXT, QueryEvents } from "./log-context.ts";
 import type { Example, LinearModel, TrainOptions } from "./model.ts";
 
 /**
@@ -34,6 +36,21 @@ export interface SelfTraining {
   readonly average?: number;
   /** Options of the second fit (on the labelled and pseudo-labelled examples) that differ from the first's. */
   readonly refit?: Omit<TrainOptions, "exclude" | "seed">;
+  /** A third fit on the labels the log context gives the pool (session 24, {@link CONTEXT_LABELS}); absent = none. */
+  readonly context?: ContextLabels;
+}
+
+/**
+ * The log context distilled into the text model (docs/classifier.md, session 24): the second fit's branch
+ * probabilities of every query of the pool's log, reconsidered in the light of the log (`contextPosteriors` of
+ * ./log-context.ts, `rounds` rounds, the other settings `LOG_CONTEXT`'s); a pool query whose posterior's largest
+ * share is ≥ `threshold` joins the labelled ones with that label and weight `weight`, in place of the click graph's
+ * and the model's pseudo-labels, and the model is fitted a third time. It still reads the query's text alone.
+ */
+export interface ContextLabels {
+  readonly threshold: number;
+  readonly weight: number;
+  readonly rounds: number;
 }
 
 /**
@@ -57,6 +74,13 @@ export const SELF_TRAINING: SelfTraining = {
 };
 
 /**
+ * The context labels' settings (`kb train --context-labels`; scripts/classifier-experiments `ctxdistill`). Not in
+ * {@link SELF_TRAINING}: 5-fold CV on train rose from 63.77% to 67.80%, but dev with the model trained so did not
+ * move (359 of 515 before and after; docs/classifier.md, session 24).
+ */
+export const CONTEXT_LABELS: ContextLabels = { threshold: 0.7, weight: 0.5, rounds: LOG_CONTEXT.rounds };
+
+/**
  * An unlabelled log for self-training: its distinct queries (lower-cased, single-spaced), the labelled ones left
  * out, with the users who typed each; and, for every query of the log (labelled ones included), the hosts its
  * clicks went to with their click counts.
@@ -64,6 +88,8 @@ export const SELF_TRAINING: SelfTraining = {
 export interface Pool {
   readonly users: ReadonlyMap<string, ReadonlySet<string>>;
   readonly clicks: ReadonlyMap<string, ReadonlyMap<string, number>>;
+  /** The log's query events and clicks, each text compared lower-cased and single-spaced (labelled ones too). */
+  readonly events: QueryEvents;
 }
 
 /**
@@ -74,11 +100,15 @@ export async function readPool(path: string, labelled: readonly string[]): Promi
   const exclude = new Set(labelled.map(comparable));
   const users = new Map<string, Set<string>>();
   const clicks = new Map<string, Map<string, number>>();
+  const events = new QueryEvents();
+  const cursor = new EventCursor();
   const log = await openLog([path], { keepSource: false });
   for await (const batch of log.batches())
     for (const r of batch) {
       const q = comparable(r.query);
       if (q === "" || q === "-") continue;
+      if (cursor.next(r.user, q, r.time) !== undefined) events.add(r.user, q, r.time);
+      if (r.clickUrl) events.click(q, r.clickUrl);
       if (r.clickUrl !== undefined && r.clickUrl !== "") {
         const h = hostOf(r.clickUrl);
         if (h !== "") {
@@ -95,7 +125,7 @@ export async function readPool(path: string, labelled: readonly string[]): Promi
       if (s === undefined) users.set(q, new Set([r.user]));
       else s.add(r.user);
     }
-  return { users, clicks };
+  return { users, clicks, events };
 }
 
 /** A feature that can carry a private word: a word, a word pair, a character 4-gram. */
@@ -107,6 +137,12 @@ export interface PoolExamples {
   readonly queries: readonly string[];
   readonly features: readonly Features[];
   readonly clicks: Pool["clicks"];
+  readonly events: QueryEvents;
+  /**
+   * The features of each of `events.texts` (by id), all of them (not only those of ≥ `minUsers` users): the model
+   * reads them for the log context's probabilities, not as examples.
+   */
+  readonly textFeatures: readonly Features[];
 }
 
 /**
@@ -150,7 +186,12 @@ export function poolFeatures(
     });
     return { names, values, dense: f.dense };
   });
-  return { queries, features, clicks: pool.clicks };
+  const at = new Map(queries.map((q, j) => [q, j]));
+  const textFeatures = pool.events.texts.map((q) => {
+    const j = at.get(q);
+    return j !== undefined ? all[j]! : queryFeatures(classifier.evidence(q), tax, emb);
+  });
+  return { queries, features, clicks: pool.clicks, events: pool.events, textFeatures };
 }
 
 /**
@@ -278,11 +319,48 @@ export function pseudoLabelled(
   return added;
 }
 
-/** `trainModel` on the labelled examples plus the pool's {@link pseudoLabelled} ones (the same arguments). */
+/**
+ * `trainModel` on the labelled examples plus the pool's {@link pseudoLabelled} ones (the same arguments); with
+ * `st.context`, fitted again on the labelled examples plus the pool's {@link contextLabelled} ones.
+ */
 export function selfTrain(...args: Parameters<typeof pseudoLabelled>): LinearModel {
-  const [gold, , opts, st = SELF_TRAINING] = args;
+  const [gold, pool, opts, st = SELF_TRAINING] = args;
   const added = pseudoLabelled(...args);
-  return fitLinearModel(TOP_LEVELS, [...gold, ...added], { ...withAverage(opts, st), ...st.refit });
+  const refit = { ...withAverage(opts, st), ...st.refit };
+  const model = fitLinearModel(TOP_LEVELS, [...gold, ...added], refit);
+  if (st.context === undefined) return model;
+  return fitLinearModel(TOP_LEVELS, [...gold, ...contextLabelled(model, pool, st.context)], refit);
+}
+
+/** The pool's queries the log context labels ({@link ContextLabels}), from `model`'s probabilities. */
+export function contextLabelled(model: LinearModel, pool: PoolExamples, cl: ContextLabels): Example[] {
+  const k = TOP_LEVELS.length;
+  const s = new Float64Array(k);
+  const probs = pool.textFeatures.map((f) => {
+    model.scores(f, s);
+    const p = new Float64Array(k);
+    let best = s[0]!;
+    for (let c = 1; c < k; c++) best = Math.max(best, s[c]!);
+    let z = 0;
+    for (let c = 0; c < k; c++) {
+      p[c] = Math.exp(s[c]! - best);
+      z += p[c]!;
+    }
+    for (let c = 0; c < k; c++) p[c]! /= z;
+    return p;
+  });
+  const post = contextPosteriors(pool.events, probs, k, { ...LOG_CONTEXT, rounds: cl.rounds });
+  const id = new Map(pool.events.texts.map((q, i) => [q, i]));
+  const added: Example[] = [];
+  pool.queries.forEach((q, j) => {
+    const i = id.get(q);
+    const p = i === undefined ? undefined : post[i];
+    if (p === undefined) return;
+    let best = 0;
+    for (let c = 1; c < k; c++) if (p[c]! > p[best]!) best = c;
+    if (p[best]! >= cl.threshold) added.push({ features: pool.features[j]!, label: best, weight: cl.weight });
+  });
+  return added;
 }
 
 /** `opts` with the self-training's `average`, when it sets one. */

@@ -4,7 +4,15 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { readLabelled, TOP_LEVELS } from "../../src/classify/labels.ts";
 import type { Example } from "../../src/classify/model.ts";
-import { clickLabels, readPool, SELF_TRAINING } from "../../src/classify/self-training.ts";
+import { LinearModel } from "../../src/classify/model.ts";
+import {
+  CONTEXT_LABELS,
+  clickLabels,
+  contextLabelled,
+  type PoolExamples,
+  readPool,
+  SELF_TRAINING,
+} from "../../src/classify/self-training.ts";
 import { trainFromLabels } from "../../src/classify/train.ts";
 import { loadKnowledgeBase } from "../../src/knowledge/knowledge-base.ts";
 import { writeLabels } from "../helpers/labels.ts";
@@ -101,6 +109,8 @@ test("click propagation: a pool query takes the label its sites' labelled clicke
     queries: [...pool.users.keys()].sort(),
     features: [...pool.users.keys()].map(() => ({ names: [], values: [] })),
     clicks: pool.clicks,
+    events: pool.events,
+    textFeatures: [],
   };
   const got = clickLabels(gold, (e) => queryOf.get(e), examples, cp);
   assert.deepEqual(
@@ -130,4 +140,55 @@ test("click propagation: a pool query takes the label its sites' labelled clicke
   });
   assert.equal(off.file.weights["w:qwzarp"], undefined, "without click propagation nothing labels it");
   assert.deepEqual(SELF_TRAINING.click, { purity: 0.95, support: 2, weight: 1 });
+});
+
+test("context labels: a pool query takes the branch its log context gives, when sure enough", async () => {
+  // A made-up log: user 1 typed `zorblax` between three `plimb` queries; users 2–4 typed `vend` (no neighbours).
+  // The model (one word's weights each) is unsure of zorblax (Health 0.35, Sports 0.21), sure of plimb (Sports 0.99)
+  // and vend (Health 0.99).
+  const lines = ["AnonID\tQuery\tQueryTime\tItemRank\tClickURL"];
+  const at = (u: number, q: string, t: string) => `${u}\t${q}\t2006-03-01 ${t}\t\t`;
+  lines.push(at(1, "plimb", "09:00:00"), at(1, "Zorblax", "09:30:00"), at(1, "plimb", "10:00:00"));
+  lines.push(at(1, "plimb", "10:15:00"));
+  for (let u = 2; u <= 4; u++) lines.push(at(u, "vend", "12:00:00"));
+  const log = join(dir, "context.tsv");
+  writeFileSync(log, `${lines.join("\n")}\n`);
+  const pool = await readPool(log, []);
+  assert.deepEqual(pool.events.texts, ["plimb", "zorblax", "vend"], "texts compared lower-cased");
+  assert.equal(pool.events.n, 7);
+  const k = TOP_LEVELS.length;
+  const sports = TOP_LEVELS.indexOf("Sports");
+  const health = TOP_LEVELS.indexOf("Health");
+  const row = (c: number, x: number) => Array.from({ length: k }, (_, i) => (i === c ? x : 0));
+  const model = LinearModel.of(
+    TOP_LEVELS,
+    new Float64Array(k),
+    new Map([
+      ["w:plimb", Float64Array.from(row(sports, 8))],
+      ["w:vend", Float64Array.from(row(health, 8))],
+      ["w:zorblax", Float64Array.from(row(health, 2.5).map((x, c) => (c === sports ? 2 : x)))],
+    ]),
+    new Float64Array(0),
+  );
+  const feats = (w: string) => ({ names: [`w:${w}`], values: [1] });
+  const examples: PoolExamples = {
+    queries: ["plimb", "vend", "zorblax"],
+    features: ["plimb", "vend", "zorblax"].map(feats),
+    clicks: pool.clicks,
+    events: pool.events,
+    textFeatures: pool.events.texts.map(feats),
+  };
+  const label = (t: number) =>
+    Object.fromEntries(
+      contextLabelled(model, examples, { threshold: t, weight: 0.5, rounds: 1 }).map((e) => [
+        e.features.names[0],
+        TOP_LEVELS[e.label],
+      ]),
+    );
+  // zorblax's text leans to Health; its three Sports neighbours carry it to Sports (a posterior share of ~0.4).
+  assert.deepEqual(label(0.3), { "w:plimb": "Sports", "w:vend": "Health", "w:zorblax": "Sports" });
+  // Above that share it stays out; the sure ones stay in.
+  assert.deepEqual(label(0.9), { "w:plimb": "Sports", "w:vend": "Health" });
+  assert.deepEqual(CONTEXT_LABELS, { threshold: 0.7, weight: 0.5, rounds: 5 });
+  assert.equal(SELF_TRAINING.context, undefined, "not the bundled model's setting");
 });
