@@ -139,10 +139,10 @@ export interface PoolExamples {
   readonly clicks: Pool["clicks"];
   readonly events: QueryEvents;
   /**
-   * The features of each of `events.texts` (by id), all of them (not only those of ≥ `minUsers` users): the model
-   * reads them for the log context's probabilities, not as examples.
+   * With `poolFeatures(…, texts)`: the features of each of `events.texts` (by id), all of them (not only those of ≥
+   * `minUsers` users): the model reads them for the log context's probabilities ({@link contextLabelled}).
    */
-  readonly textFeatures: readonly Features[];
+  readonly textFeatures?: readonly Features[];
 }
 
 /**
@@ -154,6 +154,8 @@ export function poolFeatures(
   pool: Pool,
   minUsers: number,
   emb?: Embeddings,
+  /** Also the features of every text of the log (`textFeatures`, for the context labels). */
+  texts = false,
 ): PoolExamples {
   const tax = classifier.kb.taxonomy;
   const queries = [...pool.users.keys()].sort();
@@ -186,12 +188,14 @@ export function poolFeatures(
     });
     return { names, values, dense: f.dense };
   });
+  const examples = { queries, features, clicks: pool.clicks, events: pool.events };
+  if (!texts) return examples;
   const at = new Map(queries.map((q, j) => [q, j]));
   const textFeatures = pool.events.texts.map((q) => {
     const j = at.get(q);
     return j !== undefined ? all[j]! : queryFeatures(classifier.evidence(q), tax, emb);
   });
-  return { queries, features, clicks: pool.clicks, events: pool.events, textFeatures };
+  return { ...examples, textFeatures };
 }
 
 /**
@@ -336,6 +340,8 @@ export function selfTrain(...args: Parameters<typeof pseudoLabelled>): LinearMod
 export function contextLabelled(model: LinearModel, pool: PoolExamples, cl: ContextLabels): Example[] {
   const k = TOP_LEVELS.length;
   const s = new Float64Array(k);
+  if (pool.textFeatures === undefined)
+    throw new Error("contextLabelled: poolFeatures(…, texts) gives textFeatures");
   const probs = pool.textFeatures.map((f) => {
     model.scores(f, s);
     const p = new Float64Array(k);

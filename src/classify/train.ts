@@ -175,7 +175,10 @@ export async function trainFromLabels(
   }
   const trainOpts: TrainOptions = { seed, exclude };
   const st = opts.selfTraining ?? SELF_TRAINING;
-  const pool = opts.pool === undefined ? undefined : poolFeatures(classifier, opts.pool, st.minUsers, emb);
+  const pool =
+    opts.pool === undefined
+      ? undefined
+      : poolFeatures(classifier, opts.pool, st.minUsers, emb, st.context !== undefined);
   const queryOf = new Map(examples.map((e, i) => [e, rows[i]!.query]));
   const fit = (train: readonly Example[]) =>
     pool === undefined
