@@ -31,9 +31,8 @@ import { comparable, TOP_LEVELS } from "../../src/classify/labels.ts";
 import { contextBranches, contextPosteriors, LOG_CONTEXT } from "../../src/classify/log-context.ts";
 import type { Example, LinearModel } from "../../src/classify/model.ts";
 import { clickLabels, SELF_TRAINING, selfTrain } from "../../src/classify/self-training.ts";
-import { LogContext } from "./logcontext.ts";
-import { productEvents } from "./logctx.ts";
-import { aolPoolOrSkip, aolRows, configs, type ExperimentContext, K, queryOfExample } from "./setup.ts";
+import { loadLogContext } from "./logctx.ts";
+import { configs, type ExperimentContext, K, queryOfExample } from "./setup.ts";
 
 interface Setting {
   readonly t: number;
@@ -70,13 +69,9 @@ export default async function ctxdistill(ctx: ExperimentContext): Promise<void> 
     const source = useCtx === 1 ? "context" : "model1 text";
     return { t, w, clicks, ctx: useCtx, name: `t ${t} w ${w} ${clicks === 1 ? "b" : "a"} ${source}` };
   });
-  const pool = await aolPoolOrSkip(ctx, "ctxdistill");
-  const lines = aolRows(ctx.paths);
-  if (pool === undefined || lines === undefined) return;
-  const t0 = process.cpuUsage();
-  const log = new LogContext(ctx, pool, lines);
-  const product = productEvents(lines, log);
-  lines.length = 0;
+  const loaded = await loadLogContext(ctx, "ctxdistill");
+  if (loaded === undefined) return;
+  const { pool, log, product, t0 } = loaded;
   const { events } = product;
 
   // Each pool query's logged texts (ids of `events.texts`) and their query events.

@@ -22,7 +22,7 @@ import { loadModel } from "../../src/classify/classifier.ts";
 import { queryFeatures } from "../../src/classify/features.ts";
 import { comparable, readLabelled, TOP_LEVELS } from "../../src/classify/labels.ts";
 import { contextBranches, LOG_CONTEXT, QueryEvents } from "../../src/classify/log-context.ts";
-import { SELF_TRAINING, selfTrain } from "../../src/classify/self-training.ts";
+import { type PoolExamples, SELF_TRAINING, selfTrain } from "../../src/classify/self-training.ts";
 import { LogContext, softmaxInto } from "./logcontext.ts";
 import { aolPoolOrSkip, aolRows, configs, type ExperimentContext, K, queryOfExample } from "./setup.ts";
 
@@ -73,13 +73,9 @@ export default async function logctx(ctx: ExperimentContext): Promise<void> {
   const minutes = configs<[number]>("LOGCTX_MINUTES", "30,120", ["minutes"]).map(([x]) => x);
   const windows = minutes.map((m) => 60 * m);
   const roundsList = configs<[number]>("LOGCTX_ROUNDS", "1", ["rounds"]).map(([x]) => x);
-  const pool = await aolPoolOrSkip(ctx, "logctx");
-  const lines = aolRows(ctx.paths);
-  if (pool === undefined || lines === undefined) return;
-  const t0 = process.cpuUsage();
-  const log = new LogContext(ctx, pool, lines);
-  const product = productEvents(lines, log);
-  lines.length = 0;
+  const loaded = await loadLogContext(ctx, "logctx");
+  if (loaded === undefined) return;
+  const { pool, log, product, t0 } = loaded;
   const { rows, fold } = ctx;
   const n = rows.length;
   const rowId = rows.map((r) => log.id(r.query));
@@ -341,6 +337,33 @@ export default async function logctx(ctx: ExperimentContext): Promise<void> {
     );
   const c2 = process.cpuUsage(t0);
   console.log(`logctx: ${((c2.user + c2.system) / 1e6).toFixed(1)} CPU-s after the pool`);
+}
+
+/**
+ * The AOL pool, the experiments' view of the log (`LogContext`) and the product's (`productEvents`), or undefined
+ * (with a message) when ../shared/data is absent.
+ */
+export async function loadLogContext(
+  ctx: ExperimentContext,
+  name: string,
+): Promise<
+  | {
+      pool: PoolExamples;
+      log: LogContext;
+      product: ReturnType<typeof productEvents>;
+      /** When the pool was read (the experiments' CPU-s count from here). */
+      t0: NodeJS.CpuUsage;
+    }
+  | undefined
+> {
+  const pool = await aolPoolOrSkip(ctx, name);
+  const lines = aolRows(ctx.paths);
+  if (pool === undefined || lines === undefined) return undefined;
+  const t0 = process.cpuUsage();
+  const log = new LogContext(ctx, pool, lines);
+  const product = productEvents(lines, log);
+  lines.length = 0;
+  return { pool, log, product, t0 };
 }
 
 /**
