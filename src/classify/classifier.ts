@@ -21,7 +21,7 @@ import { type Token, textsOf } from "../text/nlp.ts";
 import { isStopword } from "../text/stopwords.ts";
 import { emptyList, mapList } from "../util/elements.ts";
 import { DENSE_LENGTH, type Evidence, type QueryLevel, queryLevelInto } from "./features.ts";
-import { LinearModel, type ModelFile } from "./model.ts";
+import { argmax, LinearModel, type ModelFile, softmax } from "./model.ts";
 import { type Placed, UnitPlacer } from "./placing.ts";
 import { idOf, QueryRules } from "./query-rules.ts";
 import { isPastYear, SHOPPING_WORDS, shoppingApplies } from "./rules.ts";
@@ -73,24 +73,6 @@ export interface Assessment {
   readonly probs?: Float64Array;
   /** The query rules decide the query (World, Adult, listed sites, …): no other evidence moves it. */
   readonly ruled: boolean;
-}
-
-/** The index of the largest of `x` (the first, on a tie). */
-export function argmax(x: ArrayLike<number>): number {
-  let best = 0;
-  for (let c = 1; c < x.length; c++) if (x[c]! > x[best]!) best = c;
-  return best;
-}
-
-/** The softmax of scores, as a new array. */
-function softmax(s: ArrayLike<number>): Float64Array {
-  const out = new Float64Array(s.length);
-  let m = Number.NEGATIVE_INFINITY;
-  for (let c = 0; c < s.length; c++) m = Math.max(m, s[c]!);
-  let z = 0;
-  for (let c = 0; c < s.length; c++) z += out[c] = Math.exp(s[c]! - m);
-  for (let c = 0; c < s.length; c++) out[c]! /= z;
-  return out;
 }
 
 /** Algorithm 1's work on one query. */

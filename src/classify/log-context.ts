@@ -139,6 +139,11 @@ export class QueryEvents {
     this.clicks++;
   }
 
+  /** The id of a query text, if the log has it. */
+  id(query: string): number | undefined {
+    return this.ids.get(query);
+  }
+
   /** Distinct sites clicked. */
   get sites(): number {
     return this.hosts.size;

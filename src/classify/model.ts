@@ -6,6 +6,24 @@
  */
 import type { Features } from "./features.ts";
 
+/** The index of the largest of `x` (the first, on a tie). */
+export function argmax(x: ArrayLike<number>): number {
+  let best = 0;
+  for (let c = 1; c < x.length; c++) if (x[c]! > x[best]!) best = c;
+  return best;
+}
+
+/** The softmax of scores, as a new array. */
+export function softmax(s: ArrayLike<number>): Float64Array {
+  const out = new Float64Array(s.length);
+  let m = Number.NEGATIVE_INFINITY;
+  for (let c = 0; c < s.length; c++) m = Math.max(m, s[c]!);
+  let z = 0;
+  for (let c = 0; c < s.length; c++) z += out[c] = Math.exp(s[c]! - m);
+  for (let c = 0; c < s.length; c++) out[c]! /= z;
+  return out;
+}
+
 /** One labelled example: its features and the index of its class. */
 export interface Example {
   readonly features: Features;

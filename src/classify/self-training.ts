@@ -12,7 +12,7 @@ import { type Features, queryFeatures } from "./features.ts";
 import { fitLinearModel } from "./fit.ts";
 import { comparable, TOP_LEVELS } from "./labels.ts";
 import { contextPosteriors, LOG_CONTEXT, QueryEvents } from "./log-context.ts";
-import type { Example, LinearModel, TrainOptions } from "./model.ts";
+import { argmax, type Example, type LinearModel, softmax, type TrainOptions } from "./model.ts";
 
 /**
  * Self-training on unlabelled queries (docs/classifier.md, sessions 13 and 17): the model of the labelled queries
@@ -342,28 +342,14 @@ export function contextLabelled(model: LinearModel, pool: PoolExamples, cl: Cont
   const s = new Float64Array(k);
   if (pool.textFeatures === undefined)
     throw new Error("contextLabelled: poolFeatures(…, texts) gives textFeatures");
-  const probs = pool.textFeatures.map((f) => {
-    model.scores(f, s);
-    const p = new Float64Array(k);
-    let best = s[0]!;
-    for (let c = 1; c < k; c++) best = Math.max(best, s[c]!);
-    let z = 0;
-    for (let c = 0; c < k; c++) {
-      p[c] = Math.exp(s[c]! - best);
-      z += p[c]!;
-    }
-    for (let c = 0; c < k; c++) p[c]! /= z;
-    return p;
-  });
+  const probs = pool.textFeatures.map((f) => softmax(model.scores(f, s)));
   const post = contextPosteriors(pool.events, probs, k, { ...LOG_CONTEXT, rounds: cl.rounds });
-  const id = new Map(pool.events.texts.map((q, i) => [q, i]));
   const added: Example[] = [];
   pool.queries.forEach((q, j) => {
-    const i = id.get(q);
+    const i = pool.events.id(q);
     const p = i === undefined ? undefined : post[i];
     if (p === undefined) return;
-    let best = 0;
-    for (let c = 1; c < k; c++) if (p[c]! > p[best]!) best = c;
+    const best = argmax(p);
     if (p[best]! >= cl.threshold) added.push({ features: pool.features[j]!, label: best, weight: cl.weight });
   });
   return added;

@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
-import { argmax, Classifier, UNCLASSIFIED } from "../../src/classify/classifier.ts";
+import { Classifier, UNCLASSIFIED } from "../../src/classify/classifier.ts";
 import { classifyLog } from "../../src/classify/classify-log.ts";
+import { argmax } from "../../src/classify/model.ts";
 import type { LogRecord } from "../../src/log/record.ts";
 
 const classifier = await Classifier.create();
