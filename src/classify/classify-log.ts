@@ -12,8 +12,9 @@ import type { RowWriter } from "../log/row-write.ts";
 import { type ClickDrop, ClickUsers, clickDrop, rowClickDrop, withoutClick } from "../scrub/click-url.ts";
 import { type Progress, silentProgress } from "../util/progress.ts";
 import { type Assessment, type Classification, type Classifier, UNCLASSIFIED } from "./classifier.ts";
-import { contextBranches, type LogContextSettings, QueryEvents } from "./log-context.ts";
+import { contextBranches, type LogContextSettings } from "./log-context.ts";
 import { argmax } from "./model.ts";
+import { QueryEvents } from "./query-events.ts";
 
 /** The counts of a classified log; it may be fed batch by batch (an event may straddle two batches). */
 export class ClassifyTally {

@@ -11,8 +11,9 @@ import type { Classifier } from "./classifier.ts";
 import { type Features, queryFeatures } from "./features.ts";
 import { fitLinearModel } from "./fit.ts";
 import { comparable, TOP_LEVELS } from "./labels.ts";
-import { contextPosteriors, LOG_CONTEXT, QueryEvents } from "./log-context.ts";
+import { contextPosteriors, LOG_CONTEXT } from "./log-context.ts";
 import { argmax, type Example, type LinearModel, softmax, type TrainOptions } from "./model.ts";
+import { QueryEvents } from "./query-events.ts";
 
 /**
  * Self-training on unlabelled queries (docs/classifier.md, sessions 13 and 17): the model of the labelled queries

@@ -1,13 +1,9 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
-import {
-  contextBranches,
-  contextPosteriors,
-  LOG_CONTEXT,
-  QueryEvents,
-} from "../../src/classify/log-context.ts";
+import { contextBranches, contextPosteriors, LOG_CONTEXT } from "../../src/classify/log-context.ts";
 import { argmax } from "../../src/classify/model.ts";
+import { QueryEvents } from "../../src/classify/query-events.ts";
 
 const HOUR = 3600;
 // The worked examples are one round's (the neighbours' p as their text gives it).
