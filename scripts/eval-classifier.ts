@@ -13,7 +13,10 @@
  *
  * Flags: --errors prints the misclassified dev queries (do not paste them into code); --dev-only skips the AOL
  * coverage pass (and leaves bench/results/classifier-eval.json alone); --no-cv skips the cross-validation;
- * --no-model uses Algorithm 1 alone; --pool cross-validates with self-training on the AOL subset's unlabelled queries (as `kb train --pool`); --paper uses Algorithm 1's least-referenced-unit rule instead of the
+ * --no-model uses Algorithm 1 alone; --pool cross-validates with self-training on the AOL subset's unlabelled queries
+ * (as `kb train --pool`: the bundled model's three fits; --no-context-labels: the first two), --heldout-in-pool
+ * with each held-out fold's queries left in that pool (as the hidden set's are in the bundled model's), and
+ * --train-only skips the cross-validation on train + dev; --paper uses Algorithm 1's least-referenced-unit rule instead of the
  * default vote (and no model); --context also gives dev's accuracy with the log context of `classify --context
  * clicks,users`, the AOL subset as the log (its dev queries get their answer in that log; the others their text's),
  * and, unless --no-cv, the cross-validation on train through what `classify` does with each fold's model: with the
@@ -26,10 +29,16 @@ import { fileURLToPath } from "node:url";
 import { SHARED_AOL } from "../bench/shared-aol.ts";
 import { type Classification, Classifier, UNCLASSIFIED } from "../src/classify/classifier.ts";
 import { assessAll, classifyLog, firstPassRecords, withLogContext } from "../src/classify/classify-log.ts";
-import { labelledBeside, readLabelled, TOP_LEVELS } from "../src/classify/labels.ts";
+import { comparable, labelledBeside, readLabelled, readQueries, TOP_LEVELS } from "../src/classify/labels.ts";
 import { contextBranches, LOG_CONTEXT } from "../src/classify/log-context.ts";
 import type { Example, LinearModel } from "../src/classify/model.ts";
-import { poolFeatures, readPool, SELF_TRAINING, selfTrain } from "../src/classify/self-training.ts";
+import {
+  BUNDLED_SELF_TRAINING,
+  poolFeatures,
+  readPool,
+  SELF_TRAINING,
+  selfTrain,
+} from "../src/classify/self-training.ts";
 import { crossValidate, featurize, precisionRecall, trainModel } from "../src/classify/train.ts";
 import { Embeddings } from "../src/knowledge/embeddings.ts";
 import { loadLog } from "../src/log/read.ts";
@@ -65,14 +74,29 @@ if (!noModel && !process.argv.includes("--no-cv") && existsSync(trainPath) && ex
   // With --pool, as `querymask kb train --pool <the AOL subset>` does: self-trained on its other queries.
   let fit: ((tr: readonly Example[]) => LinearModel) | undefined;
   if (process.argv.includes("--pool") && existsSync(aolPath)) {
+    const st = process.argv.includes("--no-context-labels") ? SELF_TRAINING : BUNDLED_SELF_TRAINING;
+    // --heldout-in-pool: the pool leaves out dev's queries only, and each fold's fit the queries it learns from —
+    // the held-out fold's queries stay in it, as a query of the hidden set stays in the bundled model's pool.
+    const heldoutIn = process.argv.includes("--heldout-in-pool");
     const pool = poolFeatures(
       base,
-      await readPool(aolPath, labelledBeside(trainPath)),
-      SELF_TRAINING.minUsers,
+      await readPool(aolPath, heldoutIn ? readQueries(devPath) : labelledBeside(trainPath)),
+      st.minUsers,
       emb,
+      st.context !== undefined,
     );
-    console.log(`self-training on ${pool.queries.length} distinct unlabelled AOL queries and their clicks`);
-    fit = (tr) => selfTrain(tr, pool, {}, SELF_TRAINING, (e) => queryOf.get(e));
+    console.log(
+      `self-training on ${pool.queries.length} distinct unlabelled AOL queries and their clicks` +
+        `${st.context !== undefined ? ", then on their context labels" : ""}${heldoutIn ? " (held-out queries in the pool)" : ""}`,
+    );
+    fit = (tr) => {
+      if (!heldoutIn) return selfTrain(tr, pool, {}, st, (e) => queryOf.get(e));
+      const gold = new Set(tr.map((e) => comparable(queryOf.get(e)!)));
+      const keep = pool.queries.flatMap((q, j) => (gold.has(q) ? [] : [j]));
+      const queries = keep.map((j) => pool.queries[j]!);
+      const features = keep.map((j) => pool.features[j]!);
+      return selfTrain(tr, { ...pool, queries, features }, {}, st, (e) => queryOf.get(e));
+    };
   }
   const pct = (x: number) => (100 * x).toFixed(2);
   const cvs: Record<string, unknown> = {};
@@ -81,6 +105,7 @@ if (!noModel && !process.argv.includes("--no-cv") && existsSync(trainPath) && ex
     ["train", train],
     ["train+dev", [...train, ...dev]],
   ] as const) {
+    if (name === "train+dev" && process.argv.includes("--train-only")) continue;
     // Each fold's model, in fold order (crossValidate fits fold 0, 1, … in turn), for --context below.
     const models: LinearModel[] = [];
     const cv = crossValidate(examples, 5, {}, 1, undefined, (tr) => {

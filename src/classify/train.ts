@@ -11,7 +11,13 @@ import { queryFeatures } from "./features.ts";
 import { fitLinearModel } from "./fit.ts";
 import { comparable, type Labelled, TOP_LEVELS } from "./labels.ts";
 import type { Example, LinearModel, ModelFile, TrainOptions } from "./model.ts";
-import { type Pool, poolFeatures, SELF_TRAINING, type SelfTraining, selfTrain } from "./self-training.ts";
+import {
+  BUNDLED_SELF_TRAINING,
+  type Pool,
+  poolFeatures,
+  type SelfTraining,
+  selfTrain,
+} from "./self-training.ts";
 
 /** Features of each labelled query (computed with `classifier`, which should have no model). */
 export function featurize(classifier: Classifier, rows: readonly Labelled[], emb?: Embeddings): Example[] {
@@ -174,7 +180,7 @@ export async function trainFromLabels(
     exclude.add(`b:${q}`);
   }
   const trainOpts: TrainOptions = { seed, exclude };
-  const st = opts.selfTraining ?? SELF_TRAINING;
+  const st = opts.selfTraining ?? BUNDLED_SELF_TRAINING;
   const pool =
     opts.pool === undefined
       ? undefined

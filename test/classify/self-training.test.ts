@@ -6,6 +6,7 @@ import { readLabelled, TOP_LEVELS } from "../../src/classify/labels.ts";
 import type { Example } from "../../src/classify/model.ts";
 import { LinearModel } from "../../src/classify/model.ts";
 import {
+  BUNDLED_SELF_TRAINING,
   CONTEXT_LABELS,
   clickLabels,
   contextLabelled,
@@ -190,5 +191,6 @@ test("context labels: a pool query takes the branch its log context gives, when 
   // Above that share it stays out; the sure ones stay in.
   assert.deepEqual(label(0.9), { "w:plimb": "Sports", "w:vend": "Health" });
   assert.deepEqual(CONTEXT_LABELS, { threshold: 0.7, weight: 0.5, rounds: 5 });
-  assert.equal(SELF_TRAINING.context, undefined, "not the bundled model's setting");
+  assert.equal(SELF_TRAINING.context, undefined, "the two fits the experiments compare against");
+  assert.deepEqual(BUNDLED_SELF_TRAINING, { ...SELF_TRAINING, context: CONTEXT_LABELS });
 });

@@ -8,7 +8,7 @@ import { join, resolve } from "node:path";
 import type { Command } from "commander";
 import { BUNDLED_MODEL } from "../../classify/classifier.ts";
 import { labelledBeside, readLabelled, readQueries } from "../../classify/labels.ts";
-import { CONTEXT_LABELS, type Pool, readPool, SELF_TRAINING } from "../../classify/self-training.ts";
+import { type Pool, readPool, SELF_TRAINING } from "../../classify/self-training.ts";
 import { precisionRecall, trainFromLabels } from "../../classify/train.ts";
 import { buildKnowledgeBase, loadKnowledgeBase } from "../../knowledge/knowledge-base.ts";
 import { DEFAULT_SNAPSHOT } from "../../knowledge/snapshot.ts";
@@ -70,9 +70,8 @@ export function register(program: Command): void {
       "also self-train on the distinct queries of this unlabelled log (e.g. ../shared/data/aol-top1000/aol_top1000_users.tsv.gz)",
     )
     .option(
-      "--context-labels",
-      "with --pool: fit a third time on the labels the log context gives the pool (not the bundled model's " +
-        "setting: docs/classifier.md, session 24)",
+      "--no-context-labels",
+      "with --pool: leave out the third fit, on the labels the log context gives the pool (docs/classifier.md)",
     )
     .option("--json", "print the figures as JSON")
     .addHelpText(
@@ -81,8 +80,9 @@ export function register(program: Command): void {
         "--pool leaves out the queries of the labels file and of a dev.tsv beside it; a word, pair or 4-gram\n" +
         "learned from the pool alone must occur in queries of at least 5 distinct users of the log. Where the\n" +
         "log has clicks, a pool query whose clicked sites the labelled queries' clicks agree on takes their label.\n" +
-        "With --context-labels, that model's branches, reconsidered in the light of the log (as classify --context\n" +
-        "clicks,users), label the pool queries they are sure of, and the model is fitted on those instead.\n" +
+        "Then that model's branches, reconsidered in the light of the log (as classify --context clicks,users),\n" +
+        "label the pool queries they are sure of, and the model is fitted a third time on those instead\n" +
+        "(--no-context-labels: not). The bundled model is `kb train --pool <the AOL subset> --folds 0`.\n" +
         "Example:\n  querymask kb train ../shared/data/labels/train.tsv\n  querymask kb train my-labels.tsv -o my-model.json --folds 0",
     )
     .action(async (labels: string, flags: TrainFlags) => {
@@ -98,8 +98,6 @@ export function register(program: Command): void {
       const rows = readLabelled(labels);
       process.stderr.write(`training on ${rows.length} labelled queries of ${labels}…\n`);
       const withhold = readQueries(labels);
-      if (flags.contextLabels && flags.pool === undefined)
-        throw new UsageError("--context-labels labels the pool's queries: it needs --pool");
       let pool: Pool | undefined;
       if (flags.pool !== undefined) {
         if (!existsSync(flags.pool)) throw new InputError(flags.pool, undefined, "no such file");
@@ -113,7 +111,7 @@ export function register(program: Command): void {
         folds,
         withhold,
         ...(pool !== undefined ? { pool } : {}),
-        ...(flags.contextLabels ? { selfTraining: { ...SELF_TRAINING, context: CONTEXT_LABELS } } : {}),
+        ...(flags.contextLabels === false ? { selfTraining: SELF_TRAINING } : {}),
       });
       await writeFileAtomic(flags.out, `${JSON.stringify(run.file)}\n`);
       const secs = ((performance.now() - t0) / 1000).toFixed(1);
