@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
+import { BUNDLED_MODEL } from "../../src/classify/classifier.ts";
 import { readLabelled, TOP_LEVELS } from "../../src/classify/labels.ts";
 import type { Example } from "../../src/classify/model.ts";
 import { LinearModel } from "../../src/classify/model.ts";
@@ -193,4 +194,11 @@ test("context labels: a pool query takes the branch its log context gives, when 
   assert.deepEqual(CONTEXT_LABELS, { threshold: 0.7, weight: 0.5, rounds: 5 });
   assert.equal(SELF_TRAINING.context, undefined, "the two fits the experiments compare against");
   assert.deepEqual(BUNDLED_SELF_TRAINING, { ...SELF_TRAINING, context: CONTEXT_LABELS });
+});
+
+test("the bundled model was trained with the settings kb train --pool uses now (else retrain it)", () => {
+  const file = JSON.parse(readFileSync(BUNDLED_MODEL, "utf8"));
+  const { pool, ...settings } = file.trainedOn.options.selfTraining;
+  assert.deepEqual(settings, BUNDLED_SELF_TRAINING);
+  assert.ok(pool > 0, "self-trained on a pool");
 });
