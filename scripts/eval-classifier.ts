@@ -245,7 +245,9 @@ async function contextCrossValidation(
     `\n## 5-fold cross-validation on train through classify, the AOL subset as the log (${events.texts.length} distinct queries; ${queries.filter((q) => texts.has(q)).length} of the ${queries.length} labelled queries are among them)\n`,
   );
   // Where the query rules decide: how often they are right, and how often the context's branch would be.
-  const ruled = { n: 0, rules: 0, context: 0 };
+  const ruled = { n: 0, rules: 0, context: 0, layer: 0 };
+  // … and per branch the rules give: queries, the rules right, the layer alone right.
+  const perRuledBranch = new Map<string, { n: number; rules: number; layer: number }>();
   for (const [f, model] of models.entries()) {
     const rules = await Classifier.create({ kb: classifier.kb, model, embeddings: emb });
     const assessed = assessAll(rules, events.texts);
@@ -272,6 +274,13 @@ async function contextCrossValidation(
         ruled.n++;
         if (own === e.label) ruled.rules++;
         if (branches[q] === e.label) ruled.context++;
+        if (got[0]![i] === e.label) ruled.layer++;
+        const b = TOP_LEVELS[own] ?? "Unclassified";
+        const r = perRuledBranch.get(b) ?? { n: 0, rules: 0, layer: 0 };
+        r.n++;
+        if (own === e.label) r.rules++;
+        if (got[0]![i] === e.label) r.layer++;
+        perRuledBranch.set(b, r);
       }
     });
     console.log(
@@ -279,8 +288,13 @@ async function contextCrossValidation(
     );
   }
   console.log(
-    `  where the query rules decide (${ruled.n} held-out queries): the rules right on ${ruled.rules}, the context's branch (rounds ${LOG_CONTEXT.rounds}) on ${ruled.context}\n`,
+    `  where the query rules decide (${ruled.n} held-out queries): the rules right on ${ruled.rules}, the context's branch (rounds ${LOG_CONTEXT.rounds}) on ${ruled.context}, the layer alone on ${ruled.layer}`,
   );
+  for (const [b, r] of [...perRuledBranch].sort((x, y) => y[1].n - x[1].n))
+    console.log(
+      `    the rules say ${b}: ${r.n} queries, the rules right on ${r.rules}, the layer alone on ${r.layer}`,
+    );
+  console.log("");
   const out: Record<string, unknown> = {};
   variants.forEach((name, v) => {
     const folds = [0, 1, 2, 3, 4].map((f) => {

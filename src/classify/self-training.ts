@@ -1,7 +1,8 @@
 /**
  * Self-training the learned decision layer on an unlabelled log (docs/classifier.md, sessions 13 and 17): the
  * log's distinct queries join the labelled ones as pseudo-labelled examples, labelled through the log's click graph
- * where the labelled queries' clicks agree, else by the model when it is confident.
+ * where the labelled queries' clicks agree, else by the model when it is confident; the bundled model is then fitted
+ * a third time on the labels the log context gives them (session 25, `BUNDLED_SELF_TRAINING`).
  */
 import type { Embeddings } from "../knowledge/embeddings.ts";
 import { EventCursor } from "../log/events.ts";
