@@ -87,6 +87,8 @@ export function crossValidate(
   predict: (m: LinearModel, e: Example) => number = (m, e) => m.predict(e.features),
   /** Fits a fold's model on its training examples (default `trainModel`; e.g. `selfTrain`). */
   fit: (train: readonly Example[]) => LinearModel = (train) => trainModel(train, opts),
+  /** Told each fold's accuracy as it is scored (fold 0 … k − 1). */
+  onFold?: (fold: number, accuracy: number) => void,
 ): CrossValidation {
   const order = Rng.fromSeed(seed).shuffle(examples.map((_, i) => i));
   const fold = new Int32Array(examples.length);
@@ -108,6 +110,7 @@ export function crossValidate(
       if (p === examples[i]!.label) ok++;
     }
     folds.push(ok / n);
+    onFold?.(f, ok / n);
   }
   const mean = folds.reduce((a, b) => a + b, 0) / k;
   const sd = Math.sqrt(folds.reduce((a, b) => a + (b - mean) ** 2, 0) / (k - 1));
@@ -163,6 +166,8 @@ export async function trainFromLabels(
     /** An unlabelled log's queries, users and clicks, for self-training (none = labelled queries only). */
     pool?: Pool;
     selfTraining?: SelfTraining;
+    /** Told what it is doing, a line at a time (each fold's figure as it comes, then the final fit). */
+    progress?: (line: string) => void;
   } = {},
 ): Promise<TrainRun> {
   const kb = opts.kb ?? (await loadKnowledgeBase());
@@ -191,7 +196,21 @@ export async function trainFromLabels(
       ? trainModel(train, trainOpts)
       : selfTrain(train, pool, trainOpts, st, (e) => queryOf.get(e));
   const folds = opts.folds ?? 5;
-  const cv = folds > 1 ? crossValidate(examples, folds, trainOpts, seed, undefined, fit) : undefined;
+  let t = performance.now();
+  const secs = () => {
+    const s = ((performance.now() - t) / 1000).toFixed(1);
+    t = performance.now();
+    return s;
+  };
+  const cv =
+    folds > 1
+      ? crossValidate(examples, folds, trainOpts, seed, undefined, fit, (f, accuracy) =>
+          opts.progress?.(
+            `fold ${f + 1} of ${folds}: ${(100 * accuracy).toFixed(2)}% of its held-out queries (${secs()} s)`,
+          ),
+        )
+      : undefined;
+  opts.progress?.(`fitting the model on all ${examples.length} labelled queries…`);
   const model = fit(examples);
   const file = model.toFile(
     kb.contentHash,

@@ -155,6 +155,10 @@ describe("querymask kb train", () => {
     const summary = JSON.parse(ok.stdout);
     assert.equal(summary.examples, 6);
     assert.equal(summary.cv.folds.length, 2);
+    assert.match(
+      ok.stderr,
+      /fold 1 of 2: \d+\.\d\d% .*\nfold 2 of 2: .*\nfitting the model on all 6 labelled queries/,
+    );
     const file = JSON.parse(readFileSync(out, "utf8"));
     assert.equal(file.format, "querymask-classifier-model");
     assert.equal(file.trainedOn.options.selfTraining.pool, 1, "the labelled query is left out of the pool");

@@ -112,6 +112,7 @@ export function register(program: Command): void {
         withhold,
         ...(pool !== undefined ? { pool } : {}),
         ...(flags.contextLabels === false ? { selfTraining: SELF_TRAINING } : {}),
+        progress: (line) => process.stderr.write(`${line}\n`),
       });
       await writeFileAtomic(flags.out, `${JSON.stringify(run.file)}\n`);
       const secs = ((performance.now() - t0) / 1000).toFixed(1);
