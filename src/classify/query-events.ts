@@ -62,10 +62,10 @@ export class QueryEvents {
     this.n++;
   }
 
-  /** Add a click row of `query` on `url`. */
-  click(query: string, url: string): void {
+  /** Add a click row of `query` on `url`; returns the site (`hostOf`; "" when the URL names none: not added). */
+  click(query: string, url: string): string {
     const host = hostOf(url);
-    if (host === "") return;
+    if (host === "") return host;
     let h = this.hosts.get(host);
     if (h === undefined) {
       h = this.hosts.size;
@@ -78,6 +78,7 @@ export class QueryEvents {
     this.clickQuery[this.clicks] = this.idOf(query);
     this.clickHost[this.clicks] = h;
     this.clicks++;
+    return host;
   }
 
   /** The id of a query text, if the log has it. */

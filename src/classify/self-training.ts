@@ -6,7 +6,6 @@
  */
 import type { Embeddings } from "../knowledge/embeddings.ts";
 import { EventCursor } from "../log/events.ts";
-import { hostOf } from "../log/host.ts";
 import { openLog } from "../log/read.ts";
 import type { Classifier } from "./classifier.ts";
 import { type Features, queryFeatures } from "./features.ts";
@@ -116,9 +115,8 @@ export async function readPool(path: string, labelled: readonly string[]): Promi
       const q = comparable(r.query);
       if (q === "" || q === "-") continue;
       if (cursor.next(r.user, q, r.time) !== undefined) events.add(r.user, q, r.time);
-      if (r.clickUrl) events.click(q, r.clickUrl);
-      if (r.clickUrl !== undefined && r.clickUrl !== "") {
-        const h = hostOf(r.clickUrl);
+      if (r.clickUrl) {
+        const h = events.click(q, r.clickUrl);
         if (h !== "") {
           let m = clicks.get(q);
           if (m === undefined) {
