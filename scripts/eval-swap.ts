@@ -186,6 +186,7 @@ async function main(): Promise<void> {
                 ...pcts,
                 emd.pct,
                 r.counts["suppressed rows"]!,
+                how,
               ],
             ],
             3,

@@ -47,9 +47,14 @@ function meanSd(xs: number[]): [number, number] {
   return [m, Math.sqrt(v)];
 }
 
-/** Depth across seeds (`--only seeds`): per k and depth, the best attack's mean ± sd over the seeds run. */
-function seedsSection(rows: string[][]): string[] {
+/**
+ * Depth across seeds (`--only seeds`): per k and depth, the best attack's mean ± sd over the seeds run with the
+ * categories of the input (`categories`, swap-input.tsv); runs of another classifier are left out and counted.
+ */
+function seedsSection(all: string[][], categories: string | undefined): string[] {
+  const rows = all.filter((r) => r[12] === categories);
   if (rows.length === 0) return [];
+  const stale = all.length - rows.length;
   const cells = new Map<string, string[][]>();
   for (const r of rows) {
     const key = `${r[0]}/${r[1]}`;
@@ -57,9 +62,8 @@ function seedsSection(rows: string[][]): string[] {
   }
   return [
     "**Depth across seeds** (`--only seeds`, the subset stream; the seed drives the swap, the attacks' own seed",
-    "is fixed). Best attack = the best of deanon1–4 for each seed; mean ± sample sd over the seeds. These runs",
-    "may use other categories than the grid above (the classifier at the time they ran): compare rows of this",
-    "table with each other.",
+    "is fixed). Best attack = the best of deanon1–4 for each seed; mean ± sample sd over the seeds. Every run",
+    `here has the categories above (swap-input.tsv)${stale > 0 ? `; ${stale} run${stale === 1 ? "" : "s"} of another classifier ${stale === 1 ? "is" : "are"} left out (re-run \`--only seeds\` with their seeds)` : ""}.`,
     "",
     ...table(
       [
@@ -223,7 +227,7 @@ export function report(): void {
     `under the waiting rule, ${num(grid.find((g) => g[0] === "subset" && Number(g[1]) === 30 && Number(g[2]) === 3)?.[13], 1)}% now), though still below depth 1's. Final k here is the mean over all`,
     "buckets, deeper ones included, which never grow.",
     "",
-    ...seedsSection(readTsv("swap-depth-seeds.tsv")?.rows ?? []),
+    ...seedsSection(readTsv("swap-depth-seeds.tsv")?.rows ?? [], input.get("categories")),
     "**EMD.** saps_emd.tsv gives an earth mover's distance between original and anonymized user profiles",
     "(`calc_emd` / `max_emd` = `emd_tpc`) without defining the ground distance or the maximum; its `tree_depth`",
     "column runs 1–13 and the distance falls to 0 at depth 13, i.e. profiles are compared at full category depth",

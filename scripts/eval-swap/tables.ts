@@ -77,6 +77,7 @@ export const H = {
     "deanon4_pct",
     "emd_pct_of_max",
     "suppressed_rows",
+    "categories",
   ],
   delta: [
     "k",
