@@ -245,9 +245,9 @@ async function contextCrossValidation(
     `\n## 5-fold cross-validation on train through classify, the AOL subset as the log (${events.texts.length} distinct queries; ${queries.filter((q) => texts.has(q)).length} of the ${queries.length} labelled queries are among them)\n`,
   );
   // Where the query rules decide: how often they are right, and how often the context's branch would be.
-  const ruled = { n: 0, rules: 0, context: 0, layer: 0 };
-  // … and per branch the rules give: queries, the rules right, the layer alone right.
-  const perRuledBranch = new Map<string, { n: number; rules: number; layer: number }>();
+  // Per branch the rules give: queries, the rules right, the context's branch right, the layer alone right.
+  type Tally = { n: number; rules: number; context: number; layer: number };
+  const perRuledBranch = new Map<string, Tally>();
   for (const [f, model] of models.entries()) {
     const rules = await Classifier.create({ kb: classifier.kb, model, embeddings: emb });
     const assessed = assessAll(rules, events.texts);
@@ -271,14 +271,11 @@ async function contextCrossValidation(
       const own = got[2 + settings.length - 1]![i]!;
       got[2 + settings.length]![i] = q === undefined || branches[q]! < 0 ? own : branches[q]!;
       if (q !== undefined && assessed[q]!.ruled && branches[q]! >= 0) {
-        ruled.n++;
-        if (own === e.label) ruled.rules++;
-        if (branches[q] === e.label) ruled.context++;
-        if (got[0]![i] === e.label) ruled.layer++;
         const b = TOP_LEVELS[own] ?? "Unclassified";
-        const r = perRuledBranch.get(b) ?? { n: 0, rules: 0, layer: 0 };
+        const r = perRuledBranch.get(b) ?? { n: 0, rules: 0, context: 0, layer: 0 };
         r.n++;
         if (own === e.label) r.rules++;
+        if (branches[q] === e.label) r.context++;
         if (got[0]![i] === e.label) r.layer++;
         perRuledBranch.set(b, r);
       }
@@ -287,6 +284,9 @@ async function contextCrossValidation(
       `  fold ${f + 1}: the context moved ${contexts.map((c, v) => `${c.queriesChanged} (rounds ${settings[v]!.rounds})`).join(", ")} distinct queries`,
     );
   }
+  const ruled: Tally = { n: 0, rules: 0, context: 0, layer: 0 };
+  for (const r of perRuledBranch.values())
+    for (const k of ["n", "rules", "context", "layer"] as const) ruled[k] += r[k];
   console.log(
     `  where the query rules decide (${ruled.n} held-out queries): the rules right on ${ruled.rules}, the context's branch (rounds ${LOG_CONTEXT.rounds}) on ${ruled.context}, the layer alone on ${ruled.layer}`,
   );
