@@ -1,7 +1,7 @@
 /** The markdown summary docs/results/swap.md, from the TSVs on disk. */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { ANCHORS, ANCHORS_EMD, DEANONS, log, OUT, PREFIX, STANDIN } from "./options.ts";
-import { readTsv } from "./tables.ts";
+import { H, readTsv } from "./tables.ts";
 
 function anchors(): Map<string, { kf: number; us: number; best: number; bestAlg: string; emdPct?: number }> {
   const out = new Map<string, { kf: number; us: number; best: number; bestAlg: string; emdPct?: number }>();
@@ -52,7 +52,8 @@ function meanSd(xs: number[]): [number, number] {
  * categories of the input (`categories`, swap-input.tsv); runs of another classifier are left out and counted.
  */
 function seedsSection(all: string[][], categories: string | undefined): string[] {
-  const rows = all.filter((r) => r[12] === categories);
+  const at = H.seeds.indexOf("categories");
+  const rows = all.filter((r) => r[at] === categories);
   if (rows.length === 0) return [];
   const stale = all.length - rows.length;
   const cells = new Map<string, string[][]>();
