@@ -82,23 +82,41 @@ function querymask(args: readonly string[]): string {
 /** One decimal; a figure the summary has none of (null: e.g. a group without a user that has a PEL) is `–`. */
 const f1 = (x: number | null) => (x === null ? "–" : x.toFixed(1));
 
+/**
+ * The figures of a grid row, each once: its TSV column, how it is read off the summary, and — where it has one — its
+ * column of the markdown table (`cell`, else the value to `digits` decimals).
+ */
+const FIGURES: readonly {
+  tsv: string;
+  of: (s: Summary) => number | null;
+  head?: string;
+  digits?: number;
+  cell?: (s: Summary) => string;
+}[] = [
+  { tsv: "forwarded_pct", of: (s) => s.forwarded, head: "forwarded %" },
+  { tsv: "mean_pel", of: (s) => s.meanPel, head: "mean PEL" },
+  { tsv: "pel_p10", of: (s) => s.pelP10, head: "p10" },
+  { tsv: "pel_p50", of: (s) => s.pelP50, head: "p50" },
+  { tsv: "pel_p90", of: (s) => s.pelP90, head: "p90" },
+  { tsv: "uncertainty_above_70_pct", of: (s) => s.uncertaintyAbove70, head: "% users uncertainty > 70" },
+  { tsv: "uncertainty_above_80_pct", of: (s) => s.uncertaintyAbove80, head: "> 80" },
+  { tsv: "mean_hops", of: (s) => s.meanHops, head: "mean hops", digits: 3 },
+  {
+    tsv: "latency_mean_ms",
+    of: (s) => s.meanLatencyMs,
+    head: "latency mean / p95 ms",
+    cell: (s) => `${Math.round(s.meanLatencyMs)} / ${Math.round(s.p95LatencyMs)}`,
+  },
+  { tsv: "latency_p95_ms", of: (s) => s.p95LatencyMs },
+  { tsv: "worst_own_share_pct", of: (s) => 100 * s.worstCase.meanOwnShare, head: "worst case: own share %" },
+  { tsv: "worst_ids", of: (s) => s.worstCase.meanIds, head: "ids", digits: 2 },
+  { tsv: "worst_author_top_pct", of: (s) => s.worstCase.attributed, head: "author = top id %" },
+  { tsv: "cpu_s", of: (s) => s.cpuSeconds, head: "CPU s", digits: 2 },
+];
+
 function gridTable(rows: readonly (readonly [string, Summary])[]): string[] {
-  const head = [
-    "configuration",
-    "forwarded %",
-    "mean PEL",
-    "p10",
-    "p50",
-    "p90",
-    "% users uncertainty > 70",
-    "> 80",
-    "mean hops",
-    "latency mean / p95 ms",
-    "worst case: own share %",
-    "ids",
-    "author = top id %",
-    "CPU s",
-  ];
+  const columns = FIGURES.filter((f) => f.head !== undefined);
+  const head = ["configuration", ...columns.map((f) => f.head!)];
   return [
     `| ${head.join(" | ")} |`,
     `| ${head.map(() => "---").join(" | ")} |`,
@@ -106,19 +124,11 @@ function gridTable(rows: readonly (readonly [string, Summary])[]): string[] {
       ([label, s]) =>
         `| ${[
           label,
-          f1(s.forwarded),
-          f1(s.meanPel),
-          f1(s.pelP10),
-          f1(s.pelP50),
-          f1(s.pelP90),
-          f1(s.uncertaintyAbove70),
-          f1(s.uncertaintyAbove80),
-          s.meanHops.toFixed(3),
-          `${Math.round(s.meanLatencyMs)} / ${Math.round(s.p95LatencyMs)}`,
-          f1(100 * s.worstCase.meanOwnShare),
-          s.worstCase.meanIds.toFixed(2),
-          f1(s.worstCase.attributed),
-          s.cpuSeconds.toFixed(2),
+          ...columns.map((f) => {
+            if (f.cell !== undefined) return f.cell(s);
+            const x = f.of(s);
+            return x === null ? "–" : x.toFixed(f.digits ?? 1);
+          }),
         ].join(" | ")} |`,
     ),
   ];
@@ -185,25 +195,8 @@ for (const [name, input] of inputs) {
     ) as Summary;
     rows.push([label, s]);
     tsv.push(
-      [
-        name,
-        label,
-        s.forwarded,
-        s.meanPel,
-        s.pelP10,
-        s.pelP50,
-        s.pelP90,
-        s.uncertaintyAbove70,
-        s.uncertaintyAbove80,
-        s.meanHops,
-        s.meanLatencyMs,
-        s.p95LatencyMs,
-        100 * s.worstCase.meanOwnShare,
-        s.worstCase.meanIds,
-        s.worstCase.attributed,
-        s.cpuSeconds,
-      ]
-        .map((x) => (typeof x === "number" ? String(Number(x.toFixed(4))) : x))
+      [name, label, ...FIGURES.map((f) => f.of(s))]
+        .map((x) => (typeof x === "number" ? String(Number(x.toFixed(4))) : (x ?? "")))
         .join("\t"),
     );
     console.log(
@@ -220,8 +213,7 @@ for (const [name, input] of inputs) {
   ]);
 }
 if (inputs.length > 0) {
-  const header =
-    "dataset\tconfiguration\tforwarded_pct\tmean_pel\tpel_p10\tpel_p50\tpel_p90\tuncertainty_above_70_pct\tuncertainty_above_80_pct\tmean_hops\tlatency_mean_ms\tlatency_p95_ms\tworst_own_share_pct\tworst_ids\tworst_author_top_pct\tcpu_s";
+  const header = ["dataset", "configuration", ...FIGURES.map((f) => f.tsv)].join("\t");
   // The rows of a data set not run this time (`--only`) stay as they were.
   const path = join(RESULTS, "clientside-grid.tsv");
   const ran = new Set(inputs.map(([name]) => name));
@@ -232,7 +224,9 @@ if (inputs.length > 0) {
         .slice(1)
         .filter((line) => !ran.has(line.split("\t")[0]!))
     : [];
-  writeFileSync(path, `${[header, ...kept, ...tsv].join("\n")}\n`);
+  const order = (line: string) => (line.startsWith("excite\t") ? 0 : 1); // Excite first, whichever part ran
+  const lines = [...kept, ...tsv].sort((x, y) => order(x) - order(y));
+  writeFileSync(path, `${[header, ...lines].join("\n")}\n`);
   writeFileSync(join(RESULTS, "clientside.md"), doc);
   console.log("eval-clientside: wrote docs/results/clientside.md and clientside-grid.tsv");
 }
