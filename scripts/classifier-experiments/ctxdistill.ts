@@ -5,7 +5,7 @@
  * 1. model1 = the shipped self-trained model of the training folds (`selfTrain(tr, pool, {}, SELF_TRAINING, queryOf)`,
  *    as logctx);
  * 2. model1's p(·|q) for every distinct query of the AOL subset, and the log context's posteriors
- *    (`contextPosteriors`, the shipped `LOG_CONTEXT`) of every query text of the log (as logctx's `productEvents`);
+ *    (`contextPosteriors`, the shipped `LOG_CONTEXT`) of every query text of the log (as logcontext's `productEvents`);
  *    a pool query (the subset's distinct queries less train.tsv's and dev.tsv's, compared lower-cased and
  *    single-spaced) takes the mean of its logged texts' posteriors, weighted by their query events;
  * 3. the pool queries whose posterior's largest share is ≥ t join with its argmax as their label and weight w, and
@@ -31,7 +31,7 @@ import { comparable, TOP_LEVELS } from "../../src/classify/labels.ts";
 import { contextBranches, contextPosteriors, LOG_CONTEXT } from "../../src/classify/log-context.ts";
 import type { Example, LinearModel } from "../../src/classify/model.ts";
 import { clickLabels, SELF_TRAINING, selfTrain } from "../../src/classify/self-training.ts";
-import { loadLogContext } from "./logctx.ts";
+import { loadLogContext } from "./logcontext.ts";
 import { configs, type ExperimentContext, K, queryOfExample } from "./setup.ts";
 
 interface Setting {

@@ -16,8 +16,9 @@
 import { type Features, queryFeatures } from "../../src/classify/features.ts";
 import { comparable } from "../../src/classify/labels.ts";
 import type { LinearModel } from "../../src/classify/model.ts";
+import { QueryEvents } from "../../src/classify/query-events.ts";
 import type { PoolExamples } from "../../src/classify/self-training.ts";
-import { type ExperimentContext, K } from "./setup.ts";
+import { aolPoolOrSkip, aolRows, type ExperimentContext, K } from "./setup.ts";
 
 export class LogContext {
   /** Distinct query → id. */
@@ -232,4 +233,69 @@ export function softmaxInto(s: ArrayLike<number>, out: Float64Array, at: number)
   let z = 0;
   for (let c = 0; c < K; c++) z += Math.exp(s[c]! - m);
   for (let c = 0; c < K; c++) out[at + c] = Math.exp(s[c]! - m) / z;
+}
+
+/**
+ * The AOL pool, the experiments' view of the log (`LogContext`) and the product's (`productEvents`), or undefined
+ * (with a message) when ../shared/data is absent.
+ */
+export async function loadLogContext(
+  ctx: ExperimentContext,
+  name: string,
+): Promise<
+  | {
+      pool: PoolExamples;
+      log: LogContext;
+      product: ReturnType<typeof productEvents>;
+      /** When the pool was read (the experiments' CPU-s count from here). */
+      t0: NodeJS.CpuUsage;
+    }
+  | undefined
+> {
+  const pool = await aolPoolOrSkip(ctx, name);
+  const lines = aolRows(ctx.paths);
+  if (pool === undefined || lines === undefined) return undefined;
+  const t0 = process.cpuUsage();
+  const log = new LogContext(ctx, pool, lines);
+  const product = productEvents(lines, log);
+  lines.length = 0;
+  return { pool, log, product, t0 };
+}
+
+/**
+ * The log as `querymask classify --context` reads it (src/classify/log-context.ts's QueryEvents: every query event and
+ * click row, the texts as logged), with each of its texts' p taken from `log`'s (by the compared form).
+ */
+export function productEvents(
+  lines: readonly string[],
+  log: LogContext,
+): {
+  events: QueryEvents;
+  probs(p: Float64Array): (Float64Array | undefined)[];
+  branchOf(query: string, branches: Int32Array): number;
+} {
+  const events = new QueryEvents();
+  let prev = "";
+  for (const line of lines) {
+    const c = line.split("\t");
+    if (c.length < 3) continue;
+    const key = `${c[0]}\t${c[1]}\t${c[2]}`;
+    if (key !== prev) events.add(c[0]!, c[1]!, Date.parse(`${c[2]!.replace(" ", "T")}Z`) / 1000);
+    prev = key;
+    if (c[4]) events.click(c[1]!, c[4]);
+  }
+  // The experiment's id of each of the product's texts ("" and "-": none, as the classifier scores nothing there).
+  const ids = events.texts.map((t) => (t.trim() === "" || t.trim() === "-" ? undefined : log.id(t)));
+  const byText = new Map<string, number>();
+  events.texts.forEach((t, q) => {
+    if (!byText.has(comparable(t))) byText.set(comparable(t), q);
+  });
+  return {
+    events,
+    probs: (p) => ids.map((id) => (id === undefined ? undefined : p.subarray(id * K, id * K + K))),
+    branchOf: (query, branches) => {
+      const q = byText.get(comparable(query));
+      return q === undefined ? -1 : branches[q]!;
+    },
+  };
 }

@@ -20,12 +20,11 @@
 import { join } from "node:path";
 import { loadModel } from "../../src/classify/classifier.ts";
 import { queryFeatures } from "../../src/classify/features.ts";
-import { comparable, readLabelled, TOP_LEVELS } from "../../src/classify/labels.ts";
+import { readLabelled, TOP_LEVELS } from "../../src/classify/labels.ts";
 import { contextBranches, LOG_CONTEXT } from "../../src/classify/log-context.ts";
-import { QueryEvents } from "../../src/classify/query-events.ts";
-import { type PoolExamples, SELF_TRAINING, selfTrain } from "../../src/classify/self-training.ts";
-import { LogContext, softmaxInto } from "./logcontext.ts";
-import { aolPoolOrSkip, aolRows, configs, type ExperimentContext, K, queryOfExample } from "./setup.ts";
+import { SELF_TRAINING, selfTrain } from "../../src/classify/self-training.ts";
+import { loadLogContext, softmaxInto } from "./logcontext.ts";
+import { configs, type ExperimentContext, K, queryOfExample } from "./setup.ts";
 
 const HOST_ALPHA = 1;
 const USER_ALPHA = 5;
@@ -338,69 +337,4 @@ export default async function logctx(ctx: ExperimentContext): Promise<void> {
     );
   const c2 = process.cpuUsage(t0);
   console.log(`logctx: ${((c2.user + c2.system) / 1e6).toFixed(1)} CPU-s after the pool`);
-}
-
-/**
- * The AOL pool, the experiments' view of the log (`LogContext`) and the product's (`productEvents`), or undefined
- * (with a message) when ../shared/data is absent.
- */
-export async function loadLogContext(
-  ctx: ExperimentContext,
-  name: string,
-): Promise<
-  | {
-      pool: PoolExamples;
-      log: LogContext;
-      product: ReturnType<typeof productEvents>;
-      /** When the pool was read (the experiments' CPU-s count from here). */
-      t0: NodeJS.CpuUsage;
-    }
-  | undefined
-> {
-  const pool = await aolPoolOrSkip(ctx, name);
-  const lines = aolRows(ctx.paths);
-  if (pool === undefined || lines === undefined) return undefined;
-  const t0 = process.cpuUsage();
-  const log = new LogContext(ctx, pool, lines);
-  const product = productEvents(lines, log);
-  lines.length = 0;
-  return { pool, log, product, t0 };
-}
-
-/**
- * The log as `querymask classify --context` reads it (src/classify/log-context.ts's QueryEvents: every query event and
- * click row, the texts as logged), with each of its texts' p taken from `log`'s (by the compared form).
- */
-export function productEvents(
-  lines: readonly string[],
-  log: LogContext,
-): {
-  events: QueryEvents;
-  probs(p: Float64Array): (Float64Array | undefined)[];
-  branchOf(query: string, branches: Int32Array): number;
-} {
-  const events = new QueryEvents();
-  let prev = "";
-  for (const line of lines) {
-    const c = line.split("\t");
-    if (c.length < 3) continue;
-    const key = `${c[0]}\t${c[1]}\t${c[2]}`;
-    if (key !== prev) events.add(c[0]!, c[1]!, Date.parse(`${c[2]!.replace(" ", "T")}Z`) / 1000);
-    prev = key;
-    if (c[4]) events.click(c[1]!, c[4]);
-  }
-  // The experiment's id of each of the product's texts ("" and "-": none, as the classifier scores nothing there).
-  const ids = events.texts.map((t) => (t.trim() === "" || t.trim() === "-" ? undefined : log.id(t)));
-  const byText = new Map<string, number>();
-  events.texts.forEach((t, q) => {
-    if (!byText.has(comparable(t))) byText.set(comparable(t), q);
-  });
-  return {
-    events,
-    probs: (p) => ids.map((id) => (id === undefined ? undefined : p.subarray(id * K, id * K + K))),
-    branchOf: (query, branches) => {
-      const q = byText.get(comparable(query));
-      return q === undefined ? -1 : branches[q]!;
-    },
-  };
 }
