@@ -60,7 +60,8 @@ const STAGES: readonly { name: string; test: (fn: string, url: string) => boolea
   { name: "learned layer: word parts (once per word)", test: (fn) => fn === "wordPart" },
   {
     name: "learned layer: query features and scores",
-    test: (fn, url) => url.includes("/classify/") && (fn === "scoreQuery" || fn === "decide"),
+    test: (fn, url) =>
+      url.includes("/classify/layer-scorer.") || (url.includes("/classify/") && fn === "decide"),
   },
   {
     name: "placing and vote (units' candidates)",

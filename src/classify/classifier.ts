@@ -20,12 +20,12 @@ import type { PiiSpan, ScrubMode } from "../scrub/types.ts";
 import { type Token, textsOf } from "../text/nlp.ts";
 import { isStopword } from "../text/stopwords.ts";
 import { emptyList, mapList } from "../util/elements.ts";
-import { DENSE_LENGTH, type Evidence, type QueryLevel, queryLevelInto } from "./features.ts";
+import type { Evidence, QueryLevel } from "./features.ts";
+import { LayerScorer } from "./layer-scorer.ts";
 import { argmax, LinearModel, type ModelFile, softmax } from "./model.ts";
 import { type Placed, UnitPlacer } from "./placing.ts";
 import { idOf, QueryRules } from "./query-rules.ts";
 import { isPastYear, SHOPPING_WORDS, shoppingApplies } from "./rules.ts";
-import { QueryLevelScorer, WordParts, WordScorer } from "./scoring.ts";
 import { semanticUnits } from "./units.ts";
 import { splitOf, type WordFacts, wordFacts } from "./word-facts.ts";
 
@@ -107,9 +107,6 @@ export function loadModel(kb: KnowledgeBase, path = BUNDLED_MODEL): LinearModel 
   return LinearModel.fromFile(file, kb.contentHash, path);
 }
 
-const EMB_NONE = ["emb:none"];
-const ONE = [1];
-
 /** Key of the unclassified bucket in the counts of `classifyLog`. */
 export const UNCLASSIFIED = "unclassified";
 
@@ -132,6 +129,8 @@ export class Classifier {
   private readonly placer: UnitPlacer;
   /** The model's classes as top-level taxonomy ids. */
   private readonly modelTops: readonly number[] = [];
+  /** The learned layer's scorer (with a model). */
+  private readonly layer: LayerScorer | undefined;
 
   private constructor(
     readonly kb: KnowledgeBase,
@@ -139,22 +138,14 @@ export class Classifier {
     scrub: ScrubMode,
     private readonly unitRule: "paper" | "vote",
     private readonly model: LinearModel | undefined,
-    private readonly embeddings: Embeddings | undefined,
+    embeddings: Embeddings | undefined,
   ) {
     this.cache = cacheSize > 0 ? new LRUCache({ max: cacheSize }) : undefined;
     this.scrubber = createScrubber({ mode: scrub });
     this.regional = kb.taxonomy.id("Top/Regional")!;
     this.placer = new UnitPlacer(kb);
     this.rules = new QueryRules(kb);
-    this.scoreScratch = new Float64Array(model?.classes.length ?? 0);
-    this.queryScorer = model === undefined ? undefined : new QueryLevelScorer(model, kb.taxonomy);
-    this.wordScorer = model === undefined ? undefined : new WordScorer(model, kb.taxonomy);
-    this.projScratch = new Float64Array(model?.classes.length ?? 0);
-    this.denseScratch = new Float64Array(embeddings?.dims ?? 0);
-    const k = model?.classes.length ?? 0;
-    this.parts = model === undefined ? undefined : new WordParts(2 * k);
-    this.partScratch = new Float64Array(2 * k);
-    this.denseHalf = this.partScratch.subarray(k);
+    this.layer = model === undefined ? undefined : new LayerScorer(model, kb.taxonomy, embeddings);
     if (model !== undefined)
       this.modelTops = model.classes.map((c) => {
         const id = kb.taxonomy.id(`Top/${c}`);
@@ -369,82 +360,8 @@ export class Classifier {
     return { id: top, unit: "" };
   }
 
-  /**
-   * The model's scores of the analysed query: `model.scores(queryFeatures(…))`, with each word's part (its
-   * named features' scores, the projection of its vector) computed once into the table of word parts and its
-   * offset remembered with the word's facts (one table per classifier: the part depends on the model and the word
-   * vectors, and the facts are shared by the knowledge base's classifiers). Undefined when neither Algorithm 1
-   * nor the word vectors know anything of the query.
-   */
+  /** The learned layer's scores of the analysed query (./layer-scorer.ts); undefined when it cannot score it. */
   private scoreQuery(a: Analysis): Float64Array | undefined {
-    const model = this.model!;
-    const tax = this.kb.taxonomy;
-    const emb = this.embeddings;
-    // What the query-level features read: not `evidenceOf`'s array of the words' candidates, unread here.
-    const ev = queryLevelOf(a);
-    const k = model.classes.length;
-    const s = this.scoreScratch;
-    model.setBias(s);
-    queryLevelInto(ev, tax, this.queryScorer!.into(s, a.facts));
-    const acc = emb === undefined ? undefined : this.denseScratch.fill(0);
-    const proj = this.projScratch.fill(0);
-    const parts = this.parts!;
-    let found = 0;
-    for (let i = 0; i < ev.words.length; i++) {
-      const f = a.facts[i]!;
-      if (f.partOf !== parts.token) {
-        f.partAt = this.wordPart(ev.words[i]!, f);
-        f.partOf = parts.token;
-      }
-      const ps = parts.values;
-      const o = f.partAt;
-      for (let c = 0; c < k; c++) s[c]! += ps[o + c]!;
-      if (f.vec >= 0 && acc !== undefined) {
-        emb!.addIndex(f.vec, acc);
-        for (let c = 0; c < k; c++) proj[c]! += ps[o + k + c]!;
-        found++;
-      }
-    }
-    if (acc === undefined) return a.found === undefined ? undefined : s;
-    let norm = 0;
-    for (let d = 0; d < acc.length; d++) norm += acc[d]! * acc[d]!;
-    if (found > 0 && norm > 0) {
-      const scale = DENSE_LENGTH / Math.sqrt(norm);
-      for (let c = 0; c < k; c++) s[c]! += proj[c]! * scale;
-      return s;
-    }
-    if (a.found === undefined) return undefined;
-    model.addWeights(EMB_NONE, ONE, s);
-    return s;
+    return this.layer!.score(queryLevelOf(a), a.facts, a.found !== undefined);
   }
-
-  /**
-   * A word's part of the scores, into a new entry of the table of word parts: its named features' scores, then
-   * the projection of its vector; sets the word's vector number and returns the entry's offset. (A method of its
-   * own, as are the other steps taken once per word or rarely: the hot methods stay small, and V8 recompiles them
-   * several times over a log's first queries.)
-   */
-  private wordPart(w: string, f: WordFacts): number {
-    const emb = this.embeddings;
-    const scores = this.partScratch.fill(0);
-    this.wordScorer!.add(w, f.ids, scores);
-    const vec = emb !== undefined && !isStopword(w) ? emb.find(w) : -1;
-    if (vec >= 0) this.model!.projectRow(emb!.vectors, vec * emb!.dims, this.denseHalf);
-    f.vec = vec;
-    const at = this.parts!.add();
-    this.parts!.values.set(scores, at);
-    return at;
-  }
-
-  /** The table of the words' parts of the scores, `2 × classes` values each (with a model). */
-  private readonly parts: WordParts | undefined;
-  /** Scratch of `wordPart`: one word's part, and its second half (the projection of the word's vector). */
-  private readonly partScratch: Float64Array;
-  private readonly denseHalf: Float64Array;
-  private readonly scoreScratch: Float64Array;
-  private readonly queryScorer: QueryLevelScorer | undefined;
-  private readonly wordScorer: WordScorer | undefined;
-  /** Scratch of `scoreQuery`: the sum of the words' vectors (made here: see {@link searchPriors}). */
-  private readonly denseScratch: Float64Array;
-  private readonly projScratch: Float64Array;
 }

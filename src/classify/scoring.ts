@@ -108,7 +108,7 @@ export class QueryLevelScorer implements FeatureSink {
 const PARTS_LIMIT = 200_000;
 
 /**
- * The words' parts of the learned layer's scores (`Classifier.scoreQuery`), `width` values each, side by side in
+ * The words' parts of the learned layer's scores (`LayerScorer.score`, layer-scorer.ts), `width` values each, side by side in
  * one table: a word's facts keep its offset (`WordFacts.partAt`) and the table's token of the time. A typed
  * array per word cost a buffer allocation per new word (4–17 µs in a classification's heap) and put the parts a
  * query reads all over memory. Full at `limit` parts, the table starts over under a new token (the parts

@@ -42,7 +42,7 @@ export interface WordFacts {
   /** wink-nlp's lexeme index of the word, -1 = not known yet (kept for `analyzeWords`, see nlp.ts). */
   lexeme: number;
   /**
-   * The learned layer's part of the scores for this word (see `Classifier.scoreQuery`), filled on first use: its
+   * The learned layer's part of the scores for this word (see `LayerScorer.score`), filled on first use: its
    * offset in a table of word parts (-1 = not computed yet) and that table's token (a word's part depends on the
    * model and the word vectors, and a table starts over when full), and the word's number in the word vectors
    * (-1 = none): kept here so that a word costs one look-up.
