@@ -6,7 +6,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
-import { type Entry, type EventRows, SwapCore } from "../../src/methods/swap/core.ts";
+import { SwapCore } from "../../src/methods/swap/core.ts";
+import type { Entry, EventRows } from "../../src/methods/swap/entry.ts";
 import { parseSwapParams } from "../../src/methods/swap/params.ts";
 import { Rng } from "../../src/util/random.ts";
 

@@ -13,7 +13,8 @@ import type { RowWriter } from "../../log/row-write.ts";
 import { grown } from "../../util/arrays.ts";
 import type { Rng } from "../../util/random.ts";
 import type { RowStage } from "../method.ts";
-import { type EventRows, SwapCore } from "./core.ts";
+import { SwapCore } from "./core.ts";
+import type { EventRows } from "./entry.ts";
 import type { SwapParams } from "./params.ts";
 import { swapCounts } from "./stage.ts";
 

@@ -14,7 +14,8 @@ import type { LogRecord } from "../../log/record.ts";
 import type { Stage } from "../../stream/stage.ts";
 import { UsageError } from "../../util/errors.ts";
 import type { Rng } from "../../util/random.ts";
-import { type CoreSnapshot, type Entry, SwapCore } from "./core.ts";
+import { SwapCore } from "./core.ts";
+import type { CoreSnapshot, Entry } from "./entry.ts";
 import { EventGrouper, type GrouperState } from "./events.ts";
 import type { SwapParams } from "./params.ts";
 
