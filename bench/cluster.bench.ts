@@ -16,13 +16,13 @@
  * machine's load, unlike the events/s.
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadCategorize } from "../src/classify/categorize.ts";
-import { openBus, publish, workConsumer } from "../src/cluster/bus.ts";
-import { classifyConsumer, readSegment, warmUp } from "../src/cluster/classify-worker.ts";
+import { openBus } from "../src/cluster/bus.ts";
+import { classifyConsumer, warmUp } from "../src/cluster/classify-worker.ts";
 import { writeConfig } from "../src/cluster/config.ts";
 import { PartitionedStages } from "../src/cluster/embedded.ts";
 import { ingest } from "../src/cluster/ingest.ts";
@@ -37,12 +37,14 @@ import {
   pgUrl,
   serverArgs,
 } from "../src/cluster/servers.ts";
-import { INGEST_STREAM, INGEST_SUBJECT, resetStreams } from "../src/cluster/topology.ts";
-import { decodeCommit, decodeSegment, encodeSegments } from "../src/cluster/wire.ts";
+import { resetStreams } from "../src/cluster/topology.ts";
+import { decodeSegment, encodeSegments } from "../src/cluster/wire.ts";
 import { groupEvents } from "../src/log/events.ts";
 import { openLog } from "../src/log/read.ts";
 import type { LogRecord } from "../src/log/record.ts";
 import { PgProfileStore } from "../src/profile/pg-store.ts";
+import { natsOut, procCpuSeconds, serverCpu } from "./cluster-cpu.ts";
+import { ingestHop } from "./cluster-ingest.ts";
 import { writeResults } from "./results.ts";
 import { sharedAol } from "./shared-aol.ts";
 
@@ -68,48 +70,7 @@ const ingestOnly = process.env.QM_BENCH_INGEST === "1";
 const preclassified = process.env.QM_BENCH_PRECLASSIFIED === "1";
 const dir = mkdtempSync(join(tmpdir(), "qm-bench-cluster-"));
 
-/**
- * CPU accounting per process. Each worker writes its whole life's CPU (process.resourceUsage) to a file when it
- * exits, through a preloaded module; the bench reads each worker's CPU from /proc just before ingest starts, so
- * the difference is what the stream cost it (start-up — tsx, the classifier's load — is not throughput). The
- * servers are read from /proc before and after: nats-server's own ticks, PostgreSQL's postmaster with its live
- * children and the children it has reaped (connections that closed).
- */
-const TICK_S = 0.01; // getconf CLK_TCK = 100 on Linux
-function procCpuSeconds(pid: number, withChildren = false): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    // fields after the name: state(0) ppid(1) … utime(11) stime(12) cutime(13) cstime(14)
-    const own = Number(f[11]) + Number(f[12]);
-    return (own + (withChildren ? Number(f[13]) + Number(f[14]) : 0)) * TICK_S;
-  } catch {
-    return 0;
-  }
-}
-function childPids(ppid: number): number[] {
-  const out: number[] = [];
-  for (const d of readdirSync("/proc")) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      const stat = readFileSync(`/proc/${d}/stat`, "utf8");
-      if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === ppid) out.push(Number(d));
-    } catch {
-      // gone
-    }
-  }
-  return out;
-}
-function pidFile(path: string): number {
-  return Number(readFileSync(path, "utf8").split("\n")[0]);
-}
-function serverCpu(): { nats: number; postgres: number } {
-  const natsPid = pidFile(join(cluster.dir, "nats", "nats.pid"));
-  const pgPid = pidFile(join(cluster.dir, "pg", "data", "postmaster.pid"));
-  let postgres = procCpuSeconds(pgPid, true);
-  for (const c of childPids(pgPid)) postgres += procCpuSeconds(c);
-  return { nats: procCpuSeconds(natsPid), postgres };
-}
+/** Preloaded into each worker: its whole life's CPU and peak RSS, appended to QM_CPU_FILE when it exits (./cluster-cpu.ts). */
 const CPU_REPORT =
   'data:text/javascript,import {appendFileSync} from "node:fs"; process.on("exit", () => { const u = process.resourceUsage(); appendFileSync(process.env.QM_CPU_FILE, JSON.stringify({pid: process.pid, cpu: (u.userCPUTime + u.systemCPUTime) / 1e6, maxRssKiB: u.maxRSS}) + "\\n"); });';
 
@@ -298,8 +259,8 @@ async function runPipeline(
   });
   const cpuAtStart = new Map<ChildProcess, number>();
   for (const c of role.keys()) cpuAtStart.set(c, procCpuSeconds(c.pid!));
-  const serversAtStart = serverCpu();
-  const natsAtStart = await natsOut();
+  const serversAtStart = serverCpu(cluster);
+  const natsAtStart = await natsOut(cluster);
   const benchAtStart = process.cpuUsage();
   const t0 = performance.now();
   let n = 0;
@@ -321,8 +282,8 @@ async function runPipeline(
   await Promise.all(anon.map((c) => exits.get(c)));
   for (const c of cls) c.kill("SIGTERM");
   await Promise.all(cls.map((c) => exits.get(c)));
-  const serversAtEnd = serverCpu();
-  const natsAtEnd = await natsOut();
+  const serversAtEnd = serverCpu(cluster);
+  const natsAtEnd = await natsOut(cluster);
   sub.unsubscribe();
   await b.close();
   if (code !== 0) throw new Error(`profile writer exited ${code}`);
@@ -360,96 +321,16 @@ async function runPipeline(
   };
 }
 
-/** nats-server's bytes and messages out so far (its monitoring endpoint). */
-async function natsOut(): Promise<{ bytes: number; msgs: number; inBytes: number }> {
-  const v = (await (await fetch(`http://127.0.0.1:${cluster.natsMonitorPort}/varz`)).json()) as {
-    out_bytes: number;
-    out_msgs: number;
-    in_bytes: number;
-  };
-  return { bytes: v.out_bytes, msgs: v.out_msgs, inBytes: v.in_bytes };
-}
-
-/**
- * The ingest hop alone: the log published in batches and read by `shards` in-process readers, (a) "every shard
- * reads every batch": each batch one message carrying every shard's segment, one durable consumer per shard on
- * it (what ran before one subject per shard); (b) "own segment": `ingest` (segments on qm.segment.<s>, then a
- * commit), each shard's consumer reading the commits and fetching its own segment. nats-server's CPU and bytes
- * out per query event; the readers' CPU is the bench process's and not counted.
- */
-async function ingestHop(shards: number, scheme: "every shard reads every batch" | "own segment") {
-  const setup = await openBus(natsUrl(cluster), "bench-ingest");
-  await resetStreams(setup.jsm);
-  await setup.close();
-  const b = await openBus(natsUrl(cluster), "bench-ingest");
-  await writeConfig(b, {
-    version: 2,
-    partitions: 1,
-    classifyShards: shards,
-    method: "swap",
-    params: { k: 3 },
-    seed: 1,
-    profileDepth: 1,
-  });
-  const batches = Math.ceil(records.length / batchSize);
-  const readers = await Promise.all(
-    Array.from({ length: shards }, async (_, s) => {
-      const c = await workConsumer(b, INGEST_STREAM, `classify_${s}`, INGEST_SUBJECT);
-      const messages = await c.consume({ max_messages: 2 });
-      // Wrapped: an async function returning the reading promise itself would wait for it.
-      const done = (async () => {
-        let n = 0;
-        for await (const m of messages) {
-          if (scheme === "own segment") await readSegment(b, s, decodeCommit(m.data, shards).segments[s]!);
-          m.ack();
-          if (++n === batches) break;
-        }
-      })();
-      return { done };
-    }),
-  );
-  const n0 = serverCpu().nats;
-  const o0 = await natsOut();
-  if (scheme === "own segment")
-    await ingest(
-      b,
-      (async function* () {
-        yield records;
-      })(),
-      { batchSize },
-    );
-  else {
-    const inflight: Promise<unknown>[] = [];
-    for (let i = 0, n = 1; i < records.length; i += batchSize, n++) {
-      const parts = encodeSegments(records.slice(i, i + batchSize), shards).filter((g) => g !== undefined);
-      const one = new Uint8Array(parts.reduce((a, g) => a + g.length, 0));
-      let at = 0;
-      for (const g of parts) {
-        one.set(g, at);
-        at += g.length;
-      }
-      inflight.push(publish(b, INGEST_SUBJECT, one, `i.${n}`));
-      if (inflight.length >= 32) await Promise.all(inflight.splice(0));
-    }
-    await Promise.all(inflight);
-  }
-  await Promise.all(readers.map((r) => r.done));
-  const o1 = await natsOut();
-  const cpuS = serverCpu().nats - n0;
-  await b.close();
-  return {
-    "nats-server CPU µs per query event": Math.round((cpuS / events) * 1e7) / 10,
-    "nats-server bytes out per query event": Math.round((o1.bytes - o0.bytes) / events),
-    "nats-server messages out": o1.msgs - o0.msgs,
-  };
-}
-
 try {
   if (ingestOnly) {
     const hop: Record<string, unknown> = {};
     for (const shards of [2, 4, 8])
       for (const scheme of ["every shard reads every batch", "own segment"] as const)
-        hop[`${shards} shards, ${scheme}`] = await ingestHop(shards, scheme);
+        hop[`${shards} shards, ${scheme}`] = await ingestHop(
+          { cluster, records, events, batchSize },
+          shards,
+          scheme,
+        );
     Object.assign(figures, { "ingest hop": hop, "load at end (1/5/15 min)": loadavg() });
     console.log(JSON.stringify(figures, null, 2));
     writeResults("cluster-ingest", figures);
@@ -459,13 +340,13 @@ try {
     const store = await PgProfileStore.open(pgUrl(cluster));
     const deltas = batchDeltas(records.slice(0, 100_000), 1);
     const t = performance.now();
-    const pg0 = serverCpu().postgres;
+    const pg0 = serverCpu(cluster).postgres;
     const c = cpuNow();
     for (let i = 0; i < deltas.length; i += 500)
       await store.applyBatches([{ id: `bench.${i}`, deltas: deltas.slice(i, i + 500) }]);
     stageAlone["PostgreSQL profile deltas/s (wall)"] = deltas.length / ((performance.now() - t) / 1000);
     stageAlone["PostgreSQL profile deltas per CPU-s (client + server)"] =
-      deltas.length / (cpuNow() - c + serverCpu().postgres - pg0);
+      deltas.length / (cpuNow() - c + serverCpu(cluster).postgres - pg0);
     await store.clear();
     await store.close();
   }
