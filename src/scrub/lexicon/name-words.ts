@@ -24,10 +24,10 @@ const PARTICLES = new Set([
 
 /**
  * Per-word scores are pure functions of the word and the lexicon, and query words repeat a lot, so they are
- * memoized (this recognizer is the scrubber's hot path), with the word's famous-name lengths: one record per
- * word, so that a query's token costs one look-up (a map per score was two or three look-ups per token, each
- * in a map the rest of a classification had pushed out of the cache). The memo is dropped when it grows past a
- * bound.
+ * memoized (the person-name recognizer is the scrubber's hot path), with the word's famous-name lengths: one
+ * record per word, so that a query's token costs one look-up (a map per score was two or three look-ups per
+ * token, each in a map the rest of a classification had pushed out of the cache). The memo is dropped when it
+ * grows past a bound.
  */
 const MEMO_LIMIT = 200_000;
 
