@@ -288,7 +288,8 @@ export function productEvents(
   const ids = events.texts.map((t) => (t.trim() === "" || t.trim() === "-" ? undefined : log.id(t)));
   const byText = new Map<string, number>();
   events.texts.forEach((t, q) => {
-    if (!byText.has(comparable(t))) byText.set(comparable(t), q);
+    const key = comparable(t);
+    if (!byText.has(key)) byText.set(key, q);
   });
   return {
     events,
