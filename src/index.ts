@@ -75,6 +75,7 @@ export { describeGuarantee, type Guarantee, type PrivacyModel } from "./log/guar
 export type { LogFormat, LogRecord, QueryLog } from "./log/record.ts";
 export type { CountTable, Release } from "./methods/method.ts";
 export type { Value, YardstickOptions } from "./metrics/yardstick.ts";
+export { AllowList } from "./scrub/allow-list.ts";
 export { runStage, type Stage } from "./stream/stage.ts";
 export { type GenerateOptions, generateLog } from "./synth/generate.ts";
 export { InputError, UsageError } from "./util/errors.ts";

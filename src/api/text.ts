@@ -116,6 +116,7 @@ export function scrubStream(
     ...(opts.mode ? { mode: opts.mode } : {}),
     ...(opts.tags ? { tags: opts.tags } : {}),
     ...(opts.types ? { types: opts.types } : {}),
+    ...(opts.allow ? { allow: opts.allow } : {}),
   });
   return scrubRecords(batches, scrubber, counts, {
     ...(opts.keepEmpty ? { keepEmpty: true } : {}),

@@ -3,8 +3,10 @@
  * (a log, or dp's count table) and the method's name, parameters and summary — nothing of the method's code —
  * and says whether the release keeps one promise, with the violating records (the first few, and their count).
  */
+
 import type { Guarantee } from "../log/guarantee.ts";
 import type { QueryLog } from "../log/record.ts";
+import type { AllowList } from "../scrub/allow-list.ts";
 
 /** A released count table (dp), as read from its file. */
 export interface ReleasedTable {
@@ -27,6 +29,8 @@ export interface AuditSubject {
   readonly summary?: Readonly<Record<string, unknown>>;
   /** The guarantee the release claims (the summary's, or the release's in an experiment and the API). */
   readonly guarantee?: Guarantee;
+  /** Phrases the release may keep in its texts though the scrubber finds them (`--allow-list`: public figures). */
+  readonly allow?: AllowList;
 }
 
 export interface CheckOutcome {

@@ -15,7 +15,8 @@ import { fileURLToPath } from "node:url";
 import { LRUCache } from "lru-cache";
 import { Embeddings, embeddingsSource } from "../knowledge/embeddings.ts";
 import { type KnowledgeBase, loadKnowledgeBase } from "../knowledge/knowledge-base.ts";
-import { createScrubber, type Scrubber } from "../scrub/scrubber.ts";
+import type { AllowList } from "../scrub/allow-list.ts";
+import { createScrubber, type Scrubber, type ScrubberOptions } from "../scrub/scrubber.ts";
 import type { PiiSpan, ScrubMode } from "../scrub/types.ts";
 import { type Token, textsOf } from "../text/nlp.ts";
 import { isStopword } from "../text/stopwords.ts";
@@ -50,6 +51,8 @@ export interface ClassifierOptions {
   cacheSize?: number;
   /** Scrub mode for identifiers (default "drop"). */
   scrub?: ScrubMode;
+  /** Phrases the scrubber leaves in the query (public figures, …), so the classifier reads them. */
+  allow?: AllowList;
   /**
    * How the main unit is chosen among the units the knowledge base places: "paper" = Algorithm 1's
    * least-referenced unit; "vote" (default) = the units vote for a top-level branch, each with its
@@ -135,13 +138,13 @@ export class Classifier {
   private constructor(
     readonly kb: KnowledgeBase,
     cacheSize: number,
-    scrub: ScrubMode,
+    scrub: ScrubberOptions,
     private readonly unitRule: "paper" | "vote",
     private readonly model: LinearModel | undefined,
     embeddings: Embeddings | undefined,
   ) {
     this.cache = cacheSize > 0 ? new LRUCache({ max: cacheSize }) : undefined;
-    this.scrubber = createScrubber({ mode: scrub });
+    this.scrubber = createScrubber(scrub);
     this.regional = kb.taxonomy.id("Top/Regional")!;
     this.placer = new UnitPlacer(kb);
     this.rules = new QueryRules(kb);
@@ -166,7 +169,7 @@ export class Classifier {
     return new Classifier(
       kb,
       opts.cacheSize ?? 100_000,
-      opts.scrub ?? "drop",
+      { mode: opts.scrub ?? "drop", ...(opts.allow !== undefined ? { allow: opts.allow } : {}) },
       opts.mainUnit ?? "vote",
       model,
       embeddings,

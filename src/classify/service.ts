@@ -10,6 +10,7 @@
  */
 import type { KnowledgeBase } from "../knowledge/knowledge-base.ts";
 import { DEFAULT_SNAPSHOT, type Notice } from "../knowledge/snapshot.ts";
+import type { AllowList } from "../scrub/allow-list.ts";
 import type { Classifier } from "./classifier.ts";
 
 export interface KnowledgeService {
@@ -23,13 +24,19 @@ export interface KnowledgeService {
 
 /**
  * A service over the snapshot at `snapshot` (default: `.cache/kb/`, built on first use when missing; the build's
- * two notices go to `notice`, stderr by default).
+ * two notices go to `notice`, stderr by default). `allow`: the phrases its classifier's scrubber leaves in the
+ * queries (`--allow-list`).
  */
-export function createKnowledgeService(snapshot = DEFAULT_SNAPSHOT, notice?: Notice): KnowledgeService {
-  return service(snapshot, async () => {
+export function createKnowledgeService(
+  snapshot = DEFAULT_SNAPSHOT,
+  notice?: Notice,
+  allow?: AllowList,
+): KnowledgeService {
+  const load = async () => {
     const { loadKnowledgeBase } = await import("../knowledge/knowledge-base.ts");
     return loadKnowledgeBase(snapshot, notice);
-  });
+  };
+  return service(snapshot, load, allow);
 }
 
 /** A service over a knowledge base already in hand (tests, scripts, benchmarks with a base of their own). */
@@ -37,7 +44,7 @@ export function knowledgeOf(kb: KnowledgeBase, label = "given knowledge base"): 
   return service(label, async () => kb);
 }
 
-function service(snapshot: string, load: () => Promise<KnowledgeBase>): KnowledgeService {
+function service(snapshot: string, load: () => Promise<KnowledgeBase>, allow?: AllowList): KnowledgeService {
   let base: Promise<KnowledgeBase> | undefined;
   let classifier: Promise<Classifier> | undefined;
   const service: KnowledgeService = {
@@ -54,7 +61,7 @@ function service(snapshot: string, load: () => Promise<KnowledgeBase>): Knowledg
     classifier: () => {
       classifier ??= service.base().then(async (kb) => {
         const { Classifier } = await import("./classifier.ts");
-        return Classifier.create({ kb });
+        return Classifier.create(allow !== undefined ? { kb, allow } : { kb });
       });
       return classifier;
     },

@@ -9,6 +9,7 @@ import { LRUCache } from "lru-cache";
 import type { LogRecord } from "../log/record.ts";
 import type { RowBlock } from "../log/row-block.ts";
 import type { RowWriter } from "../log/row-write.ts";
+import { AllowList } from "../scrub/allow-list.ts";
 import type { ClickUsers } from "../scrub/click-url.ts";
 import type { ScrubMode } from "../scrub/types.ts";
 import { type Progress, silentProgress } from "../util/progress.ts";
@@ -28,6 +29,8 @@ export interface ThreadSettings {
   readonly mainUnit: "vote" | "paper";
   /** false: Algorithm 1 alone. */
   readonly model: boolean;
+  /** The allow list's phrases (`AllowList.entries`), when the scrubber has one. */
+  readonly allow?: readonly string[];
 }
 
 /** The classifier `settings` describe, with an LRU of `cacheSize` answers (the main thread's, or a thread's: 0). */
@@ -37,6 +40,7 @@ export function classifierOf(settings: ThreadSettings, cacheSize: number): Promi
     scrub: settings.scrub,
     mainUnit: settings.mainUnit,
     ...(settings.model ? {} : { model: null }),
+    ...(settings.allow !== undefined ? { allow: AllowList.of(settings.allow) } : {}),
   });
 }
 

@@ -32,6 +32,8 @@ export interface ScrubCounts {
   singleUserClicksDropped: number;
   /** Identifier spans found, per type (one per occurrence in each record). */
   spans: Record<PiiType, number>;
+  /** Spans found within a phrase of the allow list, left in the query (one per occurrence in each record). */
+  allowed: number;
 }
 
 const MEMO_LIMIT = 100_000;
@@ -44,6 +46,7 @@ export function emptyCounts(): ScrubCounts {
     clicksDropped: 0,
     singleUserClicksDropped: 0,
     spans: Object.fromEntries(PII_TYPES.map((t) => [t, 0])) as Record<PiiType, number>,
+    allowed: 0,
   };
 }
 
@@ -77,6 +80,7 @@ function scrubbedRecord(
 ): LogRecord | undefined {
   counts.records++;
   for (const s of r.spans) counts.spans[s.type]++;
+  counts.allowed += r.allowed ?? 0;
   if (r.spans.length === 0) return singleUserDropped(rec, opts.clicks, counts);
   counts.changed++;
   if (r.text === "" && !opts.keepEmpty) {
@@ -140,6 +144,7 @@ export async function scrubRows(
       if (last === undefined || !rows.sameQueryAsBefore(i)) last = scrub(rows.query(i));
       const r = last;
       for (const s of r.spans) counts.spans[s.type]++;
+      counts.allowed += r.allowed ?? 0;
       if (r.spans.length > 0) {
         counts.changed++;
         if (r.text === "" && !opts.keepEmpty) {

@@ -9,6 +9,7 @@
  * re-analyzes what it released until no identifier is left (dropping "john" from "555 john 123 4567" would
  * otherwise release a phone number).
  */
+import type { AllowList } from "./allow-list.ts";
 import { Engine } from "./engine.ts";
 import { applyOperator, DEFAULT_TAGS, normalizeSpace } from "./operators.ts";
 import { defaultRecognizers } from "./registry.ts";
@@ -22,6 +23,8 @@ export interface ScrubberOptions {
   tags?: Partial<Record<PiiType, string>>;
   /** Only look for these kinds (default: all). */
   types?: PiiType[];
+  /** Phrases that are not identifiers (public figures, …): a span within one of them is not scrubbed. */
+  allow?: AllowList;
 }
 
 export interface Scrubber {
@@ -40,26 +43,48 @@ export function createScrubber(opts: ScrubberOptions = {}): Scrubber {
   for (const t of types) if (!PII_TYPES.includes(t)) throw new TypeError(`unknown identifier type: ${t}`);
   const tags: Record<PiiType, string> = { ...DEFAULT_TAGS, ...opts.tags };
   const engine = new Engine(defaultRecognizers(), types);
+  const allow = opts.allow !== undefined && opts.allow.size > 0 ? opts.allow : undefined;
+  /** Spans the allow list set aside in the last `analyze`. */
+  let setAside = 0;
+  const analyze =
+    allow === undefined
+      ? (text: string) => engine.analyze(text)
+      : (text: string) => {
+          const found = engine.analyze(text);
+          const spans = allow.filter(text, found);
+          setAside = found.length - spans.length;
+          return spans;
+        };
+  /** The result, with the count of spans the allow list set aside in the text as given (when any). */
+  const result = (text: string, spans: readonly PiiSpan[], allowed: number): ScrubResult =>
+    allowed > 0 ? { text, spans, allowed } : { text, spans };
 
   const tag = (text: string): ScrubResult => {
-    const spans = engine.analyze(text);
-    return { text: applyOperator(text, spans, (s) => tags[s.type]), spans };
+    setAside = 0;
+    const spans = analyze(text);
+    return result(
+      applyOperator(text, spans, (s) => tags[s.type]),
+      spans,
+      setAside,
+    );
   };
 
   const drop = (text: string): ScrubResult => {
-    let spans: PiiSpan[] = engine.analyze(text);
+    setAside = 0;
+    let spans: PiiSpan[] = analyze(text);
+    const allowed = setAside;
     if (spans.length === 0) {
       const normalized = normalizeSpace(text);
-      if (normalized === text || engine.analyze(normalized).length === 0) return { text: normalized, spans };
+      if (normalized === text || analyze(normalized).length === 0) return result(normalized, spans, allowed);
     }
     let released = dropWithMap(text, spans);
     for (let pass = 1; pass < MAX_PASSES; pass++) {
-      const more = engine.analyze(released.text);
+      const more = analyze(released.text);
       if (more.length === 0) break;
       spans = mergeBack(text, spans, more, released.map);
       released = dropWithMap(text, spans);
     }
-    return { text: released.text, spans };
+    return result(released.text, spans, allowed);
   };
 
   return { mode, types, scrub: mode === "tag" ? tag : drop };

@@ -43,4 +43,6 @@ export interface ScrubResult {
   /** The text with every span dropped or tagged, whitespace normalized. */
   readonly text: string;
   readonly spans: readonly PiiSpan[];
+  /** Spans found in the text that the allow list set aside as not identifiers (absent: none). */
+  readonly allowed?: number;
 }

@@ -3,7 +3,7 @@
  * rejects unknown identifier types with exit code 2.
  */
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -80,5 +80,32 @@ describe("querymask scrub", () => {
       process.stderr.write = errWrite;
       process.exitCode = undefined;
     }
+  });
+
+  test("--allow-list leaves its phrases in the queries and counts them; a bad list line is exit 2", () => {
+    const list = join(dir, "allow.txt");
+    writeFileSync(list, "# public figures\nJohn Baker\n");
+    const out = join(dir, "allowed.tsv");
+    const summary = JSON.parse(spawn([input, "-o", out, "--json", "--allow-list", list]));
+    assert.equal(summary.allowed, 1);
+    assert.equal(summary.spans.person_name, 0);
+    assert.deepEqual(summary.allowList, { file: list, phrases: 1 });
+    const queries = readFileSync(out, "utf8")
+      .trim()
+      .split("\n")
+      .slice(1)
+      .map((l) => l.split("\t")[1]);
+    assert.deepEqual(queries, ["cheap flights", "call now", "john baker genealogy"]);
+    writeFileSync(list, "john baker\n***\n");
+    const bad = spawnSync(
+      process.execPath,
+      ["--import", "tsx", cli, "scrub", "-q", input, "-o", join(dir, "b.tsv"), "--allow-list", list],
+      { encoding: "utf8" },
+    );
+    assert.equal(bad.status, 2);
+    assert.match(
+      bad.stderr,
+      new RegExp(`${list.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:2: an allow-list line needs a word`),
+    );
   });
 });

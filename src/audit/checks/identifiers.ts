@@ -5,6 +5,7 @@
  * Every method but the identity baseline promises it.
  */
 import type { LogRecord } from "../../log/record.ts";
+import type { AllowList } from "../../scrub/allow-list.ts";
 import { hostCarries, identifierWords } from "../../scrub/click-url.ts";
 import { KEEPS_TEXT_AS_TYPED } from "../../scrub/scrub-log.ts";
 import { createScrubber, type Scrubber } from "../../scrub/scrubber.ts";
@@ -12,6 +13,8 @@ import { type AuditCheck, n, Violations } from "../check.ts";
 
 /** What the audit learned of one original log, kept while the log lives (an experiment audits many releases). */
 interface Known {
+  /** The allow list this was learned with. */
+  readonly allow: AllowList | undefined;
   /** Click URLs whose host carries an identifier of a query the input logged with them → why. */
   readonly identifying: Map<string, string>;
   /** Query-URL pairs looked at. */
@@ -21,12 +24,22 @@ interface Known {
 }
 
 const known = new WeakMap<readonly LogRecord[], Known>();
-let scrubber: Scrubber | undefined;
+/** The scrubber of each allow list (`null`: none). */
+const scrubbers = new Map<AllowList | null, Scrubber>();
 
-function knownOf(records: readonly LogRecord[]): Known {
+function scrubberOf(allow: AllowList | undefined): Scrubber {
+  let s = scrubbers.get(allow ?? null);
+  if (s === undefined) {
+    s = createScrubber(allow !== undefined ? { allow } : {});
+    scrubbers.set(allow ?? null, s);
+  }
+  return s;
+}
+
+function knownOf(records: readonly LogRecord[], allow: AllowList | undefined): Known {
   let k = known.get(records);
-  if (k) return k;
-  scrubber ??= createScrubber();
+  if (k && k.allow === allow) return k;
+  const scrubber = scrubberOf(allow);
   const identifying = new Map<string, string>();
   const seen = new Set<string>();
   for (const r of records) {
@@ -40,7 +53,7 @@ function knownOf(records: readonly LogRecord[]): Known {
       identifying.set(r.clickUrl, `names ${words.join(", ")} (input query ${JSON.stringify(r.query)})`);
     }
   }
-  k = { identifying, pairs: seen.size, texts: new Map() };
+  k = { allow, identifying, pairs: seen.size, texts: new Map() };
   known.set(records, k);
   return k;
 }
@@ -50,8 +63,8 @@ export const identifiers: AuditCheck = {
   promise: "the scrubber finds no identifier in released query texts or click URLs",
   applies: (s) => !KEEPS_TEXT_AS_TYPED.has(s.method),
   run(s, limit) {
-    const k = knownOf(s.original.records);
-    scrubber ??= createScrubber();
+    const k = knownOf(s.original.records, s.allow);
+    const scrubber = scrubberOf(s.allow);
     const v = new Violations(limit);
     const texts = new Set<string>();
     const urls = new Set<string>();
@@ -81,8 +94,12 @@ export const identifiers: AuditCheck = {
       const why = k.identifying.get(url);
       if (why !== undefined) v.add(() => `${url}: ${why}`);
     }
+    const allowed =
+      s.allow === undefined
+        ? ""
+        : `; allow list of ${n(s.allow.size)} phrase${s.allow.size === 1 ? "" : "s"}`;
     return v.outcome(
-      `${n(texts.size)} distinct texts, ${n(urls.size)} click URLs (${n(k.pairs)} logged query-URL pairs)`,
+      `${n(texts.size)} distinct texts, ${n(urls.size)} click URLs (${n(k.pairs)} logged query-URL pairs)${allowed}`,
     );
   },
 };

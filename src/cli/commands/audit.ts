@@ -21,7 +21,9 @@ import { loadLog } from "../../log/read.ts";
 import type { QueryLog } from "../../log/record.ts";
 import { StringTable } from "../../log/strings.ts";
 import { getMethod, methods } from "../../methods/registry.ts";
+import type { AllowList } from "../../scrub/allow-list.ts";
 import { scrubLog } from "../../scrub/scrub-log.ts";
+import { createScrubber } from "../../scrub/scrubber.ts";
 import { EXIT_FAILURE, InputError } from "../../util/errors.ts";
 import { addParamFlags, givenParams } from "../param-flags.ts";
 import {
@@ -29,6 +31,7 @@ import {
   type InputFlags,
   intArg,
   printTable,
+  readAllowList,
   readOptions,
   reportRejects,
 } from "../shared.ts";
@@ -39,6 +42,7 @@ interface AuditFlags extends InputFlags {
   released: string;
   summary?: string;
   limit: number;
+  allowList?: string;
   json?: boolean;
   [param: string]: unknown;
 }
@@ -55,6 +59,10 @@ export function register(program: Command): void {
     .requiredOption("--released <file>", "the released log (or dp's count table)")
     .option("--summary <file>", "the method's summary (querymask anonymize --json > summary.json)")
     .option("--limit <n>", "violating records to print per check", intArg(0), 20)
+    .option(
+      "--allow-list <file>",
+      "the allow list the release was made with (classify or scrub --allow-list): its phrases are not identifiers",
+    )
     .option("--json", "print the audit as JSON");
   addParamFlags(cmd, methods, "method", "method");
   cmd.addHelpText(
@@ -73,6 +81,7 @@ export function register(program: Command): void {
     const method = getMethod(flags.method);
     const params = method.parse(givenParams(method, methods, flags, "method")) as Record<string, unknown>;
     const opts = readOptions(flags);
+    const allow = readAllowList(flags.allowList);
     opts.progress.start("reading the original log");
     // The release repeats the original's texts: one table keeps one string of each for both.
     const strings = new StringTable();
@@ -93,9 +102,9 @@ export function register(program: Command): void {
     const as = originalAsAudited(method.name, read, released);
     const original: QueryLog =
       as === "classified"
-        ? await classifyLikeRelease(read)
+        ? await classifyLikeRelease(read, allow)
         : as === "scrubbed"
-          ? (await scrubLog(read)).log
+          ? (await scrubLog(read, createScrubber(allow !== undefined ? { allow } : {}))).log
           : read;
     const summary = flags.summary ? await readSummary(flags.summary) : undefined;
     const guarantee = summary && flags.summary ? claimOf(summary, flags.summary) : undefined;
@@ -109,6 +118,7 @@ export function register(program: Command): void {
         table,
         summary,
         ...(guarantee ? { guarantee } : {}),
+        ...(allow !== undefined ? { allow } : {}),
       },
       flags.limit,
     );
@@ -177,6 +187,6 @@ function claimOf(summary: Record<string, unknown>, path: string): Guarantee | un
  * as `querymask classify` gives it (category, unit, scrubbed text; a click whose host carries a scrubbed
  * identifier, or that only one user made, dropped).
  */
-async function classifyLikeRelease(log: QueryLog): Promise<QueryLog> {
-  return classifyLog(await createKnowledgeService().classifier(), log).log;
+async function classifyLikeRelease(log: QueryLog, allow: AllowList | undefined): Promise<QueryLog> {
+  return classifyLog(await createKnowledgeService(undefined, undefined, allow).classifier(), log).log;
 }

@@ -32,12 +32,14 @@ import type { ScrubMode } from "../../scrub/types.ts";
 import { UsageError } from "../../util/errors.ts";
 import { streamingHeap, threadedHeap } from "../heap.ts";
 import {
+  ALLOW_LIST_HELP,
   addInputOptions,
   checkOutputs,
   fileOutputs,
   type InputFlags,
   intArg,
   printTable,
+  readAllowList,
   readOptions,
   reportRejects,
 } from "../shared.ts";
@@ -51,6 +53,7 @@ interface ClassifyFlags extends InputFlags {
   model: boolean;
   outFormat?: "aol" | "ndjson";
   keepSingleUserClicks?: boolean;
+  allowList?: string;
   threads: number;
   context?: ContextSignal[];
   contextMinutes: number;
@@ -91,6 +94,7 @@ export function register(program: Command): void {
       "--keep-single-user-clicks",
       "keep click URLs that only one user clicked (dropped by default: such a URL can name its user)",
     )
+    .option("--allow-list <file>", ALLOW_LIST_HELP)
     .option(
       "--threads <n>",
       "classify on n worker threads (each loads its own classifier, ~200 MB); the output is the same",
@@ -131,7 +135,13 @@ export function register(program: Command): void {
     else streamingHeap();
     const opts = readOptions(flags, flags.out);
     await checkOutputs(inputs, fileOutputs(flags.out, opts.rejectsPath));
-    const settings = { scrub: flags.scrub, mainUnit: flags.mainUnit, model: flags.model };
+    const allow = readAllowList(flags.allowList);
+    const settings = {
+      scrub: flags.scrub,
+      mainUnit: flags.mainUnit,
+      model: flags.model,
+      ...(allow !== undefined ? { allow: allow.entries() } : {}),
+    };
     // On threads, each thread builds its classifier while this one reads the log for its clicks.
     const starting = flags.threads > 1 ? ClassifyThreads.start(flags.threads, settings) : undefined;
     // Stopped however the run ends (the threads would keep the process alive).
@@ -222,6 +232,7 @@ export function register(program: Command): void {
         singleUserClicksDropped: tally.singleUserClicksDropped,
         noQueryText: tally.noQueryText,
         textCoverage: tally.textCoverage,
+        ...(allow !== undefined ? { allowList: { file: flags.allowList, phrases: allow.size } } : {}),
         ...(context === undefined
           ? {}
           : {
@@ -242,6 +253,14 @@ export function register(program: Command): void {
       ["rows", rows],
       ["query events", events],
       ["events with identifiers scrubbed", counts.scrubbed!],
+      ...(allow !== undefined
+        ? [
+            ["allow list (left in the queries)", `${allow.size.toLocaleString("en")} phrases`] as [
+              string,
+              string,
+            ],
+          ]
+        : []),
       ["click URLs dropped (identifier in host)", tally.clicksDropped],
       ["click URLs dropped (clicked by one user only)", tally.singleUserClicksDropped],
       [

@@ -14,11 +14,13 @@ import { createScrubber } from "../../scrub/scrubber.ts";
 import { PII_TYPES, type PiiType, type ScrubMode } from "../../scrub/types.ts";
 import { UsageError } from "../../util/errors.ts";
 import {
+  ALLOW_LIST_HELP,
   addInputOptions,
   checkOutputs,
   fileOutputs,
   type InputFlags,
   printTable,
+  readAllowList,
   readOptions,
   reportRejects,
 } from "../shared.ts";
@@ -29,6 +31,7 @@ interface ScrubFlags extends InputFlags {
   types?: string;
   keepEmpty?: boolean;
   keepSingleUserClicks?: boolean;
+  allowList?: string;
   json?: boolean;
 }
 
@@ -65,6 +68,7 @@ export function register(program: Command): void {
       "--keep-single-user-clicks",
       "keep click URLs that only one user clicked (dropped by default: such a URL can name its user)",
     )
+    .option("--allow-list <file>", ALLOW_LIST_HELP)
     .option("--json", "print the counts as JSON")
     .addHelpText(
       "after",
@@ -72,7 +76,12 @@ export function register(program: Command): void {
     );
   addInputOptions(cmd).action(async (inputs: string[], flags: ScrubFlags) => {
     const types = parseTypes(flags.types);
-    const scrubber = createScrubber(types ? { mode: flags.mode, types } : { mode: flags.mode });
+    const allow = readAllowList(flags.allowList);
+    const scrubber = createScrubber({
+      mode: flags.mode,
+      ...(types ? { types } : {}),
+      ...(allow !== undefined ? { allow } : {}),
+    });
     const opts = readOptions(flags, flags.out);
     await checkOutputs(inputs, fileOutputs(flags.out, opts.rejectsPath));
     const log = await openLog(inputs, opts);
@@ -103,7 +112,11 @@ export function register(program: Command): void {
     await log.rejects.close();
     reportRejects(log.rejects.count, opts.rejectsPath);
     if (flags.json) {
-      process.stdout.write(`${JSON.stringify({ out: flags.out, mode: flags.mode, ...counts }, null, 2)}\n`);
+      const allowed =
+        allow !== undefined ? { allowList: { file: flags.allowList, phrases: allow.size } } : {};
+      process.stdout.write(
+        `${JSON.stringify({ out: flags.out, mode: flags.mode, ...allowed, ...counts }, null, 2)}\n`,
+      );
       return;
     }
     printTable([
@@ -113,6 +126,14 @@ export function register(program: Command): void {
       ["click URLs dropped (identifier in host)", counts.clicksDropped],
       ["click URLs dropped (clicked by one user only)", counts.singleUserClicksDropped],
       ...PII_TYPES.map((t): [string, number] => [`  ${t}`, counts.spans[t]]),
+      ...(allow !== undefined
+        ? [
+            [`  left in by the allow list (${allow.size.toLocaleString("en")} phrases)`, counts.allowed] as [
+              string,
+              number,
+            ],
+          ]
+        : []),
       ["written to", flags.out],
     ]);
   });
