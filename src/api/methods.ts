@@ -31,6 +31,7 @@ import type { swap } from "../methods/swap/index.ts";
 import type { threshold } from "../methods/threshold/index.ts";
 import type { ClickUsers } from "../scrub/click-url.ts";
 import { scrubLog, scrubsInput } from "../scrub/scrub-log.ts";
+import { createScrubber } from "../scrub/scrubber.ts";
 import type { Stage } from "../stream/stage.ts";
 import { ParamError, type ParamSpec } from "../util/params.ts";
 import { knowledgeOr } from "./knowledge.ts";
@@ -149,9 +150,14 @@ export async function anonymize<N extends MethodName>(
   const m = getMethod(opts.method);
   const params = parseParams(opts.method, opts.params);
   const seed = seedOf(opts.seed);
-  // As `querymask anonymize` does: a log not already classified is scrubbed before the method sees it.
-  const input = scrubsInput(m.name, log) ? (await scrubLog(log)).log : log;
-  const release = await withParamRange(m.name, () => m.anonymize(input, params, context(opts, seed)));
+  const ctx = context(opts, seed);
+  // As `querymask anonymize` does: a log not already classified is scrubbed before the method sees it (keeping
+  // what the knowledge's allow list allows).
+  const allow = ctx.knowledge?.allow;
+  const input = scrubsInput(m.name, log)
+    ? (await scrubLog(log, createScrubber(allow !== undefined ? { allow } : {}))).log
+    : log;
+  const release = await withParamRange(m.name, () => m.anonymize(input, params, ctx));
   return { ...release, method: opts.method, params, seed };
 }
 

@@ -14,6 +14,7 @@ import { getMethod } from "../methods/registry.ts";
 import { yardsticks } from "../metrics/registry.ts";
 import { DEFAULT_OPTIONS, type Value, type YardstickOptions } from "../metrics/yardstick.ts";
 import { scrubLog } from "../scrub/scrub-log.ts";
+import { createScrubber } from "../scrub/scrubber.ts";
 import { Rng } from "../util/random.ts";
 import { knowledgeOr } from "./knowledge.ts";
 import type { Anonymized } from "./methods.ts";
@@ -23,7 +24,10 @@ import { classify } from "./text.ts";
 export interface AuditOptions {
   /** Violating records kept per check (all are counted; default 20). */
   readonly limit?: number;
-  /** For a swap release of an unclassified log: the classifier that categorises the original (default: the CLI's). */
+  /**
+   * For a swap release of an unclassified log: the classifier that categorises the original (default: the CLI's);
+   * its allow list (`createKnowledgeService(path, notice, allow)`) is the one the release was made with.
+   */
   readonly knowledge?: KnowledgeService;
 }
 
@@ -38,11 +42,12 @@ export async function audit(
   opts: AuditOptions = {},
 ): Promise<AuditReport> {
   const as = originalAsAudited(release.method, original, release.log);
+  const allow = opts.knowledge?.allow;
   const base =
     as === "classified"
       ? (await classify(original, opts.knowledge ? { knowledge: opts.knowledge } : {})).log
       : as === "scrubbed"
-        ? (await scrubLog(original)).log
+        ? (await scrubLog(original, createScrubber(allow !== undefined ? { allow } : {}))).log
         : original;
   return auditSubject(
     {
@@ -53,6 +58,7 @@ export async function audit(
       ...(release.table ? { table: release.table } : {}),
       summary: release.counts,
       guarantee: release.guarantee,
+      ...(allow !== undefined ? { allow } : {}),
     },
     opts.limit ?? 20,
   );

@@ -20,6 +20,8 @@ export interface KnowledgeService {
   base(): Promise<KnowledgeBase>;
   /** The project classifier over {@link base} (paper 000 Algorithm 1, identifier scrub included), created once. */
   classifier(): Promise<Classifier>;
+  /** Phrases that are not identifiers (`--allow-list`): every scrubber that serves this run's methods keeps them. */
+  readonly allow?: AllowList;
 }
 
 /**
@@ -49,6 +51,7 @@ function service(snapshot: string, load: () => Promise<KnowledgeBase>, allow?: A
   let classifier: Promise<Classifier> | undefined;
   const service: KnowledgeService = {
     snapshot,
+    ...(allow !== undefined ? { allow } : {}),
     base: () => {
       if (base === undefined) {
         base = load();

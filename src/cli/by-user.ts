@@ -69,7 +69,8 @@ export async function releaseByUser<P>(
           progress.stop();
         }
       }
-      const scrubber = scrubs ? createScrubber() : undefined;
+      const allow = ctx.knowledge?.allow;
+      const scrubber = scrubs ? createScrubber(allow !== undefined ? { allow } : {}) : undefined;
       let passes = 0;
       const log = {
         pass(): AsyncIterable<LogRecord[]> {

@@ -15,7 +15,7 @@
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { ClassifyTally, classifyRows } from "../classify/classify-log.ts";
-import { createKnowledgeService } from "../classify/service.ts";
+import { createKnowledgeService, type KnowledgeService } from "../classify/service.ts";
 import { temporaryDirectory } from "../log/atomic.ts";
 import type { OpenedLog } from "../log/read.ts";
 import { RejectSink } from "../log/rejects.ts";
@@ -35,6 +35,8 @@ export interface CopyOptions {
   readonly runRows: number;
   /** No notes on stderr (where the log goes back in time, how many runs were merged). */
   readonly quiet: boolean;
+  /** The run's knowledge (its classifier classifies the copy; default: the bundled lists' alone). */
+  readonly knowledge?: KnowledgeService;
 }
 
 /** A time-ordered copy of a log (see the module comment); `dispose` removes it. */
@@ -81,7 +83,7 @@ export async function classifiedCopy(log: OpenedLog, opts: CopyOptions): Promise
   try {
     // A first pass counts each click URL's users (bad lines are the second pass's to report).
     const clicks = await ClickUsers.ofRows(readRows(log.files, true, new RejectSink()));
-    const classifier = await createKnowledgeService().classifier();
+    const classifier = await (opts.knowledge ?? createKnowledgeService()).classifier();
     const classified = join(dir, "classified.tsv");
     const out = createRowWriter(classified, true);
     let disorder: string | undefined;

@@ -96,4 +96,69 @@ describe("methods are given a scrubbed log", () => {
     const release = await anonymize(original, { method: "identity" });
     assert.equal(identifying(new Set(release.log!.records.map((r) => r.query))).length, 3);
   });
+
+  it("--allow-list: a listed name is released by each path and the audit passes with the list, fails without", () => {
+    // An invented public figure the bundled lists lack (the scrubber would drop him); greg montoya stays private.
+    const list = join(dir, "public-figures.txt");
+    writeFileSync(list, "# -- Sports\ndale brickner\n");
+    const named = join(dir, "named.tsv");
+    let text = identifyingLog();
+    for (let u = 1; u <= 6; u++) text += row(u, "dale brickner", 40 + u);
+    writeFileSync(named, text);
+    for (const [method, extra] of [
+      ["km", ["--k", "2", "--m", "1"]],
+      ["graph", []],
+      ["swap", ["--k", "3"]],
+    ] as const) {
+      const out = join(dir, `${method}-allowed.tsv`);
+      const summaryFile = join(dir, `${method}-allowed.json`);
+      const a = run([
+        "anonymize",
+        "-q",
+        "--method",
+        method,
+        ...extra,
+        "--json",
+        named,
+        "-o",
+        out,
+        "--allow-list",
+        list,
+      ]);
+      assert.equal(a.status, 0, a.stderr);
+      assert.deepEqual(JSON.parse(a.stdout).allowList, { file: list, phrases: 1 });
+      writeFileSync(summaryFile, a.stdout);
+      const texts = readFileSync(out, "utf8")
+        .split("\n")
+        .slice(1)
+        .filter((l) => l !== "")
+        .map((l) => l.split("\t")[1]!);
+      assert.ok(texts.includes("dale brickner"), `${method} releases the listed name`);
+      assert.deepEqual(
+        identifying(texts).filter((t) => t !== "dale brickner"),
+        [],
+        method,
+      );
+      const audit = (more: string[]) =>
+        run([
+          "audit",
+          "-q",
+          "--method",
+          method,
+          ...extra,
+          "--original",
+          named,
+          "--released",
+          out,
+          "--summary",
+          summaryFile,
+          ...more,
+        ]);
+      const withList = audit(["--allow-list", list]);
+      assert.equal(withList.status, 0, `${method}: ${withList.stdout}${withList.stderr}`);
+      const without = audit([]);
+      assert.equal(without.status, 1, `${method}: ${without.stdout}`);
+      assert.match(without.stdout, /identifiers\s+FAIL/);
+    }
+  });
 });

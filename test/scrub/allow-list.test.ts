@@ -142,4 +142,21 @@ describe("allow list", () => {
     );
     assert.equal(scrubbed.counts.allowed, 1);
   });
+
+  it("travels with the knowledge through the library's anonymize and audit", async () => {
+    const { anonymize, audit, createKnowledgeService } = await import("../../src/index.ts");
+    const records = [];
+    for (let u = 1; u <= 4; u++)
+      for (const [i, query] of ["dale brickner", "cheap flights"].entries())
+        records.push({ user: String(u), query, time: 60 * u + i });
+    const log = { format: "aol" as const, records };
+    const knowledge = createKnowledgeService(undefined, () => {}, allow);
+    const release = await anonymize(log, { method: "threshold", params: { k: 2 }, knowledge });
+    assert.ok(release.log!.records.some((r) => r.query === "dale brickner"));
+    assert.ok((await audit(log, release, { knowledge })).ok);
+    const plainly = await audit(log, release, { knowledge: createKnowledgeService(undefined, () => {}) });
+    // Without it the audit scrubs the original otherwise (its records of the name left empty and removed) and
+    // finds the name in the release.
+    assert.ok(plainly.results.some((r) => r.name === "identifiers" && !r.ok));
+  });
 });

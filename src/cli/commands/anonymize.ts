@@ -26,6 +26,7 @@ import type { ScrubCounts } from "../../scrub/scrub-log.ts";
 import { streamingHeap } from "../heap.ts";
 import { addParamFlags, givenParams } from "../param-flags.ts";
 import {
+  ALLOW_LIST_HELP,
   addInputOptions,
   checkOutputs,
   DEFAULT_SEED,
@@ -34,6 +35,7 @@ import {
   intArg,
   parseSeed,
   printTable,
+  readAllowList,
   readOptions,
   reportRejects,
 } from "../shared.ts";
@@ -45,6 +47,7 @@ interface AnonymizeFlags extends InputFlags {
   json?: boolean;
   batch?: boolean;
   sortBuffer: number;
+  allowList?: string;
   [param: string]: unknown;
 }
 
@@ -54,6 +57,7 @@ const RESERVED = new Set([
   "seed",
   "batch",
   "sort-buffer",
+  "allow-list",
   "json",
   "format",
   "lenient",
@@ -125,6 +129,7 @@ export function register(program: Command): void {
       intArg(1),
       16_384,
     )
+    .option("--allow-list <file>", ALLOW_LIST_HELP)
     .option("--json", "print the summary as JSON");
   addParamFlags(cmd, catalog, "method", "method", RESERVED);
   cmd.addHelpText(
@@ -135,6 +140,7 @@ export function register(program: Command): void {
     const method = await loadMethod(flags.method);
     const params = method.parse(givenParams(method, catalog, flags, "method"));
     const opts = readOptions(flags, flags.out);
+    const allow = readAllowList(flags.allowList);
     await checkOutputs(inputs, fileOutputs(flags.out, opts.rejectsPath));
     const ctx: MethodContext = {
       rng: methodRng(flags.seed),
@@ -214,6 +220,15 @@ export function register(program: Command): void {
         tempDir: dirname(resolve(flags.out)),
         runRows: flags.sortBuffer,
         quiet: !!flags.quiet,
+        ...(allow !== undefined
+          ? {
+              knowledge: (await import("../../classify/service.ts")).createKnowledgeService(
+                undefined,
+                undefined,
+                allow,
+              ),
+            }
+          : {}),
       };
       const copy = await (copyOf === "sorted" ? copies.sortedCopy : copies.classifiedCopy)(log, copyOpts);
       try {
@@ -246,7 +261,11 @@ export function register(program: Command): void {
         const stage = await withParamRange(method.name, async () =>
           createStage(
             params,
-            { ...ctx, rng: methodRng(flags.seed), knowledge: createKnowledgeService() },
+            {
+              ...ctx,
+              rng: methodRng(flags.seed),
+              knowledge: createKnowledgeService(undefined, undefined, allow),
+            },
             { classified: log.classified, ...(clickUsers ? { clickUsers } : {}) },
           ),
         );
@@ -301,7 +320,7 @@ export function register(program: Command): void {
       rejected = run.rejected;
     } else {
       const { createKnowledgeService, writeCountTable, writeLog } = await recordPath();
-      const batchCtx = { ...ctx, knowledge: createKnowledgeService() };
+      const batchCtx = { ...ctx, knowledge: createKnowledgeService(undefined, undefined, allow) };
       // A method that reads by user (dp) holds one user at a time when the log is grouped by user.
       const byUser =
         flags.batch || method.anonymizeByUser === undefined
@@ -328,7 +347,8 @@ export function register(program: Command): void {
         const { scrubLog, scrubsInput } = await import("../../scrub/scrub-log.ts");
         if (scrubsInput(method.name, read)) {
           opts.progress.start("scrubbing identifiers");
-          const scrubbed = await scrubLog(read);
+          const { createScrubber } = await import("../../scrub/scrubber.ts");
+          const scrubbed = await scrubLog(read, createScrubber(allow !== undefined ? { allow } : {}));
           opts.progress.stop();
           input = scrubbed.log;
           scrubCounts = scrubCountsOf(scrubbed.counts);
@@ -354,6 +374,7 @@ export function register(program: Command): void {
       seconds,
       rejected,
       guarantee,
+      ...(allow !== undefined ? { allowList: { file: flags.allowList, phrases: allow.size } } : {}),
       ...counts,
     };
     if (flags.json) {
@@ -366,6 +387,14 @@ export function register(program: Command): void {
       ["seed", flags.seed],
       ["output", flags.out],
       ["guarantee", describeGuarantee(guarantee)],
+      ...(allow !== undefined
+        ? [
+            ["allow list (left in the queries)", `${allow.size.toLocaleString("en")} phrases`] as [
+              string,
+              string,
+            ],
+          ]
+        : []),
       ...Object.entries(counts).map(([k, v]) => [k, v] as [string, number]),
       ["rejected lines", rejected],
       ["seconds", seconds.toFixed(2)],

@@ -8,6 +8,7 @@
  */
 import { groupEvents } from "../../log/events.ts";
 import type { LogRecord } from "../../log/record.ts";
+import type { AllowList } from "../../scrub/allow-list.ts";
 import { createScrubber } from "../../scrub/scrubber.ts";
 import type { Progress } from "../../util/progress.ts";
 import type { Rng } from "../../util/random.ts";
@@ -35,13 +36,17 @@ export interface KmResult {
   readonly retained: Retained;
 }
 
-/** Anonymize records in memory (the method without file I/O); `bids` is required for the bid/revenue targets. */
+/**
+ * Anonymize records in memory (the method without file I/O); `bids` is required for the bid/revenue targets;
+ * `allow`: phrases that are not identifiers (`--allow-list`), left in the texts it rescans.
+ */
 export function kmRecords(
   input: readonly LogRecord[],
   params: Omit<KmParams, "bid">,
   rng: Rng,
   bids?: BidTable,
   progress?: Progress,
+  allow?: AllowList,
 ): KmResult {
   const events = groupEvents(input);
   const index = indexLog(input, events);
@@ -53,7 +58,7 @@ export function kmRecords(
   const before = historyTotals(h, index.stats, bid);
   const choose = targetFunction(params.target, index.stats, bid);
   const g = greedySuppress(h, params.k, params.m, choose, rng, progress);
-  const scrubber = createScrubber();
+  const scrubber = createScrubber(allow !== undefined ? { allow } : {});
   // Each round rescans every shortened text, and texts repeat across users: scrub each distinct one once.
   const flaggedWords = new Map<string, string[]>();
   const flag = (text: string): string[] => {
@@ -111,7 +116,7 @@ export const km: Method<KmParams> = {
 
   async anonymize(input, params, ctx): Promise<Release> {
     const bids = params.bid === undefined ? undefined : await readBids(params.bid);
-    const r = kmRecords(input.records, params, ctx.rng, bids, ctx.progress);
+    const r = kmRecords(input.records, params, ctx.rng, bids, ctx.progress, ctx.knowledge?.allow);
     const log = { records: r.records, format: input.format, classified: input.classified };
     const kept = r.retained;
     const counts: Record<string, number> = { ...r.counts };
