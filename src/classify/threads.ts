@@ -9,7 +9,6 @@ import { LRUCache } from "lru-cache";
 import type { LogRecord } from "../log/record.ts";
 import type { RowBlock } from "../log/row-block.ts";
 import type { RowWriter } from "../log/row-write.ts";
-import { AllowList } from "../scrub/allow-list.ts";
 import type { ClickUsers } from "../scrub/click-url.ts";
 import type { ScrubMode } from "../scrub/types.ts";
 import { type Progress, silentProgress } from "../util/progress.ts";
@@ -34,13 +33,18 @@ export interface ThreadSettings {
 }
 
 /** The classifier `settings` describe, with an LRU of `cacheSize` answers (the main thread's, or a thread's: 0). */
-export function classifierOf(settings: ThreadSettings, cacheSize: number): Promise<Classifier> {
+export async function classifierOf(settings: ThreadSettings, cacheSize: number): Promise<Classifier> {
+  // (the allow list's module loaded only when there is one: the classify command's start-up imports this file)
+  const allow =
+    settings.allow === undefined
+      ? undefined
+      : (await import("../scrub/allow-list.ts")).AllowList.of(settings.allow);
   return Classifier.create({
     cacheSize,
     scrub: settings.scrub,
     mainUnit: settings.mainUnit,
     ...(settings.model ? {} : { model: null }),
-    ...(settings.allow !== undefined ? { allow: AllowList.of(settings.allow) } : {}),
+    ...(allow !== undefined ? { allow } : {}),
   });
 }
 

@@ -7,7 +7,7 @@ import { checkOutputPaths, type OutputPath } from "../log/output-path.ts";
 import type { ReadOptions } from "../log/read.ts";
 import { LOG_FORMATS, type LogFormat } from "../log/record.ts";
 import { defaultRejectsPath } from "../log/rejects.ts";
-import { AllowList } from "../scrub/allow-list.ts";
+import type { AllowList } from "../scrub/allow-list.ts";
 import { consoleProgress, countText, type Progress } from "../util/progress.ts";
 
 export interface InputFlags {
@@ -94,9 +94,14 @@ export const ALLOW_LIST_HELP =
   "phrases that are not identifiers, one per line (public figures, a published phone number): a span within " +
   "one of them is left in the query; # starts a comment line (docs/scrub.md)";
 
-/** The allow list `--allow-list` names (read once; a bad line is `file:line: reason`, exit 2). */
-export function readAllowList(path: string | undefined): AllowList | undefined {
-  return path === undefined ? undefined : AllowList.read(path);
+/**
+ * The allow list `--allow-list` names (read once; a bad line is `file:line: reason`, exit 2). Its module is loaded
+ * only when a list is given: every command's start-up imports this file.
+ */
+export async function readAllowList(path: string | undefined): Promise<AllowList | undefined> {
+  if (path === undefined) return undefined;
+  const { AllowList } = await import("../scrub/allow-list.ts");
+  return AllowList.read(path);
 }
 
 /**

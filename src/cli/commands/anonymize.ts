@@ -140,7 +140,7 @@ export function register(program: Command): void {
     const method = await loadMethod(flags.method);
     const params = method.parse(givenParams(method, catalog, flags, "method"));
     const opts = readOptions(flags, flags.out);
-    const allow = readAllowList(flags.allowList);
+    const allow = await readAllowList(flags.allowList);
     await checkOutputs(inputs, fileOutputs(flags.out, opts.rejectsPath));
     const ctx: MethodContext = {
       rng: methodRng(flags.seed),

@@ -81,7 +81,7 @@ export function register(program: Command): void {
     const method = getMethod(flags.method);
     const params = method.parse(givenParams(method, methods, flags, "method")) as Record<string, unknown>;
     const opts = readOptions(flags);
-    const allow = readAllowList(flags.allowList);
+    const allow = await readAllowList(flags.allowList);
     opts.progress.start("reading the original log");
     // The release repeats the original's texts: one table keeps one string of each for both.
     const strings = new StringTable();

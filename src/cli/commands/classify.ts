@@ -135,7 +135,7 @@ export function register(program: Command): void {
     else streamingHeap();
     const opts = readOptions(flags, flags.out);
     await checkOutputs(inputs, fileOutputs(flags.out, opts.rejectsPath));
-    const allow = readAllowList(flags.allowList);
+    const allow = await readAllowList(flags.allowList);
     const settings = {
       scrub: flags.scrub,
       mainUnit: flags.mainUnit,

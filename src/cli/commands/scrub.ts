@@ -76,7 +76,7 @@ export function register(program: Command): void {
     );
   addInputOptions(cmd).action(async (inputs: string[], flags: ScrubFlags) => {
     const types = parseTypes(flags.types);
-    const allow = readAllowList(flags.allowList);
+    const allow = await readAllowList(flags.allowList);
     const scrubber = createScrubber({
       mode: flags.mode,
       ...(types ? { types } : {}),
