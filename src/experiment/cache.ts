@@ -100,6 +100,8 @@ export interface ResultIdentity {
   readonly yardsticks: readonly string[];
   readonly options: unknown;
   readonly code: string;
+  /** The allow list's content hash, when the config has one (its input is scrubbed otherwise). */
+  readonly allow?: string;
 }
 
 /** The cache key of one combination's result. */
@@ -113,6 +115,7 @@ export function resultKey(id: ResultIdentity, combo: Combination): string {
     yardsticks: id.yardsticks,
     options: id.options,
     code: id.code,
+    ...(id.allow !== undefined ? { allow: id.allow } : {}),
   });
 }
 

@@ -51,6 +51,8 @@ export interface ExperimentConfig {
   readonly jobs: number;
   /** The frontier chart's axes and the risk budget (see {@link Frontier}). */
   readonly frontier: Frontier;
+  /** `allowList`: a file of phrases that are not identifiers (as `--allow-list`), resolved like `log`. */
+  readonly allowList?: string;
 }
 
 const TOP_KEYS = [
@@ -63,6 +65,7 @@ const TOP_KEYS = [
   "options",
   "jobs",
   "frontier",
+  "allowList",
 ];
 
 /**
@@ -276,9 +279,20 @@ export function parseConfig(
     frontier.budget = f.budget;
   }
 
+  const allowRaw = raw.allowList;
+  if (allowRaw !== undefined && (typeof allowRaw !== "string" || allowRaw === ""))
+    fail(
+      source,
+      "allowList",
+      "must be the path of a file of phrases that are not identifiers (docs/scrub.md)",
+    );
+  const allowList =
+    allowRaw === undefined ? undefined : isAbsolute(allowRaw) ? allowRaw : resolve(baseDir, allowRaw);
+
   return {
     source,
     log,
+    ...(allowList !== undefined ? { allowList } : {}),
     format: format as LogFormat | "auto",
     classify,
     seeds,

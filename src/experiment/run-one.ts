@@ -133,6 +133,7 @@ export async function runCombination(
         table: release.table,
         summary: release.counts,
         guarantee: release.guarantee,
+        ...(input.knowledge?.allow !== undefined ? { allow: input.knowledge.allow } : {}),
       },
       3,
     );

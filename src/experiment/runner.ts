@@ -57,10 +57,15 @@ export async function runExperiment(config: ExperimentConfig, opts: RunOptions):
 
   say(`experiment: reading ${config.log.join(", ")}`);
   const loaded = await loadInput(config, opts.log, progress);
+  const allow =
+    config.allowList === undefined
+      ? undefined
+      : (await import("../scrub/allow-list.ts")).AllowList.read(config.allowList);
+  if (allow !== undefined) say(`experiment: allow list ${config.allowList} (${allow.describe()})`);
   const { input, classifier, notes } = await classifyInput(
     config,
     loaded.log,
-    createKnowledgeService(),
+    createKnowledgeService(undefined, undefined, allow),
     progress,
   );
   say(
@@ -77,6 +82,7 @@ export async function runExperiment(config: ExperimentConfig, opts: RunOptions):
     yardsticks: config.yardsticks,
     options: config.options,
     code,
+    ...(allow !== undefined ? { allow: contentHash(allow.entries()) } : {}),
   });
   const cached = rows.size;
   say(`experiment: ${config.combinations.length} combinations, ${cached} cached, ${tasks.length} to compute`);
@@ -84,7 +90,12 @@ export async function runExperiment(config: ExperimentConfig, opts: RunOptions):
   await compute(tasks, rows, cache, say, {
     jobs: opts.jobs ?? config.jobs,
     input,
-    init: { useClassifier: classifier, yardsticks: config.yardsticks, options: config.options },
+    init: {
+      useClassifier: classifier,
+      yardsticks: config.yardsticks,
+      options: config.options,
+      ...(allow !== undefined ? { allow: allow.entries() } : {}),
+    },
   });
 
   const ordered = inConfigOrder(config.combinations, rows);
@@ -98,7 +109,10 @@ export async function runExperiment(config: ExperimentConfig, opts: RunOptions):
     seconds: (performance.now() - t0) / 1000,
     computed: tasks.length,
     cached,
-    notes,
+    notes:
+      allow === undefined
+        ? notes
+        : [...notes, `allow list ${config.allowList} (${allow.describe()}): its phrases are not identifiers`],
   });
   const files = await writeResults(out, ordered, meta);
   const html = await writeReport(join(out, "report.html"), ordered, meta);

@@ -17,6 +17,8 @@ export interface WorkerInit {
   readonly useClassifier: boolean;
   readonly yardsticks: readonly string[];
   readonly options: YardstickOptions;
+  /** The allow list's phrases (`AllowList.entries`), when the config has one. */
+  readonly allow?: readonly string[];
 }
 
 export interface WorkerTask {
@@ -27,7 +29,9 @@ export interface WorkerTask {
 async function start(): Promise<void> {
   const init = workerData as WorkerInit;
   let loading: Promise<Categorizer | undefined> | undefined;
-  const knowledge = createKnowledgeService();
+  const allow =
+    init.allow === undefined ? undefined : (await import("../scrub/allow-list.ts")).AllowList.of(init.allow);
+  const knowledge = createKnowledgeService(undefined, undefined, allow);
   const input: PreparedInput = {
     log: { records: init.records, format: init.format, classified: init.classified },
     categorizer: init.useClassifier

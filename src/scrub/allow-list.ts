@@ -87,6 +87,12 @@ export class AllowList {
     return this.phrases.size;
   }
 
+  /** Its size for a person: "1 phrase", "1,094 phrases". */
+  describe(): string {
+    const n = this.phrases.size;
+    return `${n.toLocaleString("en")} phrase${n === 1 ? "" : "s"}`;
+  }
+
   /** The phrases, sorted (what a worker thread is given to build the same list). */
   entries(): string[] {
     return [...this.phrases].sort();

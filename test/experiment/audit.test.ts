@@ -1,6 +1,7 @@
 /** The runner audits every release and the report shows the verdict. */
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, it } from "node:test";
 import { parseConfig } from "../../src/experiment/config.ts";
 import { runExperiment } from "../../src/experiment/runner.ts";
@@ -35,5 +36,37 @@ describe("runExperiment audits every release", () => {
     const html = readFileSync(r.files.html, "utf8");
     assert.match(html, /<th title="querymask audit[^"]*">audit<\/th>/);
     assert.match(html, /<td class="error">FAIL: identifiers<\/td>/);
+  });
+
+  it("allowList: its phrases are not identifiers to the audit, and the run says which list it used", async () => {
+    const log = smallLog();
+    // An invented public figure the bundled lists lack, searched by two users: the threshold (k = 2) releases it.
+    log.records.push(rec("alice", "dale brickner", 9000, "Top/Sports"));
+    log.records.push(rec("bob", "dale brickner", 9001, "Top/Sports"));
+    const dir = tempDir();
+    const list = join(dir, "public-figures.txt");
+    writeFileSync(list, "dale brickner\n");
+    const raw = {
+      log: "(in memory)",
+      seeds: [1],
+      methods: [{ method: "threshold", params: { k: 2 } }],
+      jobs: 1,
+    };
+    const run = async (extra: object) =>
+      await runExperiment(parseConfig({ ...raw, ...extra }, "x.yaml", dir), {
+        out: tempDir(),
+        quiet: true,
+        log,
+      });
+    const without = await run({});
+    assert.equal(without.rows[0]!.audit, "FAIL: identifiers");
+    // Two seeds on two workers: each worker's audit has the list too.
+    const withList = await run({ allowList: "public-figures.txt", seeds: [1, 2], jobs: 2 });
+    assert.deepEqual(
+      withList.rows.map((r) => r.audit),
+      ["pass", "pass"],
+    );
+    assert.ok(withList.meta.notes.some((n) => n.includes(list) && n.includes("1 phrase)")));
+    assert.throws(() => parseConfig({ ...raw, allowList: 3 }), /allowList: must be the path of a file/);
   });
 });

@@ -94,10 +94,7 @@ export const identifiers: AuditCheck = {
       const why = k.identifying.get(url);
       if (why !== undefined) v.add(() => `${url}: ${why}`);
     }
-    const allowed =
-      s.allow === undefined
-        ? ""
-        : `; allow list of ${n(s.allow.size)} phrase${s.allow.size === 1 ? "" : "s"}`;
+    const allowed = s.allow === undefined ? "" : `; allow list of ${s.allow.describe()}`;
     return v.outcome(
       `${n(texts.size)} distinct texts, ${n(urls.size)} click URLs (${n(k.pairs)} logged query-URL pairs)${allowed}`,
     );

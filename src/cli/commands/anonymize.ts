@@ -388,12 +388,7 @@ export function register(program: Command): void {
       ["output", flags.out],
       ["guarantee", describeGuarantee(guarantee)],
       ...(allow !== undefined
-        ? [
-            ["allow list (left in the queries)", `${allow.size.toLocaleString("en")} phrases`] as [
-              string,
-              string,
-            ],
-          ]
+        ? [["allow list (left in the queries)", allow.describe()] as [string, string]]
         : []),
       ...Object.entries(counts).map(([k, v]) => [k, v] as [string, number]),
       ["rejected lines", rejected],

@@ -254,12 +254,7 @@ export function register(program: Command): void {
       ["query events", events],
       ["events with identifiers scrubbed", counts.scrubbed!],
       ...(allow !== undefined
-        ? [
-            ["allow list (left in the queries)", `${allow.size.toLocaleString("en")} phrases`] as [
-              string,
-              string,
-            ],
-          ]
+        ? [["allow list (left in the queries)", allow.describe()] as [string, string]]
         : []),
       ["click URLs dropped (identifier in host)", tally.clicksDropped],
       ["click URLs dropped (clicked by one user only)", tally.singleUserClicksDropped],

@@ -127,12 +127,7 @@ export function register(program: Command): void {
       ["click URLs dropped (clicked by one user only)", counts.singleUserClicksDropped],
       ...PII_TYPES.map((t): [string, number] => [`  ${t}`, counts.spans[t]]),
       ...(allow !== undefined
-        ? [
-            [`  left in by the allow list (${allow.size.toLocaleString("en")} phrases)`, counts.allowed] as [
-              string,
-              number,
-            ],
-          ]
+        ? [[`  left in by the allow list (${allow.describe()})`, counts.allowed] as [string, number]]
         : []),
       ["written to", flags.out],
     ]);
