@@ -14,6 +14,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { LRUCache } from "lru-cache";
 import { Embeddings, embeddingsSource } from "../knowledge/embeddings.ts";
+import { withPhrases } from "../knowledge/extra-phrases.ts";
 import { type KnowledgeBase, loadKnowledgeBase } from "../knowledge/knowledge-base.ts";
 import type { AllowList } from "../scrub/allow-list.ts";
 import { createScrubber, type Scrubber, type ScrubberOptions } from "../scrub/scrubber.ts";
@@ -23,6 +24,7 @@ import { isStopword } from "../text/stopwords.ts";
 import { emptyList, mapList } from "../util/elements.ts";
 import type { Evidence, QueryLevel } from "./features.ts";
 import { LayerScorer } from "./layer-scorer.ts";
+import { ListedPhrases } from "./listed-phrases.ts";
 import { argmax, LinearModel, type ModelFile, softmax } from "./model.ts";
 import { type Placed, UnitPlacer } from "./placing.ts";
 import { idOf, QueryRules } from "./query-rules.ts";
@@ -142,6 +144,7 @@ export class Classifier {
     private readonly unitRule: "paper" | "vote",
     private readonly model: LinearModel | undefined,
     embeddings: Embeddings | undefined,
+    private readonly listed: ListedPhrases | undefined,
   ) {
     this.cache = cacheSize > 0 ? new LRUCache({ max: cacheSize }) : undefined;
     this.scrubber = createScrubber(scrub);
@@ -158,8 +161,12 @@ export class Classifier {
   }
 
   static async create(opts: ClassifierOptions = {}): Promise<Classifier> {
-    const kb = opts.kb ?? (await loadKnowledgeBase());
-    const model = opts.model === undefined ? loadModel(kb) : (opts.model ?? undefined);
+    const snapshot = opts.kb ?? (await loadKnowledgeBase());
+    const model = opts.model === undefined ? loadModel(snapshot) : (opts.model ?? undefined);
+    // The allow list's people filed under a category are phrases of this classifier's knowledge (the model still
+    // applies: the learned layer reads them as it reads the snapshot's people).
+    const listed = opts.allow === undefined ? undefined : ListedPhrases.of(opts.allow, snapshot.taxonomy);
+    const kb = listed === undefined ? snapshot : withPhrases(snapshot, listed.phrases);
     const embeddings =
       opts.embeddings ?? (model !== undefined && model.denseDims > 0 ? Embeddings.load() : undefined);
     if (model !== undefined && model.denseDims > 0 && embeddings?.dims !== model.denseDims)
@@ -173,6 +180,7 @@ export class Classifier {
       opts.mainUnit ?? "vote",
       model,
       embeddings,
+      listed,
     );
   }
 
@@ -286,7 +294,9 @@ export class Classifier {
     this.changed = false;
     const { units, tokens, facts } = semanticUnits(scrubbed, this.kb, this.recommendNoting);
     const corrected = this.changed ? tokens.map((t) => t.text).join(" ") : undefined;
-    const ruled = this.rules.match(query, tokens, facts);
+    // A query that is a phrase the allow list files under a category (and function words) is filed there, as the
+    // query rules' listed sites are.
+    const ruled = this.rules.match(query, tokens, facts) ?? this.listed?.answer(tokens, facts);
     let found = ruled;
     const placed =
       this.unitRule === "vote" || this.model !== undefined ? this.placer.placeUnits(units) : undefined;

@@ -10,8 +10,11 @@
  * ("chapman's") and, for two words, reversed ("chapman, steven" is not two words; "chapman steven" is).
  *
  * The file: one phrase per line, `#` starts a comment line (so famous-people.txt's `# -- section` headings are
- * read as comments), blank lines ignored, letters lower-cased and runs of white space made one space. A line
- * with no word (only punctuation) or of more than {@link MAX_WORDS} words is refused as `file:line: reason`.
+ * read as comments), blank lines ignored, letters lower-cased and runs of white space made one space. A phrase may
+ * be followed by a tab and the ODP category it is filed under (`dale brickner TAB Sports`): the classifier then
+ * places it there as the knowledge base places the people it knows (src/knowledge/extra-phrases.ts). A line
+ * with no word (only punctuation), of more than {@link MAX_WORDS} words, or with something after the tab that is not
+ * a category path is refused as `file:line: reason`.
  */
 import { readFileSync } from "node:fs";
 import { InputError } from "../util/errors.ts";
@@ -21,6 +24,16 @@ import type { PiiSpan } from "./types.ts";
 /** Longest allowed phrase, in words. */
 export const MAX_WORDS = 12;
 
+/** An allowed phrase filed under an ODP category by its list: `dale brickner TAB Sports`. */
+export interface FiledPhrase {
+  /** The phrase's words (as the scrubber's tokenizer splits them), lower case. */
+  readonly words: readonly string[];
+  /** The category as the list wrote it: `Sports`, `Arts/Music` or `Top/Arts/Music`. */
+  readonly category: string;
+  /** Its line in the list's file (0 when the list was not read from a file). */
+  readonly line: number;
+}
+
 export class AllowList {
   private constructor(
     /** The phrases, each its words joined by one space. */
@@ -28,32 +41,48 @@ export class AllowList {
     /** First word of a phrase → bit n set when a phrase of n words starts with it (bit 0 unused). */
     private readonly lengths: ReadonlyMap<string, number>,
     private readonly maxWords: number,
+    /** The phrases the list files under a category, in its order. */
+    readonly filed: readonly FiledPhrase[],
+    /** The file it was read from, for messages. */
+    readonly file: string | undefined,
   ) {}
 
-  /** The list of `entries` (each a phrase; none may be empty or longer than {@link MAX_WORDS} words). */
-  static of(entries: Iterable<string>): AllowList {
+  /**
+   * The list of `entries`, each a phrase, or a phrase, a tab and the ODP category it is filed under (none may be
+   * empty or longer than {@link MAX_WORDS} words). `lines`: each entry's line in `file`.
+   */
+  static of(entries: Iterable<string>, file?: string, lines?: readonly number[]): AllowList {
     const phrases = new Set<string>();
     const lengths = new Map<string, number>();
+    const filed: FiledPhrase[] = [];
     let maxWords = 0;
+    let i = 0;
     for (const entry of entries) {
-      const words = tokenize(entry).map((t) => t.text);
+      const tab = entry.indexOf("\t");
+      const words = tokenize(tab < 0 ? entry : entry.slice(0, tab)).map((t) => t.text);
       if (words.length === 0 || words.length > MAX_WORDS)
         throw new RangeError(`allow list entry ${JSON.stringify(entry)}: 1 to ${MAX_WORDS} words`);
-      phrases.add(words.join(" "));
+      const category = tab < 0 ? "" : entry.slice(tab + 1).trim();
+      const phrase = words.join(" ");
+      if (category !== "" && !phrases.has(phrase)) filed.push({ words, category, line: lines?.[i] ?? 0 });
+      phrases.add(phrase);
       lengths.set(words[0]!, (lengths.get(words[0]!) ?? 0) | (1 << words.length));
       maxWords = Math.max(maxWords, words.length);
+      i++;
     }
-    return new AllowList(phrases, lengths, maxWords);
+    return new AllowList(phrases, lengths, maxWords, filed, file);
   }
 
   /** The list in `text`, read from `file` (named in errors). */
   static parse(text: string, file: string): AllowList {
     const entries: string[] = [];
+    const at: number[] = [];
     const lines = text.split(/\r?\n/);
     for (let i = 0; i < lines.length; i++) {
       const line = lines[i]!.trim();
       if (line === "" || line.startsWith("#")) continue;
-      const words = tokenize(line).length;
+      const tab = line.indexOf("\t");
+      const words = tokenize(tab < 0 ? line : line.slice(0, tab)).length;
       if (words === 0)
         throw new InputError(file, i + 1, "an allow-list line needs a word (letters or digits)");
       if (words > MAX_WORDS)
@@ -62,9 +91,16 @@ export class AllowList {
           i + 1,
           `an allow-list phrase has at most ${MAX_WORDS} words (this one ${words})`,
         );
+      if (tab >= 0 && !CATEGORY.test(line.slice(tab + 1).trim()))
+        throw new InputError(
+          file,
+          i + 1,
+          "after the tab comes the ODP category the phrase is filed under, such as Sports or Arts/Music",
+        );
       entries.push(line);
+      at.push(i + 1);
     }
-    return AllowList.of(entries);
+    return AllowList.of(entries, file, at);
   }
 
   /** The list in the file at `path`. */
@@ -93,9 +129,13 @@ export class AllowList {
     return `${n.toLocaleString("en")} phrase${n === 1 ? "" : "s"}`;
   }
 
-  /** The phrases, sorted (what a worker thread is given to build the same list). */
+  /**
+   * The phrases, sorted, each with a tab and its category when the list files it (what a worker thread is given
+   * to build the same list; the lines of `filed` are not kept).
+   */
   entries(): string[] {
-    return [...this.phrases].sort();
+    const category = new Map(this.filed.map((f) => [f.words.join(" "), f.category]));
+    return [...this.phrases].sort().map((p) => (category.has(p) ? `${p}\t${category.get(p)}` : p));
   }
 
   /** The `spans` of `text` that lie within no allowed phrase's occurrence (the same array when none does). */
@@ -134,6 +174,9 @@ export class AllowList {
     return out;
   }
 }
+
+/** An ODP category path as a list writes it: names of letters, `_`, `-` or `&`, joined by `/`. */
+const CATEGORY = /^[A-Za-z][\w&-]*(?:\/[\w&' ,.-]+)*$/;
 
 /** `key` without a trailing `'s` or `s` ("chapman's", "chapmans" → "chapman"). */
 function bareOf(key: string): string {

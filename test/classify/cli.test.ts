@@ -311,7 +311,8 @@ describe("querymask kb train", () => {
   test("--allow-list: its names are classified and released, on one thread or two, and the audit needs the list", () => {
     // An invented public figure the bundled lists lack: the scrubber would drop him as a private person.
     const list = join(dir, "public-figures.txt");
-    writeFileSync(list, "# -- Sports\ndale brickner\n");
+    // (filed under Sports: the list says who he is)
+    writeFileSync(list, "# athletes\ndale brickner\tSports\n");
     const input = join(dir, "allow-in.tsv");
     const rows = [HEADER];
     const queries = [
@@ -340,6 +341,22 @@ describe("querymask kb train", () => {
         .map((l) => l.split("\t")[1]),
     );
     assert.ok(texts.has("dale brickner") && texts.has("genealogy") && !texts.has("john baker genealogy"));
+    const filed = readFileSync(out, "utf8")
+      .split("\n")
+      .filter((l) => l.split("\t")[1] === "dale brickner")
+      .map((l) => `${l.split("\t")[5]} ${l.split("\t")[6]}`);
+    assert.deepEqual(new Set(filed), new Set(["Top/Sports dale brickner"]));
+    const badList = join(dir, "bad-list.txt");
+    writeFileSync(badList, "dale brickner\tNascar\n");
+    const bad = spawnSync(
+      process.execPath,
+      args([input, "-o", join(dir, "bad.tsv"), "--allow-list", badList, "--threads", "2"]),
+      {
+        encoding: "utf8",
+      },
+    );
+    assert.equal(bad.status, 2, bad.stderr);
+    assert.match(bad.stderr, /bad-list\.txt:1: Nascar is not an ODP category/);
     const threaded = join(dir, "allow-threads.tsv");
     execFileSync(process.execPath, args([input, "-o", threaded, "--allow-list", list, "--threads", "2"]));
     assert.equal(readFileSync(threaded, "utf8"), readFileSync(out, "utf8"));

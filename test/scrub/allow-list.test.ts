@@ -66,6 +66,26 @@ describe("allow list", () => {
       (e: unknown) =>
         e instanceof InputError && /^f\.txt:1: an allow-list phrase has at most 12 words/.test(e.message),
     );
+    const filed = AllowList.parse(
+      "# -- athletes\ndale brickner\tSports\nkenny chesney\tArts/Music\nrod tillman\n",
+      "g.txt",
+    );
+    assert.deepEqual(
+      filed.filed.map((f) => [f.words.join(" "), f.category, f.line]),
+      [
+        ["dale brickner", "Sports", 2],
+        ["kenny chesney", "Arts/Music", 3],
+      ],
+    );
+    assert.equal(filed.file, "g.txt");
+    // What a worker thread is given builds the same list.
+    assert.deepEqual(AllowList.of(filed.entries()).entries(), filed.entries());
+    assert.deepEqual(filed.entries(), ["dale brickner\tSports", "kenny chesney\tArts/Music", "rod tillman"]);
+    assert.throws(
+      () => AllowList.parse("dale brickner\t42 laps\n", "g.txt"),
+      (e: unknown) =>
+        e instanceof InputError && /^g\.txt:1: after the tab comes the ODP category/.test(e.message),
+    );
     assert.throws(
       () => AllowList.read("/nonexistent/allow.txt"),
       (e: unknown) =>

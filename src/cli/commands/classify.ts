@@ -136,6 +136,14 @@ export function register(program: Command): void {
     const opts = readOptions(flags, flags.out);
     await checkOutputs(inputs, fileOutputs(flags.out, opts.rejectsPath));
     const allow = await readAllowList(flags.allowList);
+    // Its categories checked here, before any thread builds a classifier from it (`file:line: reason`, exit 2).
+    if (allow !== undefined && allow.filed.length > 0) {
+      const [{ ListedPhrases }, { Taxonomy }] = await Promise.all([
+        import("../../classify/listed-phrases.ts"),
+        import("../../knowledge/taxonomy.ts"),
+      ]);
+      ListedPhrases.of(allow, Taxonomy.bundled());
+    }
     const settings = {
       scrub: flags.scrub,
       mainUnit: flags.mainUnit,
