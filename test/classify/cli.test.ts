@@ -17,6 +17,28 @@ const cli = fileURLToPath(new URL("../../src/cli/main.ts", import.meta.url));
 const HEADER = "AnonID\tQuery\tQueryTime\tItemRank\tClickURL";
 
 const args = (rest: string[]) => ["--import", "tsx", cli, "classify", "-q", ...rest];
+/** `querymask audit` of a swap release (k = 3) against the log it was made from. */
+const auditSwap = (original: string, released: string, extra: readonly string[]) =>
+  spawnSync(
+    process.execPath,
+    [
+      "--import",
+      "tsx",
+      cli,
+      "audit",
+      "-m",
+      "swap",
+      "--k",
+      "3",
+      "-q",
+      "--original",
+      original,
+      "--released",
+      released,
+      ...extra,
+    ],
+    { encoding: "utf8" },
+  );
 
 describe("querymask classify", () => {
   test("every record is written in order, classified, with events counted once (click rows included)", () => {
@@ -254,24 +276,7 @@ describe("querymask kb train", () => {
         { encoding: "utf8" },
       ),
     );
-    const audit = spawnSync(
-      process.execPath,
-      cliArgs([
-        "audit",
-        "-m",
-        "swap",
-        "--k",
-        "3",
-        "-q",
-        "--original",
-        out,
-        "--released",
-        swapped,
-        "--summary",
-        swapSummary,
-      ]),
-      { encoding: "utf8" },
-    );
+    const audit = auditSwap(out, swapped, ["--summary", swapSummary]);
     assert.equal(audit.status, 0, audit.stdout + audit.stderr);
     assert.match(audit.stdout, /release passes the audit/);
     // On two threads (they assess the distinct queries), the same bytes.
@@ -367,24 +372,7 @@ describe("querymask kb train", () => {
       cliArgs(["anonymize", "--method", "swap", "--k", "3", "-q", out, "-o", swapped]),
     );
     assert.ok(readFileSync(swapped, "utf8").includes("\tdale brickner\t"), "the name is released");
-    const audit = (extra: string[]) =>
-      spawnSync(
-        process.execPath,
-        cliArgs([
-          "audit",
-          "-m",
-          "swap",
-          "--k",
-          "3",
-          "-q",
-          "--original",
-          out,
-          "--released",
-          swapped,
-          ...extra,
-        ]),
-        { encoding: "utf8" },
-      );
+    const audit = (extra: string[]) => auditSwap(out, swapped, extra);
     const without = audit([]);
     assert.equal(without.status, 1, without.stdout + without.stderr);
     assert.match(without.stdout, /identifiers[^\n]*FAIL/);
