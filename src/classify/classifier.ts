@@ -226,7 +226,8 @@ export class Classifier {
 
   private computeRecommendation(word: string, facts: WordFacts): string | undefined {
     const sp = this.kb.spelling;
-    if (isStopword(word)) return undefined;
+    // (a word of a name the user's allow list files is as they spelled it)
+    if (isStopword(word) || this.listed?.words.has(word)) return undefined;
     const listed = sp.listed(word);
     if (listed !== undefined) return listed;
     if (word.length < 4 || !/^[a-z]+$/.test(word) || facts.known) return undefined;

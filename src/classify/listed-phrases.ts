@@ -20,6 +20,8 @@ export class ListedPhrases {
     readonly phrases: readonly ExtraPhrase[],
     /** A phrase's stems (joined by spaces) → its category id and its text. */
     private readonly byStems: ReadonlyMap<string, { id: number; unit: string }>,
+    /** The phrases' words: the spelling step leaves them as the list spells them. */
+    readonly words: ReadonlySet<string>,
   ) {}
 
   /**
@@ -42,7 +44,7 @@ export class ListedPhrases {
       phrases.push({ words: f.words, ids: [id] });
       byStems.set(f.words.map((w) => stem(w)).join(" "), { id, unit: f.words.join(" ") });
     }
-    return new ListedPhrases(phrases, byStems);
+    return new ListedPhrases(phrases, byStems, new Set(phrases.flatMap((p) => p.words)));
   }
 
   /** The category of a query whose words other than function words are one listed phrase; else undefined. */

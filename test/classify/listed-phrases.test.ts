@@ -33,6 +33,12 @@ describe("listed phrases", async () => {
       );
       assert.equal(music.classify(q).category, "Top/Arts/Music", q);
     }
+    // A listed name is as the list spells it: "grantt" is not corrected to "grant" (a singer's name of the snapshot).
+    const spelled = await Classifier.create({ kb, allow: AllowList.parse("amy grantt\tSports\n", "d.txt") });
+    assert.deepEqual(
+      [spelled.classify("amy grantt").category, spelled.classify("amy grantt").corrected],
+      ["Top/Sports", undefined],
+    );
     // The other queries are the snapshot's classifier's.
     const plain = await Classifier.create({ kb });
     for (const q of ["european soccer barcelona players", "cheap flights", "kenny chesney"])
