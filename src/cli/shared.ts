@@ -92,7 +92,8 @@ export function intArg(min: number): (value: string) => number {
 /** `--allow-list <file>`: the same help and the same reading wherever the scrubber runs. */
 export const ALLOW_LIST_HELP =
   "phrases that are not identifiers, one per line (public figures, a published phone number): a span within " +
-  "one of them is left in the query; # starts a comment line (docs/scrub.md)";
+  "one of them is left in the query; a phrase followed by a tab and an ODP category (Sports, Arts/Music) is " +
+  "classified there; # starts a comment line (docs/scrub.md)";
 
 /**
  * The allow list `--allow-list` names (read once; a bad line is `file:line: reason`, exit 2). Its module is loaded

@@ -61,7 +61,8 @@ export function register(program: Command): void {
     .option("--limit <n>", "violating records to print per check", intArg(0), 20)
     .option(
       "--allow-list <file>",
-      "the allow list the release was made with (classify or scrub --allow-list): its phrases are not identifiers",
+      "the allow list the release was made with (classify, scrub or anonymize --allow-list): its phrases are not " +
+        "identifiers",
     )
     .option("--json", "print the audit as JSON");
   addParamFlags(cmd, methods, "method", "method");
