@@ -154,9 +154,7 @@ export async function anonymize<N extends MethodName>(
   // As `querymask anonymize` does: a log not already classified is scrubbed before the method sees it (keeping
   // what the knowledge's allow list allows).
   const allow = ctx.knowledge?.allow;
-  const input = scrubsInput(m.name, log)
-    ? (await scrubLog(log, createScrubber(allow !== undefined ? { allow } : {}))).log
-    : log;
+  const input = scrubsInput(m.name, log) ? (await scrubLog(log, createScrubber({ allow }))).log : log;
   const release = await withParamRange(m.name, () => m.anonymize(input, params, ctx));
   return { ...release, method: opts.method, params, seed };
 }

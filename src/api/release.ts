@@ -47,7 +47,7 @@ export async function audit(
     as === "classified"
       ? (await classify(original, opts.knowledge ? { knowledge: opts.knowledge } : {})).log
       : as === "scrubbed"
-        ? (await scrubLog(original, createScrubber(allow !== undefined ? { allow } : {}))).log
+        ? (await scrubLog(original, createScrubber({ allow }))).log
         : original;
   return auditSubject(
     {

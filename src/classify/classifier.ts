@@ -176,7 +176,7 @@ export class Classifier {
     return new Classifier(
       kb,
       opts.cacheSize ?? 100_000,
-      { mode: opts.scrub ?? "drop", ...(opts.allow !== undefined ? { allow: opts.allow } : {}) },
+      { mode: opts.scrub ?? "drop", allow: opts.allow },
       opts.mainUnit ?? "vote",
       model,
       embeddings,

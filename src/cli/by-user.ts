@@ -70,7 +70,7 @@ export async function releaseByUser<P>(
         }
       }
       const allow = ctx.knowledge?.allow;
-      const scrubber = scrubs ? createScrubber(allow !== undefined ? { allow } : {}) : undefined;
+      const scrubber = scrubs ? createScrubber({ allow }) : undefined;
       let passes = 0;
       const log = {
         pass(): AsyncIterable<LogRecord[]> {

@@ -24,7 +24,7 @@ export interface ScrubberOptions {
   /** Only look for these kinds (default: all). */
   types?: PiiType[];
   /** Phrases that are not identifiers (public figures, …): a span within one of them is not scrubbed. */
-  allow?: AllowList;
+  allow?: AllowList | undefined;
 }
 
 export interface Scrubber {

@@ -24,14 +24,19 @@ interface Known {
 }
 
 const known = new WeakMap<readonly LogRecord[], Known>();
-/** The scrubber of each allow list (`null`: none). */
-const scrubbers = new Map<AllowList | null, Scrubber>();
+/** The scrubber without an allow list, and the one of each list. */
+let plain: Scrubber | undefined;
+const withList = new WeakMap<AllowList, Scrubber>();
 
 function scrubberOf(allow: AllowList | undefined): Scrubber {
-  let s = scrubbers.get(allow ?? null);
+  if (allow === undefined) {
+    plain ??= createScrubber();
+    return plain;
+  }
+  let s = withList.get(allow);
   if (s === undefined) {
-    s = createScrubber(allow !== undefined ? { allow } : {});
-    scrubbers.set(allow ?? null, s);
+    s = createScrubber({ allow });
+    withList.set(allow, s);
   }
   return s;
 }

@@ -348,7 +348,7 @@ export function register(program: Command): void {
         if (scrubsInput(method.name, read)) {
           opts.progress.start("scrubbing identifiers");
           const { createScrubber } = await import("../../scrub/scrubber.ts");
-          const scrubbed = await scrubLog(read, createScrubber(allow !== undefined ? { allow } : {}));
+          const scrubbed = await scrubLog(read, createScrubber({ allow }));
           opts.progress.stop();
           input = scrubbed.log;
           scrubCounts = scrubCountsOf(scrubbed.counts);

@@ -105,7 +105,7 @@ export function register(program: Command): void {
       as === "classified"
         ? await classifyLikeRelease(read, allow)
         : as === "scrubbed"
-          ? (await scrubLog(read, createScrubber(allow !== undefined ? { allow } : {}))).log
+          ? (await scrubLog(read, createScrubber({ allow }))).log
           : read;
     const summary = flags.summary ? await readSummary(flags.summary) : undefined;
     const guarantee = summary && flags.summary ? claimOf(summary, flags.summary) : undefined;

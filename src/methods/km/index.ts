@@ -58,7 +58,7 @@ export function kmRecords(
   const before = historyTotals(h, index.stats, bid);
   const choose = targetFunction(params.target, index.stats, bid);
   const g = greedySuppress(h, params.k, params.m, choose, rng, progress);
-  const scrubber = createScrubber(allow !== undefined ? { allow } : {});
+  const scrubber = createScrubber({ allow });
   // Each round rescans every shortened text, and texts repeat across users: scrub each distinct one once.
   const flaggedWords = new Map<string, string[]>();
   const flag = (text: string): string[] => {
