@@ -1,5 +1,5 @@
 /**
- * How a public prior on the weights changes what a Weighted-Gaussian-style selection can release (docs/dp.md,
+ * How a public prior on the weights changes what a Weighted-Gaussian-style selection can release (docs/methods/dp.md,
  * "length-weighted"): for each way of weighting a user's queries (equal; ∝ words^−g; ∝ characters^−g; ∝ the
  * user's own count^b, alone or times words^−g) and each way of choosing their d queries (most typed first, or
  * shortest first), the *expected* number of queries released at the default plan's query selection (ε, δ, the

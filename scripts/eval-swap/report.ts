@@ -216,7 +216,7 @@ export function report(): void {
     `**Deeper buckets.** The anchors' attacks lose power with depth (13.2% → 7.6% at k = 3), and so do ours: at k = 3,`,
     `${bestAt("subset", 1)}% → ${bestAt("subset", 2)}% → ${bestAt("subset", 3)}% on the subset and ${bestAt("day-folded", 1)}% → ${bestAt("day-folded", 2)}% → ${bestAt("day-folded", 3)}% day-folded (depth 1 → 2 → 3).`,
     `At k = 10: ${bestAt2("subset", 10, 1)}% → ${bestAt2("subset", 10, 2)}% → ${bestAt2("subset", 10, 3)}%; at k = 30: ${bestAt2("subset", 30, 1)}% → ${bestAt2("subset", 30, 2)}% → ${bestAt2("subset", 30, 3)}% (subset). The depth`,
-    'rule (docs/swap.md, "Depth"): a bucket below the top level releases only when it holds k + 1 events of k + 1',
+    'rule (docs/methods/swap.md, "Depth"): a bucket below the top level releases only when it holds k + 1 events of k + 1',
     "distinct users, and hands everything to its parent as soon as an arriving event's author already holds a slot",
     "there; so a released event always has at least k other candidate authors at a fine level, where the top level",
     "needs 2; the attackers replay the same rule. Two earlier rules: a node open for good once it had seen k users",
