@@ -4,7 +4,7 @@
  * 100 = the engine's profile tells everything about the real one; 0 = nothing.
  *
  * The sources define PEL by that ratio but do not say how X and Y are drawn jointly, so querymask uses this
- * coupling (docs/clientside.md, "PEL"): draw one event e from those the engine files under the user's id.
+ * coupling (docs/methods/clientside.md, "PEL"): draw one event e from those the engine files under the user's id.
  * Y is e's category. If the user wrote e, X is the same category (the engine holds the real thing); if someone
  * else wrote it, X is an independent draw from the user's real profile (a stranger's query says nothing about
  * her). With a = own events and f = foreign events under the id (n = a + f):

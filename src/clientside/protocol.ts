@@ -7,11 +7,11 @@
  * default, is the protocol as published — the chosen friend submits; 0 = nobody forwards, the unprotected
  * baseline). Beyond the first hop the author is left out of the draw, so a query never comes back to its author
  * (ours: letting it come back gave the author's own id a quarter of her queries at 2 hops on degree 6, more
- * than at 1 hop — docs/clientside.md). Nodes that do not follow the protocol (the adversaries of the paper):
+ * than at 1 hop — docs/methods/clientside.md). Nodes that do not follow the protocol (the adversaries of the paper):
  *  - selfish: submits its own queries directly, and submits a query it receives without forwarding it on;
  *  - colluding: routes like an honest node but tells the engine the author of every query that reaches it, so
  *    the engine files that query under its author's id whoever submits it.
- * docs/clientside.md lists each rule with its source.
+ * docs/methods/clientside.md lists each rule with its source.
  */
 import type { Rng } from "../util/random.ts";
 import type { SocialGraph } from "./graph.ts";

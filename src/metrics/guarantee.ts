@@ -8,7 +8,7 @@ export const guarantee: Yardstick = {
   name: "dp",
   kind: "privacy",
   title: "Differential-privacy guarantee (ε, δ) of the release",
-  source: "the dp method's accountant (docs/dp.md)",
+  source: "the dp method's accountant (docs/methods/dp.md)",
   guidance:
     "A promise that holds whatever the attacker knows: any one user's presence changes the probability of any " +
     "output by at most a factor e^ε, except with probability δ. Smaller is stronger; ε ≤ 1 and δ far below " +

@@ -4,7 +4,7 @@
  *
  * The merge loop keeps each cluster's nearest neighbour, so it runs in about O(n²) time with two n×n Float32
  * matrices (mean distances between clusters, updated in place, and sums of squared distances between clusters
- * for the index): 8n² bytes, 800 MB at 10,000 items (see docs/mdav.md for measured times).
+ * for the index): 8n² bytes, 800 MB at 10,000 items (see docs/methods/mdav.md for measured times).
  *
  * Calinski–Harabasz from distances alone (as for a non-Euclidean metric): with S_c the sum of squared distances
  * inside cluster c, W = Σ_c S_c / n_c, T = Σ_{i<j} d² / n and B = T − W, CH(K) = (B / (K−1)) / (W / (n−K)).

@@ -9,7 +9,7 @@
  * it once.
  *
  * Cost: the Ds matrix and average linkage are O(n²) time and 8n² bytes (two Float32 n×n matrices). Measured on
- * generated users (docs/mdav.md): about 1 CPU-s at 2,000 users, 8 at 5,000, 40 at 10,000 (0.8 GB). Larger logs
+ * generated users (docs/methods/mdav.md): about 1 CPU-s at 2,000 users, 8 at 5,000, 40 at 10,000 (0.8 GB). Larger logs
  * take `sample`: L is then computed on that many users drawn at random (seeded) from the original, the same
  * users in both logs — an estimate of L, not L.
  */

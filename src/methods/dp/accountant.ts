@@ -1,6 +1,6 @@
 /**
  * The privacy accountant of a dp release: every mechanism that reads the data is charged here, and
- * {@link Accountant.total} turns the charges into the release's (ε, δ), user-level (docs/dp.md, "Accounting").
+ * {@link Accountant.total} turns the charges into the release's (ε, δ), user-level (docs/methods/dp.md, "Accounting").
  *
  * Two kinds of release, two ways of composing:
  *
@@ -150,14 +150,14 @@ export function composedPldDelta(
 
 /**
  * The δ at ε of ρ-zCDP steps whose thresholds each release an item only the added user holds with probability
- * at most δ_thr,i: max(δ_ρ(ε) + Σδ_thr,i, δ_ρ(ε − η)), η = −Σ ln(1 − δ_thr,i) (docs/dp.md, "Accounting").
+ * at most δ_thr,i: max(δ_ρ(ε) + Σδ_thr,i, δ_ρ(ε − η)), η = −Σ ln(1 − δ_thr,i) (docs/methods/dp.md, "Accounting").
  */
 export function composedDelta(rho: number, epsilon: number, thresholds: readonly number[]): number {
   return withThresholds((e) => zcdpDelta(rho, e), epsilon, thresholds);
 }
 
 /**
- * The release's δ at ε from the δ(·) of its Gaussian part and its thresholds' δ_thr,i (docs/dp.md, "Both
+ * The release's δ at ε from the δ(·) of its Gaussian part and its thresholds' δ_thr,i (docs/methods/dp.md, "Both
  * directions"): max(δ(ε) + Σδ_thr,i, δ(ε − η)), η = −Σ ln(1 − δ_thr,i); δ(ε) alone without thresholds.
  */
 function withThresholds(
@@ -288,7 +288,7 @@ export interface GaussianPlan {
 const plans = new Map<string, GaussianPlan>();
 
 /**
- * The split of the Gaussian strategies' budget (docs/dp.md, "Accounting"). Half of δ pays for the thresholds
+ * The split of the Gaussian strategies' budget (docs/methods/dp.md, "Accounting"). Half of δ pays for the thresholds
  * (queries ¾, click pairs ¼ with clicks), the rest for converting the composition to (ε, δ).
  *
  * 1. zCDP split: ρ is the largest with {@link composedDelta} ≤ δ. Of ρ, query selection takes

@@ -1,5 +1,5 @@
 /**
- * Noise scale and threshold for the Korolova et al. (WWW 2009) release, from (ε, δ, d). See docs/dp.md.
+ * Noise scale and threshold for the Korolova et al. (WWW 2009) release, from (ε, δ, d). See docs/methods/dp.md.
  *
  * The paper's theorem for the query release (keep each user's first d queries, release q when
  * M(q) + Lap(b) > K): it is (ε, δ)-probabilistically differentially private when

@@ -2,7 +2,7 @@
  * "dp": a differentially private query-click count table. (ε, δ)-differential privacy for user-level neighbours
  * (two logs that differ in one user's whole history), provided the noise is unpredictable: the default
  * `--noise crypto` draws it from the OS's cryptographic generator; `--noise seeded` (reproducible from `--seed`,
- * for experiments and tests) is not private and says so on stderr. docs/dp.md derives every threshold.
+ * for experiments and tests) is not private and says so on stderr. docs/methods/dp.md derives every threshold.
  *
  * `--selection` picks how queries (and query-click pairs) are chosen for release: a strategy of `selection/`
  * over each user's d most typed distinct queries, then fresh discrete noisy counts, each step charged to one
@@ -37,7 +37,7 @@ import type { Calibration, Selection } from "./selection/selection.ts";
 
 export { type DpParams, type KindPlan, type Plan, plan, type SelectionName } from "./plan.ts";
 
-/** Defaults, chosen by a sweep of strategy × d on generated 100k-user logs (docs/dp.md, docs/results/dp.md). */
+/** Defaults, chosen by a sweep of strategy × d on generated 100k-user logs (docs/methods/dp.md, docs/results/dp.md). */
 export const DEFAULT_SELECTION: SelectionName = "length-weighted";
 /** The default strategy's d; each strategy has its own (`Selection.defaultD`). */
 export const DEFAULT_D = 10;

@@ -5,7 +5,7 @@
  *    exceeds K + 1 (`budget.ts`: the discrete tail needs the + 1);
  * 3. (unless clicks are off) for each released q and each URL u clicked for it, noisy count c(q, u) + DLap(b);
  *    release the pair when it exceeds K + 1 (the paper draws URLs from the engine's public top-10 for q; a log has
- *    none, so the pair's existence is itself protected by the threshold — see docs/dp.md).
+ *    none, so the pair's existence is itself protected by the threshold — see docs/methods/dp.md).
  * Queries and pairs are visited in sorted order, so the output depends only on the log's content and the seed.
  */
 

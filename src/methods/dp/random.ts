@@ -11,7 +11,7 @@
  * Two kinds of noise are drawn from a source. Values that are released (noisy counts) come from the exact
  * discrete samplers of `discrete.ts`, which read only uniform integers. Values that are only compared with a
  * threshold and never released (the selection strategies' noise) come from stdlib's continuous Laplace and
- * normal samplers fed by {@link Randomness.uniform}; see docs/dp.md ("Noise") for why that is safe.
+ * normal samplers fed by {@link Randomness.uniform}; see docs/methods/dp.md ("Noise") for why that is safe.
  */
 import { getRandomValues } from "node:crypto";
 import { createRequire } from "node:module";

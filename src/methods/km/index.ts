@@ -4,7 +4,7 @@
  * out of a history is held by at least k histories. The greedy heuristic (greedy.ts, Algorithms 1–2) suppresses
  * terms from individual histories, choosing among the terms of each violating combination by a target function
  * (targets.ts), until no combination violates; the released log is the input with those terms removed from the
- * user's queries (release.ts). See docs/km.md.
+ * user's queries (release.ts). See docs/methods/km.md.
  */
 import { groupEvents } from "../../log/events.ts";
 import type { LogRecord } from "../../log/record.ts";

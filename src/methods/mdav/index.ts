@@ -4,7 +4,7 @@
  * Queries are mapped to ODP categories (§4.1), users are clustered by MDAV with the semantic distance Ds and the
  * medoid centroid (§4.2), and every user of a cluster is released, under her own id, with the cluster's
  * synthetic log: real queries picked at random among those of the categories nearest the cluster's centroid
- * category, in per-user quotas (§4.3). See docs/mdav.md.
+ * category, in per-user quotas (§4.3). See docs/methods/mdav.md.
  */
 import { constants } from "node:buffer";
 import { totalmem } from "node:os";

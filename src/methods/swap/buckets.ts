@@ -19,7 +19,7 @@
  * node, once it had seen k distinct users, took its category's events for good (a deep bucket could be left to one
  * or two users: k grew to 286, and the attacks gained with depth), and one that waited for k + 1 events before
  * handing a bucket with a repeated user up (the late clump of handed-up events let the attacks gain from depth 2
- * to 3 at k = 30). See docs/swap.md, "Depth".
+ * to 3 at k = 30). See docs/methods/swap.md, "Depth".
  */
 
 /** Ancestor keys of `category` from depth `depth` (or the category's own depth if shallower) up to depth 1. */

@@ -2,7 +2,7 @@
  * "swap": the category-bucket swap anonymizer of Pàmies-Estrems, Castellà-Roca and Viejo (paper 000,
  * Algorithm 2), with the authors' later refinements (never a query under its own author, deeper category
  * buckets). Batch use ({@link swap.anonymize}) and streaming use ({@link swap.createStage}) run the same
- * {@link SwapCore}; see docs/swap.md for the design decisions (events as units, released time, end policy).
+ * {@link SwapCore}; see docs/methods/swap.md for the design decisions (events as units, released time, end policy).
  */
 
 import type { Categorize } from "../../classify/categorize.ts";
@@ -70,7 +70,7 @@ export function swapRecords(
 /**
  * What a swap release keeps: every event released from a bucket of ≥ k events under a user who is not its
  * author. Only when nothing is released from a smaller bucket — not with a bounded delay, which forces events
- * out early, nor with `end: "release"`, which pairs the events left at the end of the stream (docs/swap.md) —
+ * out early, nor with `end: "release"`, which pairs the events left at the end of the stream (docs/methods/swap.md) —
  * and never to its own author.
  */
 function claims(params: SwapParams): Guarantee {

@@ -3,7 +3,7 @@
  */
 import { intParam, numberParam, ParamError } from "../method.ts";
 
-/** What happens at end of stream to the entries still held in buckets (see docs/swap.md). */
+/** What happens at end of stream to the entries still held in buckets (see docs/methods/swap.md). */
 export type EndPolicy = "release" | "suppress";
 
 /**

@@ -7,7 +7,7 @@
  *   T = 1 + σ·Φ⁻¹((1 − δ/2)^(1/d)),
  *
  * so that each of a user's d own items (n = 1) passes with probability 1 − (1 − δ/2)^(1/d), all d together with
- * probability δ/2. Derivation: docs/dp.md.
+ * probability δ/2. Derivation: docs/methods/dp.md.
  */
 import { analyticGaussianSigma, upperNormalQuantile } from "../gaussian.ts";
 import { gaussianNoise } from "../random.ts";

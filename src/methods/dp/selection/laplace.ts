@@ -6,7 +6,7 @@
  *   δ′ = 1 − (1 − δ)^(1/d),   T = 1 − (d/ε)·ln(2δ′),
  *
  * so that an item held by one user alone (n = 1) is kept with probability ½·exp((1 − T)/(d/ε)) = δ′, and the
- * user's d such items with probability 1 − (1 − δ′)^d = δ. Derivation: docs/dp.md.
+ * user's d such items with probability 1 − (1 − δ′)^d = δ. Derivation: docs/methods/dp.md.
  */
 import { laplaceNoise } from "../random.ts";
 import { type Calibration, collect, perItemDelta, type Selection, userCounts } from "./selection.ts";

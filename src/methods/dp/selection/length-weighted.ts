@@ -6,7 +6,7 @@
  * user would spend on their long, unshared queries goes to the queries others also type. An item is kept when
  * H + N(0, σ²) > ρ.
  *
- * Why it is still (ε, δ)-DP (docs/dp.md, "length-weighted"): a user's weights are a function of their own items
+ * Why it is still (ε, δ)-DP (docs/methods/dp.md, "length-weighted"): a user's weights are a function of their own items
  * and of public constants only (the words of each item), so adding a user moves H by their own vector, ℓ2 norm 1,
  * and changes no one else's — the sensitivity argument of Weighted Gaussian unchanged. What changes is the
  * threshold: the items only the added user holds no longer carry equal weights, and for unequal weights the

@@ -8,7 +8,7 @@
  *
  * A user holds at most d items, so basic composition over their d items gives (ε, δ). The per-item split is the
  * same as Google's `select_partition.go`; that library switches to Gaussian thresholding for d > 3 because the
- * ε/d split makes this strategy lose to √d sensitivity there (see docs/dp.md and docs/results/dp.md).
+ * ε/d split makes this strategy lose to √d sensitivity there (see docs/methods/dp.md and docs/results/dp.md).
  */
 import { type Calibration, collect, type Selection, userCounts } from "./selection.ts";
 

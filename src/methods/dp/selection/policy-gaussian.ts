@@ -11,7 +11,7 @@
  * uniformly random order, as in the paper, drawn from the same source as the noise. Inside a release the
  * accountant gives it a σ and a threshold δ of its own (`gaussian.calibrateNoise`): the ℓ2 descent moves the
  * histogram of the items both neighbours hold by at most 1 (the paper's contraction lemma), so the noisy
- * histogram is 1/(2σ²)-zCDP there (docs/dp.md, "Accounting").
+ * histogram is 1/(2σ²)-zCDP there (docs/methods/dp.md, "Accounting").
  *
  * Checked against the paper (docs/results/dp.md): on generated query logs a smaller α releases less, not more
  * (the ℓ2 step weighs a user's items by their gap to Γ, so the budget goes to their untouched long-tail queries

@@ -25,7 +25,7 @@ export interface Selection<C extends Calibration = Calibration> {
   readonly summary: string;
   /**
    * The contribution bound d when `--d` is not given: the d at which this strategy released most on generated
-   * 100k-user logs at ε = 1, δ = 1e-5 with clicks (docs/dp.md, "Parameters and defaults").
+   * 100k-user logs at ε = 1, δ = 1e-5 with clicks (docs/methods/dp.md, "Parameters and defaults").
    */
   readonly defaultD: number;
   /** Noise and threshold at (ε, δ) for contributions of at most d distinct items; throws RangeError if unusable. */

@@ -6,7 +6,7 @@
  *   σ = analytic Gaussian σ at (ε, δ/2) for ℓ2 sensitivity 1 (Balle & Wang 2018),
  *   ρ = max over t = 1..d of [ 1/√t + σ·Φ⁻¹((1 − δ/2)^(1/t)) ]   (the same ρ as Policy Gaussian).
  *
- * Proof (docs/dp.md): without a cutoff no user's update depends on anyone else's, so adding a user moves H by
+ * Proof (docs/methods/dp.md): without a cutoff no user's update depends on anyone else's, so adding a user moves H by
  * their own vector, ℓ2 norm 1: the noisy H of items others hold is (ε, δ/2)-DP; each of the t items only the new
  * user holds has H = 1/√t and passes with probability 1 − (1 − δ/2)^(1/t), all t together with at most δ/2.
  *
