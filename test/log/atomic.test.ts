@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import {
@@ -8,6 +8,7 @@ import {
   removeStaleTemps,
   temporaryDirectory,
   writeFileAtomic,
+  writeFileAtomicSync,
 } from "../../src/log/atomic.ts";
 import { RejectSink } from "../../src/log/rejects.ts";
 import { tempDir } from "../helpers/tmp.ts";
@@ -88,6 +89,47 @@ test("stale temp files of dead processes are removed; live ones and other files 
   await writeFileAtomic(out, "done\n");
   assert.equal(readFileSync(out, "utf8"), "done\n");
   assert.ok(!existsSync(stale));
+});
+
+test("temporary directories a killed run left (classified copies, sorted runs) are removed by the next run", async () => {
+  const dir = tempDir();
+  const deadPid = 2_147_483_600;
+  const stale = [
+    `.querymask-classify-${deadPid}-AbC123`,
+    `.querymask-sort-${deadPid}-x9y8z7`,
+    `querymask-sort-${deadPid}-qwerty`,
+  ];
+  const live = `.querymask-classify-${process.pid}-LiVe12`;
+  const unrelated = "querymask-notes"; // not a temporary directory's name
+  for (const d of [...stale, live, unrelated]) {
+    mkdirSync(join(dir, d));
+    writeFileSync(join(dir, d, "rows.tsv"), "raw rows of a log\n");
+  }
+  // A new temporary directory sweeps its parent…
+  const t = await temporaryDirectory(dir, ".querymask-sort-");
+  assert.ok(t.dir.startsWith(join(dir, `.querymask-sort-${process.pid}-`)), t.dir);
+  await t.dispose();
+  assert.deepEqual(readdirSync(dir).sort(), [live, unrelated].sort());
+  // …and so does a new output file in the same directory.
+  mkdirSync(join(dir, stale[0]!));
+  await writeFileAtomic(join(dir, "out.tsv"), "x\n");
+  assert.deepEqual(readdirSync(dir).sort(), [live, "out.tsv", unrelated].sort());
+});
+
+test("writeFileAtomicSync: the whole file or the previous one; no temp file left on failure", () => {
+  const dir = tempDir();
+  const out = join(dir, "state.json");
+  writeFileSync(out, "previous\n");
+  writeFileAtomicSync(out, "new\n");
+  assert.equal(readFileSync(out, "utf8"), "new\n");
+  writeFileAtomicSync(out, Buffer.from([1, 2, 3]));
+  assert.deepEqual([...readFileSync(out)], [1, 2, 3]);
+  assert.deepEqual(readdirSync(dir), ["state.json"]);
+  // A target that cannot be replaced (a directory in its place): the error, and no temp file.
+  const blocked = join(dir, "blocked");
+  mkdirSync(join(blocked, "x"), { recursive: true });
+  assert.throws(() => writeFileAtomicSync(blocked, "x"), /EISDIR|ENOTEMPTY|EEXIST/);
+  assert.deepEqual(readdirSync(dir).sort(), ["blocked", "state.json"]);
 });
 
 test("commit and abort leave no temp file; abort leaves the previous file", async () => {

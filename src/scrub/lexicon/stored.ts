@@ -8,9 +8,10 @@
  * {@link FORMAT}.
  */
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { DEFAULT_SNAPSHOT } from "../../knowledge/snapshot.ts";
+import { writeFileAtomicSync } from "../../log/atomic.ts";
 
 /** Bump when what a table holds or how it is derived changes. */
 const FORMAT = 3;
@@ -50,9 +51,7 @@ export function storedTables(
   const tables = build();
   try {
     mkdirSync(dir, { recursive: true });
-    const tmp = `${path}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify({ inputs: key, tables } satisfies StoredFile));
-    renameSync(tmp, path);
+    writeFileAtomicSync(path, JSON.stringify({ inputs: key, tables } satisfies StoredFile));
   } catch {
     // not writable: use what was built
   }
