@@ -43,6 +43,14 @@ export const DEFAULT_SELECTION: SelectionName = "length-weighted";
 export const DEFAULT_D = 10;
 export const KOROLOVA_D = 20;
 export const DEFAULT_ALPHA = 5;
+/**
+ * The smallest δ a release may claim. The selection noise is computed in doubles: its tail probabilities are the
+ * ideal ones to about 1e-10 relative (erfc⁻¹'s accuracy, test/dp/noise.test.ts), and the thresholds' chances are
+ * evaluated in doubles too; a δ far below what that arithmetic can vouch for would be a claim, not a guarantee.
+ */
+export const MIN_DELTA = 1e-12;
+const DELTA_FLOOR_WHY =
+  ' (below 1e-12 the floating-point noise and threshold arithmetic cannot vouch for δ: docs/dp.md, "Noise")';
 
 /** The stderr warning for seeded noise, printed once per process. */
 export const SEEDED_WARNING =
@@ -77,7 +85,9 @@ export const dp: Method<DpParams> = {
       x >= 0.001 && x <= 1000 ? undefined : `must be in [0.001, 1000], got ${x}`,
     );
     const delta = numberParam("dp", raw, "delta", 1e-5, (x) =>
-      x >= 1e-100 && x < 1 ? undefined : `must be in [1e-100, 1), got ${x}`,
+      x >= MIN_DELTA && x < 1
+        ? undefined
+        : `must be in [${MIN_DELTA}, 1), got ${x}${x > 0 && x < MIN_DELTA ? DELTA_FLOOR_WHY : ""}`,
     );
     const d = intParam(
       "dp",
