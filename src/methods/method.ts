@@ -54,8 +54,17 @@ export interface Release {
   readonly origin?: Int32Array;
   /** Aggregate counts released instead of, or besides, a log. */
   readonly table?: CountTable;
-  /** What the method did, for the summary: e.g. { released: 1000, suppressed: 12, "queries removed": 3 }. */
+  /**
+   * What the method did, for the summary: e.g. { released: 1000, suppressed: 12, "queries removed": 3 }. For a
+   * method with a differential-privacy claim, publishable: data-independent values, values read off the
+   * released table, or values noised and charged to the budget.
+   */
   readonly counts: Record<string, number>;
+  /**
+   * Exact data-dependent figures a DP method computed (users, distinct items before and after the bound, …): not
+   * for the public summary; written only when the user asks for diagnostics, to a file marked private.
+   */
+  readonly diagnostics?: Record<string, number>;
   /**
    * The privacy model the release keeps by construction, with its parameters — only what holds for the
    * parameters it ran with ({@link NO_GUARANTEE} otherwise). `querymask audit` checks it on the written files

@@ -96,8 +96,14 @@ test("dp is registered; bad parameters are rejected with a clear message", () =>
     /dp: parameter epsilon: must be in \[0.001, 1000\], got 1e-10/,
   );
   assert.throws(() => dp.parse({ epsilon: "1e-320" }), /dp: parameter epsilon/);
-  assert.throws(() => dp.parse({ delta: 0 }), /dp: parameter delta: must be in \[1e-100, 1\)/);
-  assert.throws(() => dp.parse({ delta: 1 }), /dp: parameter delta: must be in \[1e-100, 1\)/);
+  assert.throws(() => dp.parse({ delta: 0 }), /dp: parameter delta: must be in \[1e-12, 1\)/);
+  assert.throws(() => dp.parse({ delta: 1 }), /dp: parameter delta: must be in \[1e-12, 1\)/);
+  // Below the floor the message says why: the floating-point samplers cannot vouch for a smaller δ.
+  assert.throws(
+    () => dp.parse({ delta: 1e-100 }),
+    /dp: parameter delta: must be in \[1e-12, 1\), got 1e-100 \(below 1e-12 the floating-point noise/,
+  );
+  dp.parse({ delta: 1e-12 });
   assert.throws(() => dp.parse({ delta: 1e-320 }), /dp: parameter delta/);
   assert.throws(() => dp.parse({ d: 0 }), /dp: parameter d: must be in \[1, /);
   assert.throws(

@@ -10,6 +10,7 @@ import { NotGroupedByUser, userBlocks } from "../../src/log/user-blocks.ts";
 import { dp } from "../../src/methods/dp/index.ts";
 import { SELECTION_NAMES } from "../../src/methods/dp/selection/index.ts";
 import type { UserPasses } from "../../src/methods/method.ts";
+import { UsageError } from "../../src/util/errors.ts";
 import { silentProgress } from "../../src/util/progress.ts";
 import { Rng } from "../../src/util/random.ts";
 import { logArb } from "../graph/fixtures.ts";
@@ -73,6 +74,12 @@ test("dp read one user at a time releases exactly what it releases from the whol
       fc.integer({ min: 1, max: 9 }),
       async (recs, selection, epsilon, d, clicks, size) => {
         const params = dp.parse({ selection, epsilon, delta: 0.1, d, noise: "seeded", clicks });
+        if (!recs.some((r) => r.query !== "")) {
+          // No user to protect: both entries refuse it the same way (exit 2 on the command line).
+          await assert.rejects(dp.anonymize({ records: recs, format: "aol" }, params, ctx(7)), UsageError);
+          await assert.rejects(dp.anonymizeByUser!(passes(recs, size), params, ctx(7)), UsageError);
+          return;
+        }
         const whole = await dp.anonymize({ records: recs, format: "aol" }, params, ctx(7));
         const log = passes(recs, size);
         const byUser = await dp.anonymizeByUser!(log, params, ctx(7));
@@ -142,5 +149,30 @@ test("querymask anonymize --method dp: a log grouped by user is read by user, on
       summaryFile,
     ]);
     assert.equal(audit.status, 0, audit.stdout + audit.stderr);
+  }
+});
+
+test("the by-user entry refuses a user it is given twice, or two users in one block: it does not trust its caller", async () => {
+  const a1: LogRecord[] = [{ user: "a", query: "x", time: 1 }];
+  const b: LogRecord[] = [{ user: "b", query: "y", time: 2 }];
+  const a2: LogRecord[] = [{ user: "a", query: "z", time: 3, source: { file: "log.tsv", line: 4 } }];
+  // A caller with its own reader that does not check grouping: user a twice, which would double a's bound.
+  const given = (blocks: LogRecord[][]): UserPasses => ({
+    async *pass() {
+      for (const block of blocks) yield block;
+    },
+  });
+  for (const selection of SELECTION_NAMES) {
+    const params = dp.parse({ selection, noise: "seeded" });
+    await assert.rejects(
+      dp.anonymizeByUser!(given([a1, b, a2]), params, ctx(1)),
+      (e: unknown) => e instanceof NotGroupedByUser && e.where === "log.tsv:4",
+      selection,
+    );
+    await assert.rejects(
+      dp.anonymizeByUser!(given([[...a1, ...b]]), params, ctx(1)),
+      NotGroupedByUser,
+      selection,
+    );
   }
 });

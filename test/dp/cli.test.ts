@@ -24,7 +24,7 @@ function smallLog(dir: string, users: number): string {
   return path;
 }
 
-test("dp on a log too small to release anything says so, with the largest count and what would release", () => {
+test("dp on a log too small to release anything says so, with what a query needs — and no count of this log", () => {
   const dir = tempDir();
   const log = smallLog(dir, 12);
   const out = join(dir, "counts.tsv");
@@ -34,15 +34,18 @@ test("dp on a log too small to release anything says so, with the largest count 
   assert.equal(r.status, 0, r.stderr);
   assert.match(
     r.stderr,
-    /dp released no query: the most common query has 12 distinct users \(weight [\d.]+: each user spreads a weight of ℓ2 norm 1 over their queries\), but length-weighted at ε = 1, δ = 0\.00001, d = 10 needs a weight of about [\d.]+ to release one\. ε ≈ \d+ would release/,
+    /dp released no query: length-weighted at ε = 1, δ = 0\.00001, d = 10 releases a query \(with probability about ½\) only when it has a weight of about 20\.5 from its users .* A larger ε lowers the need \(ε = 2: [\d.]+, ε = 4: [\d.]+, ε = 8: [\d.]+\)/,
   );
+  // The note is published with the release: it must not give the most common query's 12 users.
+  assert.doesNotMatch(r.stderr, /\b12\b/);
   assert.ok(existsSync(out), "the (empty) table is still written");
   const k = run(["anonymize", "--method", "dp", "--selection", "korolova", log, "-o", out, "-q"]);
   assert.equal(k.status, 0, k.stderr);
   assert.match(
     k.stderr,
-    /dp released no query: the largest count among the kept events is 12, but korolova .* K \+ 1 = 601\./,
+    /dp released no query: korolova .* passes K \+ 1 = 601, and no query of this log passed/,
   );
+  assert.doesNotMatch(k.stderr, /\b12\b/);
 });
 
 test("dp parameters out of a usable range exit 2 with a message, before any work (ε = 1e-320)", () => {

@@ -9,6 +9,7 @@ import { dp } from "../../src/methods/dp/index.ts";
 import { limitAndCount, noisyRelease } from "../../src/methods/dp/korolova.ts";
 import { cryptoRandomness, laplaceNoise, seededRandomness } from "../../src/methods/dp/random.ts";
 import { SELECTION_NAMES } from "../../src/methods/dp/selection/index.ts";
+import { UsageError } from "../../src/util/errors.ts";
 import { silentProgress } from "../../src/util/progress.ts";
 import { Rng } from "../../src/util/random.ts";
 import { event, log, logArb } from "../graph/fixtures.ts";
@@ -103,6 +104,11 @@ test("on random logs: only limited-log queries above K, clicks only for released
     fc.asyncProperty(logArb(60), fc.integer({ min: 1, max: 4 }), fc.integer(), async (records, d, seed) => {
       const input: QueryLog = { records, format: "aol" };
       const params = dp.parse({ selection: "korolova", epsilon: 8, delta: 0.5, d, noise: "seeded" });
+      if (!records.some((x) => x.query !== "")) {
+        // Nobody to protect and nothing to release: a usage error (exit 2), not an empty release.
+        await assert.rejects(dp.anonymize(input, params, ctx(seed)), UsageError);
+        return;
+      }
       const r = await dp.anonymize(input, params, ctx(seed));
       const limited = limitAndCount(records, groupEvents(records), d);
       const K = budget(8, 0.5, d).cutoff;
@@ -221,7 +227,7 @@ test("δ holds empirically: a user's d one-off queries leak with probability ≤
   assert.ok(halfForm > delta, `½-form exposure ${halfForm}`);
 });
 
-test("every strategy reports the log's distinct queries as the denominator, and its own bound's separately", async () => {
+test("every strategy puts the log's exact figures in its diagnostics, never in its publishable counts", async () => {
   await fc.assert(
     fc.asyncProperty(logArb(60), fc.integer({ min: 1, max: 3 }), async (records, d) => {
       const truth = new Set(
@@ -229,15 +235,30 @@ test("every strategy reports the log's distinct queries as the denominator, and 
           .map((e) => e.query)
           .filter((q) => q !== ""),
       ).size;
+      if (truth === 0) return;
       for (const selection of SELECTION_NAMES) {
         const r = await dp.anonymize(
           { records, format: "aol" },
           dp.parse({ selection, d, noise: "seeded", epsilon: 3, delta: 1e-3 }),
           ctx(1),
         );
-        assert.equal(r.counts!["distinct queries"], truth, selection);
-        const within = r.counts!["distinct queries within the bound"]!;
+        assert.equal(r.diagnostics!["distinct queries"], truth, selection);
+        const within = r.diagnostics!["distinct queries within the bound"]!;
         assert.ok(within <= truth, `${selection}: ${within} > ${truth}`);
+        // The publishable counts: read off the table, or the same for every log at these parameters.
+        assert.equal(r.counts["queries released"], r.table!.queries.length);
+        assert.equal(r.counts["click pairs released"], r.table!.clicks.length);
+        const rest = Object.entries(r.counts).filter(([k]) => !k.endsWith(" released"));
+        const other = await dp.anonymize(
+          { records: [{ user: "x", query: "something else", time: 0 }], format: "aol" },
+          dp.parse({ selection, d, noise: "seeded", epsilon: 3, delta: 1e-3 }),
+          ctx(2),
+        );
+        assert.deepEqual(
+          rest,
+          Object.entries(other.counts).filter(([k]) => !k.endsWith(" released")),
+          selection,
+        );
       }
     }),
     { numRuns: 20 },

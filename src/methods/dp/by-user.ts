@@ -6,6 +6,7 @@
  */
 import { groupEvents, type QueryEvent } from "../../log/events.ts";
 import type { LogRecord } from "../../log/record.ts";
+import { NotGroupedByUser } from "../../log/user-blocks.ts";
 import type { Progress } from "../../util/progress.ts";
 import type { UserPasses } from "../method.ts";
 import { type Bounded, Bounder, histories, type Prior, pairKeys, ranked } from "./contributions.ts";
@@ -14,6 +15,28 @@ import { EventLimiter, type LimitedCounts } from "./korolova.ts";
 /** One user's non-empty query events, by time (undefined when they typed none). */
 function historyOf(block: readonly LogRecord[]): QueryEvent[] | undefined {
   return histories(groupEvents(block))[0];
+}
+
+/**
+ * Each pass's blocks, refused (NotGroupedByUser) when a block holds two users' rows or a user's block comes a
+ * second time: a user counted twice would get twice the contribution bound, and the sensitivity every threshold
+ * assumes. The method checks this itself rather than trust whoever grouped the log.
+ */
+async function* oneBlockPerUser(
+  blocks: AsyncIterable<readonly LogRecord[]>,
+): AsyncGenerator<readonly LogRecord[]> {
+  const seen = new Set<string>();
+  let n = 0;
+  for await (const block of blocks) {
+    n++;
+    const first = block[0];
+    if (first === undefined) continue;
+    const where = (r: LogRecord) => (r.source ? `${r.source.file}:${r.source.line}` : `user block ${n}`);
+    for (const r of block) if (r.user !== first.user) throw new NotGroupedByUser(where(r));
+    if (seen.has(first.user)) throw new NotGroupedByUser(where(first));
+    seen.add(first.user);
+    yield block;
+  }
 }
 
 /** What `anonymize` reads off the whole log, from one pass by user. */
@@ -35,7 +58,7 @@ export async function boundQueriesByUser(
   const b = new Bounder(d);
   const distinct = new Set<string>();
   let users = 0;
-  for await (const block of log.pass()) {
+  for await (const block of oneBlockPerUser(log.pass())) {
     const list = historyOf(block);
     progress.tick(block.length);
     if (list === undefined) continue;
@@ -59,7 +82,7 @@ export async function boundPairsByUser(
   prior: Prior | undefined,
 ): Promise<Bounded> {
   const b = new Bounder(d);
-  for await (const block of log.pass()) {
+  for await (const block of oneBlockPerUser(log.pass())) {
     const list = historyOf(block);
     if (list !== undefined) b.add(ranked(pairKeys(block, list, released), prior));
   }
@@ -74,7 +97,7 @@ export async function limitByUser(
 ): Promise<{ counts: LimitedCounts; distinct: number }> {
   const limiter = new EventLimiter(d);
   const distinct = new Set<string>();
-  for await (const block of log.pass()) {
+  for await (const block of oneBlockPerUser(log.pass())) {
     const list = historyOf(block);
     progress.tick(block.length);
     if (list === undefined) continue;

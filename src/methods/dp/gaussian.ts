@@ -6,7 +6,7 @@
 import { createRequire } from "node:module";
 
 // stdlib's packages are ~200 CommonJS files: required on first use, so commands that list the dp method among
-// the others (`querymask anonymize --method swap …`) do not pay for loading them (issue 17).
+// the others (`querymask anonymize --method swap …`) do not pay for loading them.
 const require = createRequire(import.meta.url);
 let erfcFn: typeof import("@stdlib/math-base-special-erfc") | undefined;
 let erfcinvFn: typeof import("@stdlib/math-base-special-erfcinv") | undefined;
@@ -17,11 +17,16 @@ export function normalCdf(x: number): number {
   return 0.5 * erfcFn(-x / Math.SQRT2);
 }
 
-/** Φ⁻¹(1 − q) for 0 < q < 1, accurate for tiny q (no 1 − q rounding). */
-export function upperNormalQuantile(q: number): number {
+/** erfc⁻¹(x) for 0 < x < 2 (stdlib's rational approximations). */
+export function erfcinv(x: number): number {
   erfcinvFn ??=
     require("@stdlib/math-base-special-erfcinv") as typeof import("@stdlib/math-base-special-erfcinv");
-  return Math.SQRT2 * erfcinvFn(2 * q);
+  return erfcinvFn(x);
+}
+
+/** Φ⁻¹(1 − q) for 0 < q < 1, accurate for tiny q (no 1 − q rounding). */
+export function upperNormalQuantile(q: number): number {
+  return Math.SQRT2 * erfcinv(2 * q);
 }
 
 /**

@@ -10,6 +10,7 @@
  * `korolova`, the 2009 baseline (`korolova.ts`).
  */
 import { groupEvents } from "../../log/events.ts";
+import { UsageError } from "../../util/errors.ts";
 import type { Progress } from "../../util/progress.ts";
 import {
   type Guarantee,
@@ -43,6 +44,14 @@ export const DEFAULT_SELECTION: SelectionName = "length-weighted";
 export const DEFAULT_D = 10;
 export const KOROLOVA_D = 20;
 export const DEFAULT_ALPHA = 5;
+/**
+ * The smallest δ a release may claim. The selection noise is computed in doubles: its tail probabilities are the
+ * ideal ones to about 1e-10 relative (erfc⁻¹'s accuracy, test/dp/noise.test.ts), and the thresholds' chances are
+ * evaluated in doubles too; a δ far below what that arithmetic can vouch for would be a claim, not a guarantee.
+ */
+export const MIN_DELTA = 1e-12;
+const DELTA_FLOOR_WHY =
+  ' (below 1e-12 the floating-point noise and threshold arithmetic cannot vouch for δ: docs/dp.md, "Noise")';
 
 /** The stderr warning for seeded noise, printed once per process. */
 export const SEEDED_WARNING =
@@ -50,6 +59,12 @@ export const SEEDED_WARNING =
   "the seed (32 bits) can recompute and subtract it. This count table is NOT differentially private: use it " +
   "for experiments only, and the default --noise crypto for anything released.\n";
 let warned = false;
+
+/**
+ * A log without one user who typed a query has no one to protect and nothing to release: refused (exit 2). The
+ * one data-dependent refusal: a log of one user and the empty log can be told apart by it (docs/dp.md).
+ */
+const NO_USERS = "dp: the log has no user with a non-empty query: there is nothing to release";
 
 function boolParam(raw: Readonly<Record<string, unknown>>, name: string, def: boolean): boolean {
   const v = raw[name] ?? def;
@@ -77,7 +92,9 @@ export const dp: Method<DpParams> = {
       x >= 0.001 && x <= 1000 ? undefined : `must be in [0.001, 1000], got ${x}`,
     );
     const delta = numberParam("dp", raw, "delta", 1e-5, (x) =>
-      x >= 1e-100 && x < 1 ? undefined : `must be in [1e-100, 1), got ${x}`,
+      x >= MIN_DELTA && x < 1
+        ? undefined
+        : `must be in [${MIN_DELTA}, 1), got ${x}${x > 0 && x < MIN_DELTA ? DELTA_FLOOR_WHY : ""}`,
     );
     const d = intParam(
       "dp",
@@ -114,6 +131,7 @@ export const dp: Method<DpParams> = {
     const events = groupEvents(input.records);
     const users = histories(events);
     ctx.progress.stop();
+    if (users.length === 0) throw new UsageError(NO_USERS);
     const distinct = distinctQueries(events);
     const sel = strategy(params.selection);
     if (!sel) {
@@ -135,11 +153,13 @@ export const dp: Method<DpParams> = {
       const { counts, distinct } = await phase(ctx.progress, label, () =>
         limitByUser(log, params.d, ctx.progress),
       );
+      if (counts.users === 0) throw new UsageError(NO_USERS);
       return korolovaRelease(counts, distinct, params, noiseFor(params, ctx));
     }
     const first = await phase(ctx.progress, label, () =>
       boundQueriesByUser(log, params.d, sel.prior, ctx.progress),
     );
+    if (first.users === 0) throw new UsageError(NO_USERS);
     return setRelease(params, sel, noiseFor(params, ctx), ctx, first, (released) =>
       phase(ctx.progress, "dp: click pairs of the released queries (second pass)", () =>
         boundPairsByUser(log, released, params.d, sel.prior),
@@ -197,9 +217,20 @@ function korolovaRelease(
   const plan = budget(params.epsilon, params.delta, params.d, params.clicks);
   const table = noisyRelease(counts, plan, discreteLaplace(random, plan.b));
   const notes: string[] = [];
+  const diagnostics: Record<string, number> = {
+    users: counts.users,
+    "events kept": counts.eventsKept,
+    "events dropped (over d)": counts.eventsDropped,
+    "clicks kept": counts.clicksKept,
+    "clicks dropped (over d)": counts.clicksDropped,
+    "distinct queries": distinct,
+    "distinct queries within the bound": counts.queries.size,
+  };
   if (table.queries.length === 0) {
-    const most = Math.max(0, ...counts.queries.values());
-    notes.push(korolovaNothingReleased(params, most, plan.cutoff, DEFAULT_SELECTION));
+    let most = 0;
+    for (const c of counts.queries.values()) most = Math.max(most, c);
+    diagnostics["largest count among the kept events"] = most;
+    notes.push(korolovaNothingReleased(params, plan.cutoff, DEFAULT_SELECTION));
   }
   const account = new Accountant();
   account.spend("korolova queries and clicks (Korolova et al. 2009 theorem)", params.epsilon, params.delta);
@@ -207,14 +238,8 @@ function korolovaRelease(
     table,
     guarantee: claim(params, account.total(), notes),
     notes,
+    diagnostics,
     counts: {
-      users: counts.users,
-      "events kept": counts.eventsKept,
-      "events dropped (over d)": counts.eventsDropped,
-      "clicks kept": counts.clicksKept,
-      "clicks dropped (over d)": counts.clicksDropped,
-      "distinct queries": distinct,
-      "distinct queries within the bound": counts.queries.size,
       "queries released": table.queries.length,
       "click pairs released": table.clicks.length,
       "noise scale b": plan.b,

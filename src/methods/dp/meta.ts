@@ -37,7 +37,7 @@ export const dpInfo: MethodInfo = {
       description: "privacy loss ε of the whole release (0.001–1000)",
       default: 1,
     },
-    { name: "delta", type: "number", description: "failure probability δ (1e-100 ≤ δ < 1)", default: 1e-5 },
+    { name: "delta", type: "number", description: "failure probability δ (1e-12 ≤ δ < 1)", default: 1e-5 },
     {
       name: "d",
       type: "int",

@@ -1,7 +1,8 @@
 /**
- * The notes a dp release carries when it released no query: why (the most common query's users against what the
- * parameters need) and what would release something (the ε, doubling up to 1000, at which the need falls to what
- * the log has). Pure text from numbers the release computed; no counts of single users.
+ * The note a dp release carries when it released no query. It is published with the release, so it holds only
+ * what the parameters determine (what an item needs to be released, and how that need falls as ε grows) and the
+ * one fact read off the table (it is empty); how many users the log's most common query had goes to the
+ * diagnostics, never into the note.
  */
 import { budget } from "./budget.ts";
 
@@ -15,61 +16,50 @@ interface NoteParams {
 
 const round = (x: number): string => (x >= 100 ? x.toFixed(0) : x.toPrecision(3));
 
-/** The ε (doubling from the given one, up to 1000) at which `need(ε)` falls to `most`, or undefined. */
-function epsilonThatReleases<P extends NoteParams>(
-  params: P,
-  most: number,
-  need: (p: P) => number,
-): number | undefined {
-  for (let e = params.epsilon * 2; e <= 1000; e *= 2) {
-    if (need({ ...params, epsilon: e }) <= most) return e;
-  }
-  return undefined;
+/** What `need` is at ε × 2, × 4, × 8 (those up to 1000): "ε = 2: 11.2, ε = 4: 6.05". */
+function atLargerEpsilon<P extends NoteParams>(params: P, need: (p: P) => number): string {
+  const out: string[] = [];
+  for (let e = params.epsilon * 2; e <= 1000 && out.length < 3; e *= 2)
+    out.push(`ε = ${e}: ${round(need({ ...params, epsilon: e }))}`);
+  return out.join(", ");
 }
 
 /**
- * A selection strategy released nothing. `most`: distinct users of the most common query; `needed`: what the
- * strategy needs at these parameters (users, or a weight when `top`, the largest weight, is given); `neededAt`:
- * the same need at other parameters.
+ * A selection strategy released nothing. `needed`: what an item needs at these parameters to be released with
+ * probability about ½ — distinct users, or (`weighted`) the weight its users give it; `neededAt`: the same need
+ * at other parameters.
  */
 export function nothingReleased<P extends NoteParams>(
   params: P,
-  most: number,
   needed: number,
   strategy: string,
   neededAt: (p: P) => number,
-  top?: number,
+  weighted: boolean,
 ): string {
   const at = `ε = ${params.epsilon}, δ = ${params.delta}, d = ${params.d}`;
-  if (most === 0) return "dp released no query: the log holds no non-empty query.";
-  const e = epsilonThatReleases(params, top ?? most, neededAt);
+  const need = weighted
+    ? `a weight of about ${round(needed)} from its users (each user spreads a weight of ℓ2 norm 1 over their ` +
+      `≤ d queries: about ${Math.ceil(needed)} users who typed only it, ` +
+      `${Math.ceil(needed * Math.sqrt(params.d))} who typed d queries each)`
+    : `about ${round(needed)} distinct users`;
+  const larger = atLargerEpsilon(params, neededAt);
   return (
-    `dp released no query: the most common query has ${most} distinct user${most === 1 ? "" : "s"}` +
-    (top === undefined
-      ? `, but ${strategy} at ${at} needs about ${round(needed)} to release one. `
-      : ` (weight ${round(top)}: each user spreads a weight of ℓ2 norm 1 over their queries), but ${strategy} at ${at} needs a ` +
-        `weight of about ${round(needed)} to release one. `) +
-    (e === undefined
-      ? "No ε up to 1000 would release anything from this log: it has too few users for a private release."
-      : `ε ≈ ${e} would release the most common queries; a larger δ or a log with more users also helps.`)
+    `dp released no query: ${strategy} at ${at} releases a query (with probability about ½) only when it has ` +
+    `${need}, and no query of this log passed. ` +
+    (larger === "" ? "" : `A larger ε lowers the need (${larger}); `) +
+    "a larger δ or a log with more users also helps. (How many users the log's most common query had is " +
+    "in the release's diagnostics, not published.)"
   );
 }
 
-/** korolova released nothing: `most` is the largest kept count, `cutoff` its threshold K + 1. */
-export function korolovaNothingReleased(
-  params: NoteParams,
-  most: number,
-  cutoff: number,
-  betterSelection: string,
-): string {
-  if (most === 0) return "dp released no query: the log holds no non-empty query.";
-  const e = epsilonThatReleases(params, most, (p) => budget(p.epsilon, p.delta, p.d, p.clicks).cutoff);
+/** korolova released nothing: `cutoff` is its threshold K + 1 on the noisy counts of the kept events. */
+export function korolovaNothingReleased(params: NoteParams, cutoff: number, betterSelection: string): string {
+  const larger = atLargerEpsilon(params, (p) => budget(p.epsilon, p.delta, p.d, p.clicks).cutoff);
   return (
-    `dp released no query: the largest count among the kept events is ${most}, but korolova at ` +
-    `ε = ${params.epsilon}, δ = ${params.delta}, d = ${params.d} releases only counts above ` +
-    `K + 1 = ${round(cutoff)}. ` +
-    (e === undefined
-      ? "No ε up to 1000 would release anything from this log."
-      : `ε ≈ ${e} would release the most common queries; --selection ${betterSelection} releases more at the same ε.`)
+    `dp released no query: korolova at ε = ${params.epsilon}, δ = ${params.delta}, d = ${params.d} releases ` +
+    `only queries whose noisy count among the kept events passes K + 1 = ${round(cutoff)}, and no query of ` +
+    `this log passed. ` +
+    (larger === "" ? "" : `A larger ε lowers the cutoff (${larger}); `) +
+    `--selection ${betterSelection} releases more at the same ε.`
   );
 }

@@ -1,6 +1,7 @@
 /**
  * A set-selection release from the bounded query sets, whether they were read from the whole log or one user at a
- * time: the same selection, noisy counts, charges, counts and notes either way.
+ * time: the same selection, noisy counts, charges, counts and notes either way. What it says publicly (counts,
+ * notes, progress) is data-independent or read off the released table; exact figures go to `diagnostics`.
  */
 import { describeGuarantee } from "../../log/guarantee.ts";
 import { type Guarantee, type MethodContext, NO_GUARANTEE, type Release, userLevelDp } from "../method.ts";
@@ -28,7 +29,7 @@ export async function setRelease(
   const { account, queries: qPlan, pairs: pPlan } = plan(params, sel);
   const queries = first.queries;
   const qCal = qPlan.cal;
-  ctx.progress.start(`dp: ${sel.name} selection over ${queries.keys.length.toLocaleString("en")} queries`);
+  ctx.progress.start(`dp: ${sel.name} selection of queries`);
   const qPrior = priors(sel, queries.keys);
   const chosen = sel.select(queries.users, queries.keys.length, qCal, random, qPrior);
   ctx.progress.stop();
@@ -44,14 +45,16 @@ export async function setRelease(
   };
 
   const counts: Record<string, number> = {
+    "queries released": chosen.length,
+    ...qCal.facts,
+    [`count noise (${qNoise.kind})`]: qNoise.scale,
+  };
+  const diagnostics: Record<string, number> = {
     users: first.users,
     "users over d": queries.usersTruncated,
     "(user, query) pairs over d": queries.dropped,
     "distinct queries": first.distinct,
     "distinct queries within the bound": queries.keys.length,
-    "queries released": chosen.length,
-    ...qCal.facts,
-    [`count noise (${qNoise.kind})`]: qNoise.scale,
   };
   if (pPlan) {
     const pairs = await pairsOf(new Set(table.queries.map((q) => q.query)));
@@ -63,7 +66,7 @@ export async function setRelease(
       const tab = key.indexOf("\t");
       return { query: key.slice(0, tab), url: key.slice(tab + 1), count: pCounts[i]! };
     });
-    counts["distinct click pairs of released queries"] = pairs.keys.length;
+    diagnostics["distinct click pairs of released queries"] = pairs.keys.length;
     counts["click pairs released"] = pChosen.length;
   }
   sortTable(table);
@@ -79,20 +82,20 @@ export async function setRelease(
   const notes: string[] = [];
   if (chosen.length === 0) {
     const n = userCounts(queries.users, queries.keys.length);
-    const most = n.reduce((a, b) => Math.max(a, b), 0);
+    diagnostics["users of the most common query"] = n.reduce((a, b) => Math.max(a, b), 0);
     const top = sel.score?.(queries.users, queries.keys.length, qPrior).reduce((a, b) => Math.max(a, b), 0);
+    if (top !== undefined) diagnostics["largest weight of a query"] = top;
     notes.push(
       nothingReleased(
         params,
-        most,
         qCal.usersNeeded,
         sel.name,
         (p) => plan(p, sel).queries.cal.usersNeeded,
-        top,
+        sel.score !== undefined,
       ),
     );
   }
-  return { table, guarantee: claim(params, total, notes), counts, notes };
+  return { table, guarantee: claim(params, total, notes), counts, diagnostics, notes };
 }
 
 /** The items' public priors, when the strategy weighs by one. */
