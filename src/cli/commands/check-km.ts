@@ -13,6 +13,8 @@ import { loadLog } from "../../log/read.ts";
 import { EXIT_FAILURE } from "../../util/errors.ts";
 import {
   addInputOptions,
+  checkOutputs,
+  fileOutputs,
   type InputFlags,
   intArg,
   printTable,
@@ -49,6 +51,7 @@ export function register(program: Command): void {
     );
   addInputOptions(cmd).action(async (inputs: string[], flags: CheckKmFlags) => {
     const opts = readOptions(flags);
+    await checkOutputs(inputs, fileOutputs(undefined, opts.rejectsPath));
     opts.progress.start("reading");
     const log = await loadLog(inputs, { ...opts, keepSource: false });
     reportRejects(log.rejected, opts.rejectsPath);
