@@ -26,6 +26,7 @@ import type { AllowList } from "../../scrub/allow-list.ts";
 import { scrubLog } from "../../scrub/scrub-log.ts";
 import { createScrubber } from "../../scrub/scrubber.ts";
 import { EXIT_FAILURE, InputError } from "../../util/errors.ts";
+import { printable } from "../../util/terminal.ts";
 import { addParamFlags, givenParams } from "../param-flags.ts";
 import {
   addInputOptions,
@@ -158,7 +159,7 @@ function print(report: AuditReport): void {
     process.stdout.write(
       `\n${r.name} — ${r.promise}\n(first ${r.examples.length} of ${r.violations.toLocaleString("en")})\n`,
     );
-    for (const e of r.examples) process.stdout.write(`  ${e}\n`);
+    for (const e of r.examples) process.stdout.write(`  ${printable(e)}\n`);
   }
 }
 

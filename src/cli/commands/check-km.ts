@@ -11,6 +11,7 @@ import type { Command } from "commander";
 import { checkKmAnonymity } from "../../audit/checks/km.ts";
 import { loadLog } from "../../log/read.ts";
 import { EXIT_FAILURE } from "../../util/errors.ts";
+import { printable } from "../../util/terminal.ts";
 import {
   addInputOptions,
   checkOutputs,
@@ -73,6 +74,6 @@ export function register(program: Command): void {
     process.stdout.write(
       `\nheld by fewer than ${flags.k} users (first ${result.examples.length} of ${result.violations}):\n`,
     );
-    for (const v of result.examples) process.stdout.write(`  ${v}\n`);
+    for (const v of result.examples) process.stdout.write(`  ${printable(v)}\n`);
   });
 }
