@@ -8,6 +8,7 @@
 import { Command, CommanderError } from "commander";
 import { EXIT_BAD_INPUT, EXIT_FAILURE, InputError, UsageError } from "../util/errors.ts";
 import { ParamError } from "../util/params.ts";
+import { printable } from "../util/terminal.ts";
 import { commands } from "./commands/index.ts";
 
 /**
@@ -80,12 +81,12 @@ export async function main(argv: string[]): Promise<number> {
       return err.exitCode === 0 ? 0 : EXIT_BAD_INPUT;
     }
     if (err instanceof InputError || err instanceof UsageError || err instanceof ParamError) {
-      process.stderr.write(`querymask: ${err.message}\n`);
+      process.stderr.write(`querymask: ${printable(err.message)}\n`);
       return EXIT_BAD_INPUT;
     }
     if (err instanceof Error && typeof (err as NodeJS.ErrnoException).syscall === "string") {
       // A system error (disk full, a directory removed mid-run…): the message names the path; no stack trace.
-      process.stderr.write(`querymask: ${err.message}\n`);
+      process.stderr.write(`querymask: ${printable(err.message)}\n`);
       return EXIT_FAILURE;
     }
     process.stderr.write(`querymask: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);

@@ -9,6 +9,7 @@ import { LOG_FORMATS, type LogFormat } from "../log/record.ts";
 import { defaultRejectsPath } from "../log/rejects.ts";
 import type { AllowList } from "../scrub/allow-list.ts";
 import { consoleProgress, countText, type Progress } from "../util/progress.ts";
+import { printable } from "../util/terminal.ts";
 
 export interface InputFlags {
   format?: LogFormat | "auto";
@@ -139,13 +140,28 @@ export function formatNumber(v: number): string {
   return `${v < 0 ? "-" : ""}${digits}${frac === "" ? "" : `.${frac}`}`;
 }
 
-/** Print a two-column table of label → value to stdout. */
-export function printTable(rows: [string, string | number][]): void {
-  const width = Math.max(...rows.map(([k]) => k.length));
-  for (const [k, v] of rows) {
-    const text = typeof v === "number" ? formatNumber(v) : v;
-    process.stdout.write(`${k.padEnd(width)}  ${text}\n`);
+/**
+ * Print a two-column table of label → value to stdout, control characters escaped (labels and values may be a
+ * log's user ids and texts). Any number of rows: written in pieces, the width found without spreading the rows
+ * into one call's arguments (200,000 users overflowed the stack).
+ */
+export function printTable(rows: readonly (readonly [string, string | number])[]): void {
+  let width = 0;
+  const keys = rows.map(([k]) => {
+    const key = printable(k);
+    if (key.length > width) width = key.length;
+    return key;
+  });
+  let piece = "";
+  for (let i = 0; i < rows.length; i++) {
+    const v = rows[i]![1];
+    piece += `${keys[i]!.padEnd(width)}  ${typeof v === "number" ? formatNumber(v) : printable(v)}\n`;
+    if (piece.length > 1 << 16) {
+      process.stdout.write(piece);
+      piece = "";
+    }
   }
+  if (piece !== "") process.stdout.write(piece);
 }
 
 /** Print the lenient-mode summary line (always, so a user sees that nothing was dropped silently). */
@@ -154,6 +170,6 @@ export function reportRejects(count: number, path: string | undefined): void {
   const where =
     path === undefined
       ? "(not kept)"
-      : `${path} — it holds raw input rows: keep it private, never ship it with the release`;
+      : `${printable(path)} — it holds raw input rows: keep it private, never ship it with the release`;
   process.stderr.write(`${countText(count)} bad lines set aside in ${where}\n`);
 }

@@ -266,6 +266,17 @@ export function parseConfig(
     if (typeof v !== "string" || !/^[a-z0-9-]+\.[\w.]+$/i.test(v)) {
       fail(source, `frontier.${axis}`, `must be a result column such as ${DEFAULT_FRONTIER[axis]}`);
     }
+    // A column no chosen yardstick measures would leave the chart and the decision without data, silently.
+    const columns = yardsticks
+      .filter((y) => (names as string[]).includes(y.name))
+      .flatMap((y) => y.columns(options).map((c) => `${y.name}.${c.key}`));
+    if (!columns.includes(v)) {
+      fail(
+        source,
+        `frontier.${axis}`,
+        `no yardstick of this config measures ${JSON.stringify(v)}; its columns: ${columns.join(", ")}`,
+      );
+    }
     frontier[axis] = v;
   }
   if (f.budget !== undefined) {

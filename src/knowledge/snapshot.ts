@@ -5,11 +5,12 @@
  * for an installed package ({@link DEFAULT_SNAPSHOT}).
  */
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { writeFileAtomicSync } from "../log/atomic.ts";
+import { InputError } from "../util/errors.ts";
 
 /** One input of the build, reported by `kb info` with its licence. */
 export interface SnapshotInput {
@@ -178,8 +179,54 @@ const toStderr: Notice = (line) => {
   process.stderr.write(`${line}\n`);
 };
 
-/** Read a snapshot; undefined when the file does not exist. */
+/**
+ * Read a snapshot; undefined when the file does not exist. A file that is not one — torn JSON, another program's
+ * JSON — is an {@link InputError}: it is never rebuilt over (it may be someone's data given by mistake).
+ */
 export function readSnapshot(path = DEFAULT_SNAPSHOT): KbSnapshot | undefined {
-  if (!existsSync(path)) return undefined;
-  return JSON.parse(readFileSync(path, "utf8")) as KbSnapshot;
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return undefined;
+    throw new InputError(
+      path,
+      undefined,
+      code === "EISDIR"
+        ? "is a directory, expected a knowledge-base snapshot"
+        : `cannot read the knowledge-base snapshot (${code})`,
+    );
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    throw new InputError(
+      path,
+      undefined,
+      `not a knowledge-base snapshot (not valid JSON: ${(e as Error).message}); remove it and querymask builds a new one`,
+    );
+  }
+  if (!isSnapshot(value)) {
+    throw new InputError(
+      path,
+      undefined,
+      "a JSON file that is not a knowledge-base snapshot; it is left as it is: give the snapshot another path",
+    );
+  }
+  return value;
+}
+
+/** The fields every snapshot layout has had (a stale one is still a snapshot, rebuilt in place). */
+function isSnapshot(v: unknown): v is KbSnapshot {
+  if (v === null || typeof v !== "object" || Array.isArray(v)) return false;
+  const o = v as Record<string, unknown>;
+  return (
+    typeof o.version === "number" &&
+    Array.isArray(o.categories) &&
+    typeof o.phrases === "string" &&
+    o.termstats !== null &&
+    typeof o.termstats === "object"
+  );
 }

@@ -35,6 +35,13 @@ function compose(y: number, mo: number, d: number, h: number, mi: number, s: num
   return daysFromCivil(y, mo, d) * DAY + h * 3600 + mi * 60 + s;
 }
 
+/**
+ * The first and the last second a log can write (`0000-01-01 00:00:00` … `9999-12-31 23:59:59`): a time outside
+ * (a number of seconds given in NDJSON) is refused on reading, so every release reads back.
+ */
+export const MIN_TIME = daysFromCivil(0, 1, 1) * DAY;
+export const MAX_TIME = daysFromCivil(9999, 12, 31) * DAY + DAY - 1;
+
 /** `YYYY-MM-DD HH:MM:SS` (AOL) → seconds, or NaN. A `T` separator is accepted too. */
 export function parseAolTime(s: string): number {
   return parseAolTimeIn(s, 0, s.length);

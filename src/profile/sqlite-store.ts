@@ -7,6 +7,7 @@
  * what makes ≥ 200,000 records/s possible.
  */
 import Database from "better-sqlite3";
+import { UsageError } from "../util/errors.ts";
 import {
   type CategoryWeight,
   type LoadedInput,
@@ -27,6 +28,8 @@ CREATE TABLE IF NOT EXISTS input_load (
   id INTEGER PRIMARY KEY, sha256 TEXT NOT NULL, file TEXT NOT NULL, bytes INTEGER NOT NULL, at TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS input_load_sha256 ON input_load (sha256);
 CREATE TABLE IF NOT EXISTS applied_batch (id TEXT PRIMARY KEY) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS stream_position (
+  stream TEXT PRIMARY KEY, position INTEGER NOT NULL, last TEXT) WITHOUT ROWID;
 CREATE VIEW IF NOT EXISTS profile_named AS
   SELECT u.name AS user, c.path AS category, p.count AS count
   FROM profile p JOIN user u ON u.id = p.user JOIN category c ON c.id = p.category;
@@ -40,10 +43,12 @@ export class SqliteProfileStore implements ProfileStore, ProfileSink {
   private readonly insertUser: Database.Statement<[number, string]>;
   private readonly insertCategory: Database.Statement<[number, string]>;
 
-  /** Open (or create) the store at `path`; ":memory:" for a throwaway one. */
+  /**
+   * Open (or create) the store at `path`; ":memory:" for a throwaway one. A file that is not an SQLite database, is
+   * damaged, or is another program's database is refused ({@link UsageError}) before anything is written to it.
+   */
   constructor(path: string) {
-    this.db = new Database(path);
-    this.db.pragma("journal_mode = WAL");
+    this.db = openOwn(path);
     this.db.pragma("synchronous = NORMAL");
     // Upserts hit the B-tree at random; a larger page cache keeps it in memory.
     this.db.pragma("cache_size = -131072");
@@ -174,7 +179,91 @@ export class SqliteProfileStore implements ProfileStore, ProfileSink {
     return this.rows();
   }
 
+  /** The input position of `stream` its profiles cover, and the last event counted (see {@link addAt}). */
+  streamMark(stream: string): { position: number; last?: string } | undefined {
+    const r = this.db.prepare("SELECT position, last FROM stream_position WHERE stream = ?").get(stream) as
+      | { position: number; last: string | null }
+      | undefined;
+    return r === undefined
+      ? undefined
+      : { position: r.position, ...(r.last === null ? {} : { last: r.last }) };
+  }
+
+  /**
+   * {@link add}, recording in the same transaction that the profiles now cover `stream` up to input `position`
+   * (and `last`, the caller's note of the last event counted): a replay after a crash skips what is applied.
+   */
+  addAt(deltas: readonly ProfileDelta[], stream: string, position: number, last: string | undefined): void {
+    const mark = this.db.prepare(
+      `INSERT INTO stream_position (stream, position, last) VALUES (?, ?, ?)
+       ON CONFLICT (stream) DO UPDATE SET position = excluded.position, last = excluded.last`,
+    );
+    this.db.transaction(() => {
+      this.add(deltas);
+      mark.run(stream, position, last ?? null);
+    })();
+  }
+
   close(): void {
     this.db.close();
+  }
+}
+
+/** The tables (and their columns) that make a database a profile store. */
+const OWN_TABLES: Record<string, readonly string[]> = {
+  user: ["id", "name"],
+  category: ["id", "path"],
+  profile: ["user", "category", "count"],
+};
+
+/**
+ * Open `path` as a profile store: a new or empty database, or one that has the store's tables. Anything else is
+ * refused with the reason, and nothing is written (the write-ahead-log switch is the first write, made after).
+ */
+function openOwn(path: string): Database.Database {
+  let db: Database.Database;
+  try {
+    db = new Database(path, { fileMustExist: false });
+  } catch (e) {
+    throw new UsageError(`${path}: cannot open as a profile database (${(e as Error).message})`);
+  }
+  try {
+    const objects = db
+      .prepare("SELECT name, type FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'")
+      .all() as {
+      name: string;
+      type: string;
+    }[];
+    if (objects.length > 0) {
+      const names = new Set(objects.map((o) => o.name));
+      const ours = Object.entries(OWN_TABLES).every(([table, columns]) => {
+        if (!names.has(table)) return false;
+        const have = new Set(
+          (db.prepare(`SELECT name FROM pragma_table_info(?)`).all(table) as { name: string }[]).map(
+            (c) => c.name,
+          ),
+        );
+        return columns.every((c) => have.has(c));
+      });
+      if (!ours) {
+        const listed = objects.slice(0, 5).map((o) => o.name);
+        throw new UsageError(
+          `${path}: another program's SQLite database (${objects.length} tables and views: ${listed.join(", ")}${objects.length > 5 ? ", …" : ""}); it is left untouched: give --db a new file`,
+        );
+      }
+    }
+    db.pragma("journal_mode = WAL");
+    return db;
+  } catch (e) {
+    db.close();
+    if (e instanceof UsageError) throw e;
+    const code = (e as { code?: string }).code;
+    const why =
+      code === "SQLITE_NOTADB"
+        ? "not an SQLite database"
+        : code === "SQLITE_CORRUPT"
+          ? "a damaged SQLite database"
+          : `cannot read it as a database (${(e as Error).message})`;
+    throw new UsageError(`${path}: ${why}; it is left untouched: give --db a new file`);
   }
 }

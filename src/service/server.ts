@@ -34,7 +34,7 @@ export interface Service {
 
 class TooLarge extends Error {}
 
-function readBody(req: IncomingMessage, limit: number): Promise<string> {
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const declared = Number(req.headers["content-length"]);
     if (Number.isFinite(declared) && declared > limit) {
@@ -53,7 +53,7 @@ function readBody(req: IncomingMessage, limit: number): Promise<string> {
       }
       chunks.push(c);
     });
-    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("end", () => resolve(Buffer.concat(chunks)));
     req.on("error", reject);
   });
 }
@@ -86,7 +86,7 @@ export async function startService(runtime: Runtime, opts: ServeOptions = {}): P
     if (path === "/ingest") {
       if (req.method !== "POST") return send(res, 405, { error: "use POST" });
       if (!accepting) return send(res, 503, { error: "shutting down" });
-      let body: string;
+      let body: Buffer;
       try {
         body = await readBody(req, limit);
       } catch (e) {

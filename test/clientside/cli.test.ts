@@ -82,7 +82,7 @@ test("usage errors exit 2: a network too small, a bad share, -o over the input",
   writeFileSync(copy, readFileSync(EXCITE));
   const over = run(copy, "-o", copy);
   assert.equal(over.status, 2);
-  assert.match(over.stderr, /never written over an input/);
+  assert.match(over.stderr, /must not overwrite an input/);
   assert.equal(readFileSync(copy, "utf8"), readFileSync(EXCITE, "utf8"));
 });
 

@@ -11,16 +11,20 @@ import { loadCategorize } from "../../classify/categorize.ts";
 import { createKnowledgeService } from "../../classify/service.ts";
 import { loadLog } from "../../log/read.ts";
 import type { QueryLog } from "../../log/record.ts";
+import { RejectSink } from "../../log/rejects.ts";
 import { StringTable } from "../../log/strings.ts";
 import { Rng } from "../../util/random.ts";
 import { addParamFlags, givenParams } from "../param-flags.ts";
 import {
   addInputOptions,
+  checkOutputs,
   DEFAULT_SEED,
+  fileOutputs,
   type InputFlags,
   parseSeed,
   printTable,
   readOptions,
+  reportRejects,
 } from "../shared.ts";
 
 interface AttackFlags extends InputFlags {
@@ -62,12 +66,23 @@ export function register(program: Command): void {
     const attack = getAttack(flags.attack);
     const params = attack.parse(givenParams(attack, attacks, flags, "attack"));
     const opts = readOptions(flags);
+    await checkOutputs(
+      [
+        { path: flags.original, role: "original log" },
+        { path: flags.released, role: "released log" },
+      ],
+      fileOutputs(undefined, opts.rejectsPath),
+    );
+    // One reject file for both logs (each reject names its file), closed once both are read.
+    const rejects = new RejectSink(opts.rejectsPath);
     opts.progress.start("reading the original log");
     const strings = new StringTable(); // the texts both logs hold, held once
-    const original = await loadLog([flags.original], { ...opts, strings });
+    const original = await loadLog([flags.original], { ...opts, strings, rejects });
     opts.progress.start("reading the release");
-    let released: QueryLog = await loadLog([flags.released], { ...opts, strings });
+    let released: QueryLog = await loadLog([flags.released], { ...opts, strings, rejects });
     opts.progress.stop();
+    await rejects.close();
+    reportRejects(rejects.count, opts.rejectsPath);
     // An attack modelled on one release (deanon1–4: the swap's) says so when run on a release of another shape.
     const misfit =
       attack.designedFor === "swap"

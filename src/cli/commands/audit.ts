@@ -19,15 +19,19 @@ import { parseCountTable } from "../../log/count-table.ts";
 import { type Guarantee, parseGuarantee } from "../../log/guarantee.ts";
 import { loadLog } from "../../log/read.ts";
 import type { QueryLog } from "../../log/record.ts";
+import { RejectSink } from "../../log/rejects.ts";
 import { StringTable } from "../../log/strings.ts";
 import { getMethod, methods } from "../../methods/registry.ts";
 import type { AllowList } from "../../scrub/allow-list.ts";
 import { scrubLog } from "../../scrub/scrub-log.ts";
 import { createScrubber } from "../../scrub/scrubber.ts";
 import { EXIT_FAILURE, InputError } from "../../util/errors.ts";
+import { printable } from "../../util/terminal.ts";
 import { addParamFlags, givenParams } from "../param-flags.ts";
 import {
   addInputOptions,
+  checkOutputs,
+  fileOutputs,
   type InputFlags,
   intArg,
   printTable,
@@ -82,24 +86,33 @@ export function register(program: Command): void {
     const method = getMethod(flags.method);
     const params = method.parse(givenParams(method, methods, flags, "method")) as Record<string, unknown>;
     const opts = readOptions(flags);
+    await checkOutputs(
+      [
+        { path: flags.original, role: "original log" },
+        { path: flags.released, role: "released log" },
+        flags.summary === undefined ? undefined : { path: flags.summary, role: "summary" },
+        flags.allowList === undefined ? undefined : { path: flags.allowList, role: "allow list" },
+      ],
+      fileOutputs(undefined, opts.rejectsPath),
+    );
     const allow = await readAllowList(flags.allowList);
+    // One reject file for both logs (each reject names its file): the release's must not replace the original's.
+    const rejects = new RejectSink(opts.rejectsPath);
     opts.progress.start("reading the original log");
     // The release repeats the original's texts: one table keeps one string of each for both.
     const strings = new StringTable();
-    const read = await loadLog([flags.original], { ...opts, keepSource: false, strings });
+    const read = await loadLog([flags.original], { ...opts, keepSource: false, strings, rejects });
     opts.progress.stop();
-    let rejected = read.rejected;
     let released: QueryLog | undefined;
     let table: ReleasedTable | undefined;
     if (method.name === "dp") table = await readTable(flags.released);
     else {
       opts.progress.start("reading the release");
-      const log = await loadLog([flags.released], { ...opts, keepSource: false, strings });
+      released = await loadLog([flags.released], { ...opts, keepSource: false, strings, rejects });
       opts.progress.stop();
-      rejected += log.rejected;
-      released = log;
     }
-    reportRejects(rejected, opts.rejectsPath);
+    await rejects.close();
+    reportRejects(rejects.count, opts.rejectsPath);
     const as = originalAsAudited(method.name, read, released);
     const original: QueryLog =
       as === "classified"
@@ -146,7 +159,7 @@ function print(report: AuditReport): void {
     process.stdout.write(
       `\n${r.name} — ${r.promise}\n(first ${r.examples.length} of ${r.violations.toLocaleString("en")})\n`,
     );
-    for (const e of r.examples) process.stdout.write(`  ${e}\n`);
+    for (const e of r.examples) process.stdout.write(`  ${printable(e)}\n`);
   }
 }
 

@@ -11,8 +11,11 @@ import type { Command } from "commander";
 import { checkKmAnonymity } from "../../audit/checks/km.ts";
 import { loadLog } from "../../log/read.ts";
 import { EXIT_FAILURE } from "../../util/errors.ts";
+import { printable } from "../../util/terminal.ts";
 import {
   addInputOptions,
+  checkOutputs,
+  fileOutputs,
   type InputFlags,
   intArg,
   printTable,
@@ -49,6 +52,7 @@ export function register(program: Command): void {
     );
   addInputOptions(cmd).action(async (inputs: string[], flags: CheckKmFlags) => {
     const opts = readOptions(flags);
+    await checkOutputs(inputs, fileOutputs(undefined, opts.rejectsPath));
     opts.progress.start("reading");
     const log = await loadLog(inputs, { ...opts, keepSource: false });
     reportRejects(log.rejected, opts.rejectsPath);
@@ -70,6 +74,6 @@ export function register(program: Command): void {
     process.stdout.write(
       `\nheld by fewer than ${flags.k} users (first ${result.examples.length} of ${result.violations}):\n`,
     );
-    for (const v of result.examples) process.stdout.write(`  ${v}\n`);
+    for (const v of result.examples) process.stdout.write(`  ${printable(v)}\n`);
   });
 }

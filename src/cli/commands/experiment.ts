@@ -9,6 +9,9 @@ import { runExperiment } from "../../experiment/runner.ts";
 import { UsageError } from "../../util/errors.ts";
 import { checkOutputs } from "../shared.ts";
 
+/** The files an experiment writes in its output directory. */
+const EXPERIMENT_FILES = ["results.tsv", "results.json", "report.html"];
+
 export function register(program: Command): void {
   program
     .command("experiment")
@@ -31,8 +34,18 @@ export function register(program: Command): void {
         configPath: string,
         o: { out: string; jobs?: string; seed?: string; json?: boolean; quiet?: boolean; force?: boolean },
       ) => {
+        await checkOutputs([{ path: configPath, role: "config" }], []);
         let config = loadConfig(configPath, { force: o.force ?? false });
-        await checkOutputs(config.log, [{ path: o.out, role: "output directory", directory: true }]);
+        // What the run writes in the directory must not be what it reads: a log named results.tsv, the config…
+        await checkOutputs(
+          [
+            ...config.log,
+            { path: configPath, role: "config" },
+            config.allowList === undefined ? undefined : { path: config.allowList, role: "allow list" },
+            config.options.bids === undefined ? undefined : { path: config.options.bids, role: "bid table" },
+          ],
+          [{ path: o.out, role: "output directory", directory: true, files: EXPERIMENT_FILES }],
+        );
         const int = (flag: string, v: string | undefined, min: number) => {
           if (v === undefined) return undefined;
           const n = Number(v);

@@ -3,7 +3,7 @@
  * the classifier's learned layer on labelled queries, and show what is in the snapshot (sizes, counts, build
  * inputs and their licences).
  */
-import { existsSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Command } from "commander";
 import { BUNDLED_MODEL } from "../../classify/classifier.ts";
@@ -11,10 +11,10 @@ import { labelledBeside, readLabelled, readQueries } from "../../classify/labels
 import { type Pool, readPool, SELF_TRAINING } from "../../classify/self-training.ts";
 import { precisionRecall, trainFromLabels } from "../../classify/train.ts";
 import { buildKnowledgeBase, loadKnowledgeBase } from "../../knowledge/knowledge-base.ts";
-import { DEFAULT_SNAPSHOT } from "../../knowledge/snapshot.ts";
+import { DEFAULT_SNAPSHOT, readSnapshot } from "../../knowledge/snapshot.ts";
 import { writeFileAtomic } from "../../log/atomic.ts";
-import { InputError, UsageError } from "../../util/errors.ts";
-import { printTable } from "../shared.ts";
+import { UsageError } from "../../util/errors.ts";
+import { checkOutputs, printTable } from "../shared.ts";
 
 /** The project's training set (../shared, next to the project). */
 const DEFAULT_LABELS = join(
@@ -48,7 +48,18 @@ export function register(program: Command): void {
       "after",
       "\nExample:\n  querymask kb build\n  querymask kb build --termstats my-hit-counts.tsv",
     )
-    .action((flags: { out: string; termstats?: string }) => {
+    .action(async (flags: { out: string; termstats?: string }) => {
+      await checkOutputs(
+        [
+          flags.termstats === undefined
+            ? undefined
+            : { path: flags.termstats, role: "term-specificity table" },
+        ],
+        [{ path: flags.out, role: "snapshot" }],
+      );
+      // What -o names is replaced only when it is a snapshot (an older one, or one of this build): this throws for
+      // any other file.
+      readSnapshot(flags.out);
       const t0 = performance.now();
       const snap = buildKnowledgeBase(flags.out, flags.termstats ? { termstats: flags.termstats } : {});
       const secs = ((performance.now() - t0) / 1000).toFixed(1);
@@ -91,16 +102,19 @@ export function register(program: Command): void {
       if (!Number.isSafeInteger(seed)) throw new UsageError(`--seed: expected an integer, got ${flags.seed}`);
       if (!Number.isInteger(folds) || folds < 0 || folds === 1)
         throw new UsageError(`--folds: expected 0 or an integer ≥ 2, got ${flags.folds}`);
-      if (!existsSync(labels)) throw new InputError(labels, undefined, "no such file");
-      if (resolve(flags.out) === resolve(labels))
-        throw new UsageError("--out would overwrite the labelled queries");
+      await checkOutputs(
+        [
+          { path: labels, role: "labelled queries" },
+          flags.pool === undefined ? undefined : { path: flags.pool, role: "pool log" },
+        ],
+        [{ path: flags.out, role: "model" }],
+      );
       const t0 = performance.now();
       const rows = readLabelled(labels);
       process.stderr.write(`training on ${rows.length} labelled queries of ${labels}…\n`);
       const withhold = readQueries(labels);
       let pool: Pool | undefined;
       if (flags.pool !== undefined) {
-        if (!existsSync(flags.pool)) throw new InputError(flags.pool, undefined, "no such file");
         pool = await readPool(flags.pool, labelledBeside(labels));
         process.stderr.write(
           `self-training on ${pool.users.size} distinct unlabelled queries of ${flags.pool} (${pool.clicks.size} queries with clicks)…\n`,
@@ -157,6 +171,8 @@ export function register(program: Command): void {
     .option("--snapshot <file>", "snapshot file", DEFAULT_SNAPSHOT)
     .option("--json", "print JSON instead of a table")
     .action(async (flags: { snapshot: string; json?: boolean }) => {
+      // A missing snapshot is built there: the path must be one a file can be written at.
+      await checkOutputs([], [{ path: flags.snapshot, role: "snapshot" }]);
       const t0 = performance.now();
       const k = await loadKnowledgeBase(flags.snapshot);
       const loadMs = Math.round(performance.now() - t0);

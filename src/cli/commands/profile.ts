@@ -18,6 +18,7 @@ import {
   addInputOptions,
   checkOutputs,
   fileOutputs,
+  formatNumber,
   type InputFlags,
   intArg,
   printTable,
@@ -29,6 +30,7 @@ interface ProfileFlags extends InputFlags {
   db: string;
   depth: number;
   top: number;
+  limit: number;
   user?: string;
   json?: boolean;
   append?: boolean;
@@ -62,6 +64,7 @@ export function register(program: Command): void {
     .option("--depth <n>", "ODP depth of profile categories (1 = top level)", intArg(1), 1)
     .option("--top <n>", "categories printed per user", intArg(1), 3)
     .option("--user <id>", "print this user's whole profile only")
+    .option("--limit <n>", "users printed at most in the table (--json prints all)", intArg(0), 1000)
     .option("--json", "print JSON instead of a table")
     .option("--append", "load a log even if the database already holds it (its queries count again)")
     .addHelpText(
@@ -100,13 +103,13 @@ export function register(program: Command): void {
         await log.rejects.close();
       });
       reportRejects(log.rejects.count, opts.rejectsPath);
-      const users = flags.user !== undefined ? [flags.user] : store.users();
+      // The load is committed: from here on only printing, which must not look like a failed load.
+      const all = flags.user !== undefined ? [flags.user] : store.users();
+      const users = flags.json ? all : all.slice(0, flags.limit);
       const limit = flags.user !== undefined ? Number.POSITIVE_INFINITY : flags.top;
       const profiles = users.map((user) => ({ user, categories: store.profile(user).slice(0, limit) }));
       if (flags.json) {
-        process.stdout.write(
-          `${JSON.stringify({ db: flags.db, ...profiler.counts(), profiles }, null, 2)}\n`,
-        );
+        writeJsonProfiles({ db: flags.db, ...profiler.counts() }, profiles);
         return;
       }
       printTable(
@@ -117,8 +120,27 @@ export function register(program: Command): void {
             .join(", "),
         ]),
       );
+      if (all.length > users.length) {
+        process.stdout.write(
+          `… and ${formatNumber(all.length - users.length)} more users (--limit, --user, or --json for all)\n`,
+        );
+      }
     } finally {
       store.close();
     }
   });
+}
+
+/** The JSON summary, profile by profile: one string of 200,000 profiles would be a few hundred MB at once. */
+function writeJsonProfiles(head: Record<string, unknown>, profiles: readonly unknown[]): void {
+  const open = JSON.stringify(head, null, 2).slice(0, -2);
+  let piece = `${open},\n  "profiles": [`;
+  profiles.forEach((p, i) => {
+    piece += `${i === 0 ? "" : ","}\n    ${JSON.stringify(p)}`;
+    if (piece.length > 1 << 16) {
+      process.stdout.write(piece);
+      piece = "";
+    }
+  });
+  process.stdout.write(`${piece}${profiles.length > 0 ? "\n  " : ""}]\n}\n`);
 }

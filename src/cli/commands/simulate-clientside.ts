@@ -6,18 +6,18 @@
  * yardstick applies to it. Prints the profile exposure level (PEL) distribution, the share of users above 70%
  * and 80% of uncertainty (100 − PEL) by number of neighbours, the cost, and with `--worst-case N` the synthetic worst case.
  */
-import { resolve } from "node:path";
 import type { Command } from "commander";
 import { simulateClientside, UNCERTAINTY_THRESHOLDS } from "../../clientside/simulate.ts";
-import { expandInputs, loadLog } from "../../log/read.ts";
+import { loadLog } from "../../log/read.ts";
 import { RejectSink } from "../../log/rejects.ts";
 import { writeLog } from "../../log/write.ts";
 import { buildNetwork, parseClientside, withCategories } from "../../methods/clientside/index.ts";
 import { methodRng } from "../../methods/method.ts";
-import { UsageError } from "../../util/errors.ts";
 import {
   addInputOptions,
+  checkOutputs,
   DEFAULT_SEED,
+  fileOutputs,
   formatNumber,
   type InputFlags,
   parseSeed,
@@ -92,14 +92,15 @@ export function register(program: Command): void {
       depth: flags.depth,
       worstCase: flags.worstCase,
     });
-    if (flags.out !== undefined) {
-      const files = await expandInputs(inputs);
-      const target = resolve(flags.out);
-      if (files.some((f) => resolve(f) === target) || (flags.edges && resolve(flags.edges) === target)) {
-        throw new UsageError(`-o ${flags.out} is an input; the engine's view is never written over an input`);
-      }
-    }
     const opts = readOptions(flags, flags.out);
+    const edgeRejectsPath = flags.lenient ? `${flags.out ?? "clientside"}.edges.rejects.tsv` : undefined;
+    await checkOutputs(
+      [...inputs, ...(flags.edges === undefined ? [] : [{ path: flags.edges, role: "edge list" }])],
+      [
+        ...fileOutputs(flags.out, opts.rejectsPath),
+        edgeRejectsPath === undefined ? undefined : { path: edgeRejectsPath, role: "edge reject file" },
+      ],
+    );
     const t0 = performance.now();
     const cpu0 = process.cpuUsage();
     opts.progress.start("reading");
@@ -107,9 +108,7 @@ export function register(program: Command): void {
     opts.progress.stop();
     const { records, note } = await withCategories(log.records, opts.progress);
     const notes = note ? [note] : [];
-    const edgeRejects = flags.lenient
-      ? new RejectSink(`${flags.out ?? "clientside"}.edges.rejects.tsv`)
-      : undefined;
+    const edgeRejects = edgeRejectsPath === undefined ? undefined : new RejectSink(edgeRejectsPath);
     // The stream `anonymize --method clientside` uses, so the same seed gives the same view through either.
     const rng = methodRng(flags.seed);
     const users = new Set(records.map((r) => r.user)).size;

@@ -4,7 +4,7 @@
  * `time` may also be a number (seconds since 1970, UTC). `category` and `unit` are carried when present.
  */
 import type { LogRecord } from "../record.ts";
-import { formatAolTime, parseAolTime } from "../time.ts";
+import { formatAolTime, MAX_TIME, MIN_TIME, parseAolTime } from "../time.ts";
 import { type LineCodec, UnwritableRecord } from "./codec.ts";
 
 export const ndjsonCodec: LineCodec = {
@@ -22,8 +22,11 @@ export const ndjsonCodec: LineCodec = {
     if (typeof r.user !== "string" || r.user === "") return 'field "user" must be a non-empty string';
     if (typeof r.query !== "string") return 'field "query" must be a string';
     let time: number;
-    if (typeof r.time === "number" && Number.isInteger(r.time)) time = r.time;
-    else if (typeof r.time === "string") time = parseAolTime(r.time);
+    if (typeof r.time === "number" && Number.isInteger(r.time)) {
+      if (r.time < MIN_TIME || r.time > MAX_TIME)
+        return `time ${r.time} is outside the years 0000–9999 a log can hold`;
+      time = r.time;
+    } else if (typeof r.time === "string") time = parseAolTime(r.time);
     else return 'field "time" must be "YYYY-MM-DD HH:MM:SS" or whole seconds since 1970';
     if (Number.isNaN(time)) return `unparsable time ${JSON.stringify(r.time)}: expected YYYY-MM-DD HH:MM:SS`;
     const rec: LogRecord = { user: r.user, query: r.query, time };
@@ -38,6 +41,10 @@ export const ndjsonCodec: LineCodec = {
       if (v === undefined || v === null) continue;
       if (typeof v !== "string") return `field "${key}" must be a string`;
       rec[key] = v;
+    }
+    // A NUL written as \u0000 is the NUL byte the line reader refuses in any other layout.
+    for (const key of ["user", "query", "clickUrl", "category", "unit"] as const) {
+      if (rec[key]?.includes("\0")) return `field "${key}" holds a NUL character`;
     }
     return rec;
   },
