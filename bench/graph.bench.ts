@@ -10,7 +10,7 @@ import { loadLog } from "../src/log/read.ts";
 import type { LogRecord, QueryLog } from "../src/log/record.ts";
 import { disconnect, type Variant } from "../src/methods/graph/disconnect.ts";
 import { QueryGraphBuilder } from "../src/methods/graph/query-graph.ts";
-import { getMethod } from "../src/methods/registry.ts";
+import { loadMethod } from "../src/methods/registry.ts";
 import { silentProgress } from "../src/util/progress.ts";
 import { Rng } from "../src/util/random.ts";
 import { writeResults } from "./results.ts";
@@ -128,7 +128,7 @@ async function benchLog(name: string, log: QueryLog): Promise<Row[]> {
     ["dp", { epsilon: 1, delta: 1e-3, d: 1 }],
   ];
   for (const [method, raw] of runs) {
-    const m = getMethod(method);
+    const m = await loadMethod(method);
     const r = await timed(() => m.anonymize(log, m.parse(raw), ctx));
     const c = r.value.counts;
     const detail =

@@ -17,7 +17,7 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { Taxonomy } from "../src/knowledge/taxonomy.ts";
 import type { LogRecord } from "../src/log/record.ts";
-import { parseSwapParams } from "../src/methods/swap/params.ts";
+import { swapParams } from "../src/methods/swap/meta.ts";
 import { SwapStage } from "../src/methods/swap/stage.ts";
 import { Profiler } from "../src/profile/profiler.ts";
 import { SqliteProfileStore } from "../src/profile/sqlite-store.ts";
@@ -102,7 +102,7 @@ interface SwapFigure {
 }
 
 function benchSwap(k: number, depth: number, rows: number, keep?: (out: LogRecord[]) => void): SwapFigure {
-  const stage = new SwapStage(parseSwapParams({ k, depth }), Rng.fromSeed(42));
+  const stage = new SwapStage(swapParams.parse({ k, depth }), Rng.fromSeed(42));
   const heap: Record<string, number> = { start: heapMiB() };
   const rss: Record<string, number> = { start: rssMiB() };
   const checkpoints = new Set([1_000_000, 5_000_000, 10_000_000]);

@@ -16,7 +16,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { SHARED_AOL } from "../bench/shared-aol.ts";
 import { loadLog } from "../src/log/read.ts";
-import { getMethod } from "../src/methods/registry.ts";
+import { loadMethod } from "../src/methods/registry.ts";
 import { silentProgress } from "../src/util/progress.ts";
 import { Rng } from "../src/util/random.ts";
 
@@ -89,7 +89,7 @@ async function main(): Promise<void> {
   const lines = [COLUMNS.join("\t")];
   for (const [name, raw] of RUNS) {
     if (values.only && values.only !== name) continue;
-    const method = getMethod(name);
+    const method = await loadMethod(name);
     const params = method.parse(raw);
     gc();
     const c0 = process.cpuUsage();

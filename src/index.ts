@@ -27,9 +27,12 @@ export {
 } from "./api/log.ts";
 export {
   type Anonymized,
+  type AnonymizeFilesOptions,
   type AnonymizeOptions,
   anonymize,
+  anonymizeFiles,
   createStage,
+  type FilesAnonymized,
   listMethods,
   type MethodInfo,
   type MethodName,
@@ -38,7 +41,6 @@ export {
   parseParams,
   type RunOptions,
   type StageRunOptions,
-  type StreamingMethodName,
 } from "./api/methods.ts";
 export type { ProgressCallback, ProgressEvent } from "./api/progress.ts";
 export {

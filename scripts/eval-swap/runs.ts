@@ -3,7 +3,7 @@ import type { AttackResult } from "../../src/attacks/attack.ts";
 import { getAttack } from "../../src/attacks/registry.ts";
 import type { LogRecord, QueryLog } from "../../src/log/record.ts";
 import { swapRecords } from "../../src/methods/swap/index.ts";
-import { parseSwapParams } from "../../src/methods/swap/params.ts";
+import { swapParams } from "../../src/methods/swap/meta.ts";
 import { silentProgress } from "../../src/util/progress.ts";
 import { Rng } from "../../src/util/random.ts";
 import { measure } from "./options.ts";
@@ -19,7 +19,7 @@ export interface Run {
 }
 
 export async function anonymize(input: LogRecord[], raw: Record<string, unknown>, seed = 1): Promise<Run> {
-  const m = await measure(() => swapRecords(input, parseSwapParams(raw), Rng.fromSeed(seed)));
+  const m = await measure(() => swapRecords(input, swapParams.parse(raw), Rng.fromSeed(seed)));
   return { ...m.value, cpu: m.cpu, heapMiB: m.heapMiB };
 }
 

@@ -4,7 +4,7 @@
  * report.html are written to `out`; results are cached there by content hash).
  */
 import { type ExperimentConfig, loadConfig, parseConfig } from "../experiment/config.ts";
-import { runExperiment as run } from "../experiment/runner.ts";
+import { runExperimentConfig } from "../experiment/runner.ts";
 import type { QueryLog } from "../log/record.ts";
 import type { ResultRow, RunMeta } from "../report/results.ts";
 import { type ProgressCallback, progressOf } from "./progress.ts";
@@ -41,7 +41,7 @@ export async function runExperiment(
 ): Promise<ExperimentResults> {
   const parsed: ExperimentConfig =
     typeof config === "string" ? loadConfig(config) : parseConfig(config, "<config>", opts.baseDir);
-  return run(parsed, {
+  return runExperimentConfig(parsed, {
     out: opts.out,
     ...(opts.jobs === undefined ? {} : { jobs: opts.jobs }),
     ...(opts.log === undefined ? {} : { log: opts.log }),

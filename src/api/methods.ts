@@ -7,68 +7,38 @@
  * {@link ParamError} at run time with the CLI's wording (`swap: parameter k: must be an integer ≥ 2, got 1`).
  */
 import type { KnowledgeService } from "../classify/service.ts";
-import type { QueryLog } from "../log/record.ts";
-import type { clientside } from "../methods/clientside/index.ts";
-import type { dp } from "../methods/dp/index.ts";
-import type { erola } from "../methods/erola/index.ts";
-import type { graph } from "../methods/graph/index.ts";
-import type { identity } from "../methods/identity/index.ts";
-import type { km } from "../methods/km/index.ts";
-import type { mdav } from "../methods/mdav/index.ts";
-import type { mdavStrings } from "../methods/mdav-strings/index.ts";
+import type { Guarantee } from "../log/guarantee.ts";
+import type { LogFormat, QueryLog } from "../log/record.ts";
 import {
   type Method,
   type MethodContext,
+  type MethodKind,
   methodRng,
   type Release,
   type StageOptions,
   withParamRange,
 } from "../methods/method.ts";
-import type { navarro } from "../methods/navarro/index.ts";
-import { getMethod, methods } from "../methods/registry.ts";
-import type { dropAll } from "../methods/suppress-all/index.ts";
-import type { swap } from "../methods/swap/index.ts";
-import type { threshold } from "../methods/threshold/index.ts";
+import { loadMethod, type MethodName, methodEntry, methods, type ParsedParams } from "../methods/registry.ts";
+import { releaseLog } from "../pipeline/memory.ts";
+import { releaseFiles } from "../pipeline/release.ts";
 import type { ClickUsers } from "../scrub/click-url.ts";
-import { scrubLog, scrubsInput } from "../scrub/scrub-log.ts";
-import { createScrubber } from "../scrub/scrubber.ts";
 import type { Stage } from "../stream/stage.ts";
 import { ParamError, type ParamSpec } from "../util/params.ts";
 import { knowledgeOr } from "./knowledge.ts";
 import { type ProgressCallback, progressOf } from "./progress.ts";
 
-type ParsedOf<M> = M extends Method<infer P> ? P : never;
-
-/** Each method's parameters as its `parse` returns them: every parameter present, defaults filled in. */
-export interface ParsedParams {
-  swap: ParsedOf<typeof swap>;
-  graph: ParsedOf<typeof graph>;
-  dp: ParsedOf<typeof dp>;
-  threshold: ParsedOf<typeof threshold>;
-  km: ParsedOf<typeof km>;
-  identity: ParsedOf<typeof identity>;
-  "drop-all": ParsedOf<typeof dropAll>;
-  mdav: ParsedOf<typeof mdav>;
-  "mdav-strings": ParsedOf<typeof mdavStrings>;
-  erola: ParsedOf<typeof erola>;
-  navarro: ParsedOf<typeof navarro>;
-  clientside: ParsedOf<typeof clientside>;
-}
-
-/** The name of a registered method. */
-export type MethodName = keyof ParsedParams;
+export type { MethodName, ParsedParams };
 
 /** The parameters a caller gives a method: any subset of its parameters (the others take their defaults). */
 export type MethodParams = { [N in MethodName]: Partial<ParsedParams[N]> };
 
-/** The methods with a streaming stage ({@link createStage}). */
-export type StreamingMethodName = "swap";
-
-/** A method as the API describes it: name, summary, paper and parameters (with types and defaults). */
+/** A method as the API describes it: its declaration, with parameters as specs (types, defaults). */
 export interface MethodInfo {
   readonly name: MethodName;
   readonly summary: string;
   readonly paper: string;
+  /** `release`, or `simulation` (what the engine would see if its users ran a protocol: clientside). */
+  readonly kind: MethodKind;
   readonly params: readonly ParamSpec[];
   readonly streaming: boolean;
 }
@@ -79,8 +49,9 @@ export function listMethods(): MethodInfo[] {
     name: m.name as MethodName,
     summary: m.summary,
     paper: m.paper,
-    params: m.params,
-    streaming: m.createStage !== undefined,
+    kind: m.kind,
+    params: m.params.specs,
+    streaming: m.input.timeOrder,
   }));
 }
 
@@ -113,13 +84,11 @@ export interface Anonymized<N extends MethodName = MethodName> extends Release {
  * (for callers TypeScript does not check), a bad value the method's own.
  */
 export function parseParams<N extends MethodName>(name: N, params: MethodParams[N] = {}): ParsedParams[N] {
-  const m = getMethod(name);
-  for (const key of Object.keys(params)) {
-    if (!m.params.some((p) => p.name === key)) {
-      const takes = m.params.map((p) => p.name).join(", ") || "none";
-      throw new ParamError(m.name, key, `not a parameter of ${m.name}; it takes: ${takes}`);
-    }
-  }
+  return methodEntry(name).params.parse(params as Readonly<Record<string, unknown>>) as ParsedParams[N];
+}
+
+/** The method's parameters as its implementation parses them (dp also checks its calibration). */
+function parsedBy<N extends MethodName>(m: Method, params: MethodParams[N] = {}): ParsedParams[N] {
   return m.parse(params as Readonly<Record<string, unknown>>) as ParsedParams[N];
 }
 
@@ -140,26 +109,109 @@ function context(opts: RunOptions, seed: number): MethodContext {
 
 /**
  * Anonymize a log held in memory with one method. The same log, parameters and seed give the same release as
- * `querymask anonymize` and the experiment runner (a log not already classified is scrubbed first, as the CLI does). Write `release.log` with `writeLog` (or `release.table`, the
- * count table of `dp`, with `writeCountTable`); check it with `audit`.
+ * `querymask anonymize` and the experiment runner: the log is prepared as the method declares (scrubbed, or
+ * classified, unless already classified), as the CLI does. Write `release.log` with `writeLog` (or
+ * `release.table`, the count table of `dp`, with `writeCountTable`); check it with `audit`.
  */
 export async function anonymize<N extends MethodName>(
   log: QueryLog,
   opts: AnonymizeOptions<N>,
 ): Promise<Anonymized<N>> {
-  const m = getMethod(opts.method);
-  const params = parseParams(opts.method, opts.params);
+  const m = await loadMethod(opts.method);
+  const params = parsedBy<N>(m, opts.params);
   const seed = seedOf(opts.seed);
-  const ctx = context(opts, seed);
-  // As `querymask anonymize` does: a log not already classified is scrubbed before the method sees it (keeping
-  // what the knowledge's allow list allows).
-  const allow = ctx.knowledge?.allow;
-  const input = scrubsInput(m.name, log) ? (await scrubLog(log, createScrubber({ allow }))).log : log;
-  const release = await withParamRange(m.name, () => m.anonymize(input, params, ctx));
+  const knowledge = knowledgeOr(opts.knowledge);
+  const { release } = await releaseLog({
+    method: m,
+    params,
+    seed,
+    log,
+    knowledge,
+    ...(knowledge.allow !== undefined ? { allow: knowledge.allow } : {}),
+    progress: progressOf(opts.onProgress),
+    warn: opts.onWarning ?? (() => {}),
+  });
   return { ...release, method: opts.method, params, seed };
 }
 
-export interface StageRunOptions<N extends StreamingMethodName> extends RunOptions {
+export interface AnonymizeFilesOptions<N extends MethodName> extends AnonymizeOptions<N> {
+  /** Force a layout (default: by file name, then by the first line). */
+  readonly format?: LogFormat | "auto";
+  /** Set bad lines aside (to `rejectsPath` when given) instead of stopping at the first. */
+  readonly lenient?: boolean;
+  readonly rejectsPath?: string;
+  /** Load the whole log even where the method could stream it or read it one user at a time. */
+  readonly batch?: boolean;
+  /** Lines about how the run goes (sorting a log out of time order, a fallback to loading it whole). */
+  readonly onMessage?: (line: string) => void;
+}
+
+/** What {@link anonymizeFiles} did: the summary `querymask anonymize --json` prints, and the private part. */
+export interface FilesAnonymized {
+  readonly method: MethodName;
+  readonly guarantee: Guarantee;
+  /** Safe to publish beside the release (for a DP method: no exact data-dependent value). */
+  readonly counts: Readonly<Record<string, number>>;
+  /** Rejected lines and seconds: absent for a DP method (they are in `diagnostics`). */
+  readonly rejected?: number;
+  readonly seconds?: number;
+  readonly notes: readonly string[];
+  /** A DP method's exact figures: never publish them. */
+  readonly diagnostics: Readonly<Record<string, number>>;
+}
+
+/**
+ * Anonymize log files into `out`, exactly as `querymask anonymize` does (same bytes for the same files,
+ * parameters and seed): streamed when the method has a stage, one user at a time when it reads by user and the
+ * files are grouped by user, else loaded; prepared as the method declares; written atomically.
+ */
+export async function anonymizeFiles<N extends MethodName>(
+  inputs: string | readonly string[],
+  out: string,
+  opts: AnonymizeFilesOptions<N>,
+): Promise<FilesAnonymized> {
+  const m = await loadMethod(opts.method);
+  const params = parsedBy<N>(m, opts.params);
+  const paths = typeof inputs === "string" ? [inputs] : inputs;
+  const { checkPaths } = await import("../log/paths.ts");
+  await checkPaths(
+    [
+      { path: out, role: "output" },
+      ...(opts.rejectsPath ? [{ path: opts.rejectsPath, role: "reject file" }] : []),
+    ],
+    paths,
+  );
+  const knowledge = knowledgeOr(opts.knowledge);
+  const run = await releaseFiles({
+    method: m,
+    params,
+    seed: seedOf(opts.seed),
+    inputs: paths,
+    read: {
+      format: opts.format ?? "auto",
+      lenient: opts.lenient ?? false,
+      ...(opts.rejectsPath ? { rejectsPath: opts.rejectsPath } : {}),
+    },
+    out,
+    batch: opts.batch ?? false,
+    knowledge,
+    ...(knowledge.allow !== undefined ? { allow: knowledge.allow } : {}),
+    progress: progressOf(opts.onProgress),
+    say: opts.onMessage ?? (() => {}),
+    warn: opts.onWarning ?? (() => {}),
+  });
+  return {
+    method: opts.method,
+    guarantee: run.guarantee,
+    counts: run.counts,
+    ...(run.rejected !== undefined ? { rejected: run.rejected } : {}),
+    ...(run.seconds !== undefined ? { seconds: run.seconds } : {}),
+    notes: run.notes,
+    diagnostics: run.diagnostics,
+  };
+}
+
+export interface StageRunOptions<N extends MethodName> extends RunOptions {
   readonly method: N;
   readonly params?: MethodParams[N];
   /** The feed carries the classifier's columns (default false: the stage classifies on the way). */
@@ -177,10 +229,10 @@ export interface StageRunOptions<N extends StreamingMethodName> extends RunOptio
  * The streaming stage of a method for a live feed: `push(batch)` returns what that batch released, `flush()`
  * the rest at the end, `snapshot()` the whole state (JSON) to resume from. A feed must come in time order.
  */
-export async function createStage<N extends StreamingMethodName>(opts: StageRunOptions<N>): Promise<Stage> {
-  const m = getMethod(opts.method);
+export async function createStage<N extends MethodName>(opts: StageRunOptions<N>): Promise<Stage> {
+  const m = await loadMethod(opts.method);
   if (!m.createStage) throw new ParamError(m.name, "method", `${m.name} has no streaming stage`);
-  const params = parseParams(opts.method, opts.params);
+  const params = parsedBy<N>(m, opts.params);
   const stageOpts: StageOptions = {
     classified: opts.classified ?? false,
     ...(opts.snapshot === undefined ? {} : { snapshot: opts.snapshot }),

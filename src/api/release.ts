@@ -10,16 +10,15 @@ import { loadClassifier } from "../classify/categorize.ts";
 import type { KnowledgeService } from "../classify/service.ts";
 import { measureRelease } from "../experiment/run-one.ts";
 import type { QueryLog } from "../log/record.ts";
-import { getMethod } from "../methods/registry.ts";
+import { declaredInput } from "../methods/method.ts";
+import { methodEntry } from "../methods/registry.ts";
 import { yardsticks } from "../metrics/registry.ts";
 import { DEFAULT_OPTIONS, type Value, type YardstickOptions } from "../metrics/yardstick.ts";
-import { scrubLog } from "../scrub/scrub-log.ts";
-import { createScrubber } from "../scrub/scrubber.ts";
+import { prepareLog } from "../pipeline/prepare.ts";
 import { Rng } from "../util/random.ts";
 import { knowledgeOr } from "./knowledge.ts";
 import type { Anonymized } from "./methods.ts";
 import { type ProgressCallback, progressOf } from "./progress.ts";
-import { classify } from "./text.ts";
 
 export interface AuditOptions {
   /** Violating records kept per check (all are counted; default 20). */
@@ -41,17 +40,19 @@ export async function audit(
   release: Anonymized,
   opts: AuditOptions = {},
 ): Promise<AuditReport> {
-  const as = originalAsAudited(release.method, original, release.log);
+  const declared = declaredInput(methodEntry(release.method));
   const allow = opts.knowledge?.allow;
-  const base =
-    as === "classified"
-      ? (await classify(original, opts.knowledge ? { knowledge: opts.knowledge } : {})).log
-      : as === "scrubbed"
-        ? (await scrubLog(original, createScrubber({ allow }))).log
-        : original;
+  const base = (
+    await prepareLog(original, originalAsAudited(declared, original, release.log), {
+      crossUser: declared.crossUser,
+      allow,
+      knowledge: knowledgeOr(opts.knowledge),
+    })
+  ).log;
   return auditSubject(
     {
       method: release.method,
+      declared,
       params: release.params as Readonly<Record<string, unknown>>,
       original: base,
       ...(release.log ? { released: release.log } : {}),
@@ -149,7 +150,7 @@ export async function measure(
   opts: MeasureOptions = {},
 ): Promise<Record<string, Value>> {
   const knowledge = knowledgeOr(opts.knowledge);
-  const m = getMethod(release.method);
+  const m = methodEntry(release.method);
   return measureRelease(
     // The classifier is loaded only when the release has query texts the original never had.
     { log: original, categorizer: async () => (await loadClassifier(knowledge)).categorize },

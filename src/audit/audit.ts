@@ -1,10 +1,10 @@
 /**
  * `audit(subject)`: run every check that applies to a release and collect a verdict. The checks read the files
- * and the method's name, parameters and summary only; they share no code with the methods (src/audit imports
+ * and the method's declared model and input, parameters and summary only; they share no code with the methods (src/audit imports
  * src/log and src/scrub, never src/methods), so a bug in a method cannot hide itself from its audit.
  */
 
-import { scrubsInput } from "../scrub/scrub-log.ts";
+import type { DeclaredInput } from "../log/declared.ts";
 import type { AuditSubject, CheckOutcome } from "./check.ts";
 import { checks } from "./registry.ts";
 
@@ -40,31 +40,18 @@ export function verdict(report: AuditReport): string {
 }
 
 /**
- * The original a release is audited against: as `querymask classify` gives it (see
- * {@link auditsClassifiedOriginal}), as `querymask scrub` gives it (the method was given the scrubbed log:
- * {@link scrubsInput}), or as read.
+ * The original a release is audited against, prepared as the method's input was: as `querymask classify` gives
+ * it (the method declares a classified input, or the release carries the classifier's columns), as `querymask
+ * scrub` gives it (the method declares a scrubbed input), or as read. A classified original is as read.
  */
 export function originalAsAudited(
-  method: string,
+  declared: DeclaredInput,
   original: { readonly classified?: boolean },
   released: { readonly classified?: boolean } | undefined,
 ): "classified" | "scrubbed" | "as-read" {
-  if (auditsClassifiedOriginal(method, original, released)) return "classified";
-  return scrubsInput(method, original) ? "scrubbed" : "as-read";
-}
-
-/**
- * Whether a release is to be audited against its original as `querymask classify` gives it (category, unit,
- * scrubbed text, identifying or single-user clicks dropped) rather than as read: the original is unclassified and
- * the release carries the classifier's columns, or comes from swap, which classifies an unclassified input on the
- * way even when it writes the input's layout without them. The CLI's `audit` and the library's both ask this.
- */
-export function auditsClassifiedOriginal(
-  method: string,
-  original: { readonly classified?: boolean },
-  released: { readonly classified?: boolean } | undefined,
-): boolean {
-  return (
-    !original.classified && released !== undefined && (released.classified === true || method === "swap")
-  );
+  if (original.classified) return "as-read";
+  if (released !== undefined && (released.classified === true || declared.text === "classified")) {
+    return "classified";
+  }
+  return declared.text === "scrubbed" ? "scrubbed" : "as-read";
 }

@@ -4,6 +4,7 @@
  * and says whether the release keeps one promise, with the violating records (the first few, and their count).
  */
 
+import type { DeclaredInput } from "../log/declared.ts";
 import type { Guarantee } from "../log/guarantee.ts";
 import type { QueryLog } from "../log/record.ts";
 import type { AllowList } from "../scrub/allow-list.ts";
@@ -16,8 +17,10 @@ export interface ReleasedTable {
 
 /** What an audit looks at: the two files and what the method was asked to do. */
 export interface AuditSubject {
-  /** The method's registry name (swap, km, mdav, …). */
+  /** The method's registry name (swap, km, mdav, …), for messages. */
   readonly method: string;
+  /** What the method declares: the model the checks apply by, the text its input was prepared to. */
+  readonly declared: DeclaredInput;
   /** The method's parameters with defaults filled in (as its `parse` returns them). */
   readonly params: Readonly<Record<string, unknown>>;
   readonly original: QueryLog;
@@ -47,7 +50,7 @@ export interface AuditCheck {
   readonly name: string;
   /** The promise checked, in one line. */
   readonly promise: string;
-  /** Whether the check applies (by method, by what was released, by parameters). */
+  /** Whether the check applies (by the declared model or text, by what was released, by parameters). */
   applies(s: AuditSubject): boolean;
   /** Check, keeping at most `limit` examples. */
   run(s: AuditSubject, limit: number): CheckOutcome;

@@ -9,16 +9,21 @@
  */
 import { type Command, Option } from "commander";
 import { UsageError } from "../util/errors.ts";
-import type { ParamSpec } from "../util/params.ts";
+import type { ParamSet, ParamSpec } from "../util/params.ts";
 
 /**
- * A method or an attack, as far as its flags are concerned. A method's catalog entry has no parser (it is in the
- * implementation, not loaded for the help): its stated defaults are its parser's (test/contracts).
+ * A method or an attack, as far as its flags are concerned: a method's parameters are its declaration's schema
+ * (whose specs carry the parser's defaults), an attack's a list of specs beside its parser.
  */
 export interface ParamOwner {
   readonly name: string;
-  readonly params: readonly ParamSpec[];
+  readonly params: readonly ParamSpec[] | ParamSet<unknown>;
   parse?(raw: Readonly<Record<string, unknown>>): unknown;
+}
+
+/** The owner's parameters, one spec each. */
+export function specsOf(owner: ParamOwner): readonly ParamSpec[] {
+  return "specs" in owner.params ? owner.params.specs : (owner.params as readonly ParamSpec[]);
 }
 
 /** `maxDelay` → `max-delay`; a name without a lower-to-upper boundary stays as it is (`k`, graph's `K`). */
@@ -28,7 +33,7 @@ export function flagName(param: string): string {
 
 /** The value `owner` runs with when the parameter is not given: its parser's, else the spec's stated default. */
 export function defaultOf(owner: ParamOwner, spec: ParamSpec): unknown {
-  if (owner.parse === undefined) return spec.default;
+  if (owner.parse === undefined || "specs" in owner.params) return spec.default;
   try {
     const parsed = owner.parse({}) as Record<string, unknown>;
     if (parsed[spec.name] !== undefined) return parsed[spec.name];
@@ -40,10 +45,11 @@ export function defaultOf(owner: ParamOwner, spec: ParamSpec): unknown {
 
 /** `owner`'s parameters, one line each: flag, description, default. */
 export function describeParams(owner: ParamOwner): string {
-  if (owner.params.length === 0) return "  (no parameters)";
-  const flags = owner.params.map((p) => `--${flagName(p.name)} <${p.type}>`);
+  const specs = specsOf(owner);
+  if (specs.length === 0) return "  (no parameters)";
+  const flags = specs.map((p) => `--${flagName(p.name)} <${p.type}>`);
   const width = Math.max(...flags.map((f) => f.length)) + 2;
-  return owner.params
+  return specs
     .map((p, i) => {
       const def = defaultOf(owner, p);
       const said = /\bdefault\b/.test(p.description); // "(…; default 10, korolova 20)"
@@ -67,7 +73,8 @@ export function addParamFlags(
   reserved: ReadonlySet<string> = new Set(),
 ): void {
   const users = new Map<string, string[]>();
-  for (const o of owners) for (const p of o.params) users.set(p.name, [...(users.get(p.name) ?? []), o.name]);
+  for (const o of owners)
+    for (const p of specsOf(o)) users.set(p.name, [...(users.get(p.name) ?? []), o.name]);
   for (const [name, who] of users) {
     const flag = flagName(name);
     if (reserved.has(flag)) throw new Error(`${kind} parameter --${flag} clashes with a common flag`);
@@ -84,7 +91,12 @@ export function addParamFlags(
     const owner = owners.find((o) => o.name === chosen);
     if (owner) return `\nParameters of ${kind} ${owner.name}:\n${describeParams(owner)}`;
     const lines = owners.map(
-      (o) => `  ${o.name.padEnd(13)} ${o.params.map((p) => `--${flagName(p.name)}`).join(" ") || "-"}`,
+      (o) =>
+        `  ${o.name.padEnd(13)} ${
+          specsOf(o)
+            .map((p) => `--${flagName(p.name)}`)
+            .join(" ") || "-"
+        }`,
     );
     return `\nParameters by ${kind} (each one's descriptions and defaults: --${selector} NAME --help):\n${lines.join("\n")}`;
   });
@@ -100,13 +112,14 @@ export function givenParams(
   flags: Readonly<Record<string, unknown>>,
   kind: string,
 ): Record<string, unknown> {
-  const names = new Set(owners.flatMap((o) => o.params.map((p) => p.name)));
+  const names = new Set(owners.flatMap((o) => specsOf(o).map((p) => p.name)));
+  const own = specsOf(owner);
   const raw: Record<string, unknown> = {};
   for (const name of names) {
     const v = flags[name];
     if (v === undefined) continue;
-    if (!owner.params.some((p) => p.name === name)) {
-      const takes = owner.params.map((p) => `--${flagName(p.name)}`).join(" ") || "none";
+    if (!own.some((p) => p.name === name)) {
+      const takes = own.map((p) => `--${flagName(p.name)}`).join(" ") || "none";
       throw new UsageError(`${kind} ${owner.name} has no parameter --${flagName(name)}; it takes: ${takes}`);
     }
     raw[name] = v;

@@ -11,7 +11,7 @@
  */
 import { hostname } from "node:os";
 import type { LogRecord } from "../log/record.ts";
-import { getMethod } from "../methods/registry.ts";
+import { loadMethod } from "../methods/registry.ts";
 import { openSnapshot, releasedBatchId, type Stage, sealSnapshot } from "../stream/stage.ts";
 import { silentProgress } from "../util/progress.ts";
 import { type Bus, closeOnAbort, positionedConsumer, publish } from "./bus.ts";
@@ -115,7 +115,7 @@ async function drive(
   hooks: AnonymizeHooks,
   lease: Lease,
 ): Promise<void> {
-  const method = getMethod(config.method);
+  const method = await loadMethod(config.method);
   const params = method.parse(config.params);
   const snap = await readSnapshot(bus, partition, config.method);
   if (snap?.ended) return;

@@ -2,7 +2,7 @@
  * The pipeline's configuration, stored once in the state bucket (key `config`) by whoever starts a run, and read
  * by every worker: one source of truth for the partition count, the method, its parameters and the seed.
  */
-import { getMethod } from "../methods/registry.ts";
+import { loadMethod } from "../methods/registry.ts";
 import { UsageError } from "../util/errors.ts";
 import type { Bus } from "./bus.ts";
 
@@ -25,7 +25,7 @@ export interface PipelineConfig {
 const KEY = "config";
 
 export async function writeConfig(bus: Bus, config: PipelineConfig): Promise<void> {
-  const method = getMethod(config.method);
+  const method = await loadMethod(config.method);
   if (!method.createStage)
     throw new UsageError(
       `${config.method} has no streaming stage; the cluster runs streaming methods (swap, identity)`,

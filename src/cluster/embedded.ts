@@ -5,7 +5,7 @@
  * runtime drives the same {@link PartitionedStages}.
  */
 import type { LogRecord } from "../log/record.ts";
-import { getMethod } from "../methods/registry.ts";
+import { loadMethod } from "../methods/registry.ts";
 import {
   openSnapshot,
   releasedRecordId,
@@ -51,7 +51,7 @@ export class PartitionedStages {
     snapshot?: string,
     what = "saved state",
   ): Promise<PartitionedStages> {
-    const method = getMethod(config.method);
+    const method = await loadMethod(config.method);
     if (!method.createStage) throw new Error(`${config.method} has no streaming stage`);
     const params = method.parse(config.params);
     const opened =

@@ -18,7 +18,7 @@ import { dirname, isAbsolute, resolve } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { LOG_FORMATS, type LogFormat } from "../log/record.ts";
 import { ParamError } from "../methods/method.ts";
-import { getMethod, methods } from "../methods/registry.ts";
+import { methodEntry, methods } from "../methods/registry.ts";
 import { yardsticks } from "../metrics/registry.ts";
 import { DEFAULT_OPTIONS, type YardstickOptions } from "../metrics/yardstick.ts";
 import type { Frontier } from "../report/results.ts";
@@ -198,7 +198,7 @@ export function parseConfig(
         `unknown method ${JSON.stringify(e.method)}; registered: ${methods.map((m) => m.name).join(", ")}`,
       );
     }
-    const method = getMethod(e.method);
+    const method = methodEntry(e.method);
     const params = e.params ?? {};
     if (!isObject(params))
       fail(source, `${where}.params`, "must be a mapping of parameter names to values or lists");
@@ -206,12 +206,12 @@ export function parseConfig(
       source,
       `${where}.params`,
       params,
-      method.params.map((p) => p.name),
+      method.params.specs.map((p) => p.name),
     );
     for (const point of grid(params)) {
       let parsed: Readonly<Record<string, unknown>>;
       try {
-        parsed = { ...method.parse(point) };
+        parsed = { ...(method.params.parse(point) as Record<string, unknown>) };
       } catch (err) {
         if (err instanceof ParamError) fail(source, `${where}.params.${err.param}`, err.message);
         throw err;

@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import { describeGuarantee } from "../log/guarantee.ts";
 import { methods, paramsLabel } from "../methods/registry.ts";
 import { parseConfig } from "./config.ts";
-import { runExperiment } from "./runner.ts";
+import { runExperimentConfig } from "./runner.ts";
 
 /** The bundled sample: Excite query log sample, from the Apache Pig tutorial (Apache License 2.0). */
 export const SAMPLE_LOG = fileURLToPath(new URL("../../data/excite/excite-small.log", import.meta.url));
@@ -48,7 +48,7 @@ export async function runMainJob(opts: MainJobOptions): Promise<string> {
     },
     "(main job: built-in config)",
   );
-  const result = await runExperiment(config, { out: opts.out, quiet: opts.quiet });
+  const result = await runExperimentConfig(config, { out: opts.out, quiet: opts.quiet });
   if (!opts.quiet) {
     const row = result.rows.find((r) => r.method === method);
     const say = (s: string) => process.stdout.write(`${s}\n`);

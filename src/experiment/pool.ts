@@ -8,6 +8,7 @@
  */
 import { availableParallelism } from "node:os";
 import type { Worker } from "node:worker_threads";
+import type { QueryLog } from "../log/record.ts";
 import type { ResultRow } from "../report/results.ts";
 import { spawnModuleWorker } from "../util/worker.ts";
 import type { Combination } from "./config.ts";
@@ -16,7 +17,7 @@ import type { WorkerInit, WorkerTask } from "./worker.ts";
 
 export interface PoolOptions {
   readonly jobs: number;
-  readonly init: Omit<WorkerInit, "records" | "format" | "classified">;
+  readonly init: Omit<WorkerInit, "records" | "format" | "classified" | "prepared">;
   readonly input: PreparedInput;
   /** Called as each combination finishes. */
   readonly onResult: (row: ResultRow) => void | Promise<void>;
@@ -35,11 +36,17 @@ export async function runPool(tasks: readonly WorkerTask[], opts: PoolOptions): 
     return;
   }
   const queue = [...tasks];
+  const bare = (log: QueryLog) => log.records.map(({ source: _s, ...r }) => r);
   const init: WorkerInit = {
     ...opts.init,
-    records: opts.input.log.records.map(({ source: _s, ...r }) => r),
+    records: bare(opts.input.log),
     format: opts.input.log.format,
     classified: opts.input.log.classified ?? false,
+    prepared: [...(opts.input.prepared ?? new Map<string, QueryLog>())].map(([key, log]) => ({
+      key,
+      records: log === opts.input.log ? undefined : bare(log),
+      classified: log.classified ?? false,
+    })),
   };
   await Promise.all(Array.from({ length: jobs }, () => driveWorker(queue, init, opts)));
 }

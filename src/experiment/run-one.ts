@@ -10,18 +10,25 @@ import type { Categorizer } from "../classify/categorize.ts";
 import type { KnowledgeService } from "../classify/service.ts";
 import { Taxonomy } from "../knowledge/taxonomy.ts";
 import type { QueryLog } from "../log/record.ts";
-import { methodRng, NO_GUARANTEE, type Release } from "../methods/method.ts";
-import { getMethod } from "../methods/registry.ts";
+import { declaredInput, NO_GUARANTEE, type Release } from "../methods/method.ts";
+import { loadMethod } from "../methods/registry.ts";
 import { getYardstick } from "../metrics/registry.ts";
 import type { Value, YardstickContext, YardstickOptions } from "../metrics/yardstick.ts";
+import { releaseLog } from "../pipeline/memory.ts";
 import type { ResultRow } from "../report/results.ts";
-import { silentProgress } from "../util/progress.ts";
 import { Rng } from "../util/random.ts";
 import type { Combination } from "./config.ts";
+import { preparationKey } from "./input.ts";
 
-/** What every combination shares: the (classified) input and how to categorise new queries. */
+/** What every combination shares: the input, prepared for each method, and how to categorise new queries. */
 export interface PreparedInput {
+  /** The input as the yardsticks' category lookup reads it (classified when the classifier ran). */
   readonly log: QueryLog;
+  /**
+   * The log each preparation gives (input.ts `preparationKey`), for the methods given something else than `log`
+   * as read; absent = every method is given `log`.
+   */
+  readonly prepared?: ReadonlyMap<string, QueryLog>;
   /** The classifier, loaded on first use (only releases with new query texts need it); absent = none. */
   readonly categorizer?: () => Promise<Categorizer | undefined>;
   /** Knowledge for the methods that need it (mdav and its family, swap on unclassified input). */
@@ -73,6 +80,8 @@ export async function measureRelease(
     readonly yardsticks: readonly string[];
     readonly options: YardstickOptions;
     readonly measured?: (yardstick: string) => void;
+    /** The log the method was given (default: `input.log`): what the release is compared with. */
+    readonly original?: QueryLog;
   },
 ): Promise<Record<string, Value>> {
   const categoryOf = await categoryLookup(input, release);
@@ -89,7 +98,7 @@ export async function measureRelease(
   for (const name of how.yardsticks) {
     const y = getYardstick(name);
     const measured = await y.measure(
-      { original: input.log, release, params: how.params, method: how.method },
+      { original: how.original ?? input.log, release, params: how.params, method: how.method },
       { ...ctx, rng: ctx.rng.derive(name) },
     );
     for (const c of y.columns(how.options)) values[`${y.name}.${c.key}`] = measured[c.key] ?? null;
@@ -106,7 +115,10 @@ export async function runCombination(
   options: YardstickOptions,
 ): Promise<ResultRow> {
   const started = performance.now();
-  const method = getMethod(combo.method);
+  const method = await loadMethod(combo.method);
+  // The log this method is given, as the pipeline prepares it: its origins index it, the audit and the yardsticks
+  // compare the release with it.
+  const given = input.prepared?.get(preparationKey(method, input.log)) ?? input.log;
   const base = { key, method: method.name, paper: method.paper, params: combo.params, seed: combo.seed };
   const values: Record<string, Value> = {};
   const timings: Record<string, number> = {};
@@ -118,17 +130,21 @@ export async function runCombination(
   };
   try {
     const params = method.parse(combo.params);
-    const release = await method.anonymize(input.log, params, {
-      rng: methodRng(combo.seed),
-      progress: silentProgress,
-      knowledge: input.knowledge,
+    const { release } = await releaseLog({
+      method,
+      params,
+      seed: combo.seed,
+      log: given,
+      prepared: { log: given },
+      ...(input.knowledge ? { knowledge: input.knowledge } : {}),
     });
     clock("anonymize");
     const audited = audit(
       {
         method: method.name,
+        declared: declaredInput(method),
         params: params as Record<string, unknown>,
-        original: input.log,
+        original: given,
         released: release.log,
         table: release.table,
         summary: release.counts,
@@ -141,6 +157,7 @@ export async function runCombination(
     Object.assign(
       values,
       await measureRelease(input, release, {
+        original: given,
         method: { name: method.name, paper: method.paper },
         params: params as Record<string, unknown>,
         seed: combo.seed,

@@ -15,7 +15,7 @@ import type { ResultRow, RunMeta } from "../report/results.ts";
 import { consoleProgress, type Progress } from "../util/progress.ts";
 import { codeVersion, contentHash, lookUp, ResultCache } from "./cache.ts";
 import type { Combination, ExperimentConfig } from "./config.ts";
-import { classifyInput, loadInput } from "./input.ts";
+import { loadInput, prepareInputs } from "./input.ts";
 import { runMeta } from "./meta.ts";
 import { writeResults } from "./output.ts";
 import { type PoolOptions, runPool } from "./pool.ts";
@@ -29,7 +29,7 @@ export interface ExperimentOutput {
   readonly files: { readonly tsv: string; readonly json: string; readonly html: string };
 }
 
-export interface RunOptions {
+export interface ExperimentRunOptions {
   readonly out: string;
   /** Overrides the config's `jobs`. */
   readonly jobs?: number;
@@ -43,7 +43,10 @@ export interface RunOptions {
 }
 
 /** Run an experiment end to end; see the module comment. */
-export async function runExperiment(config: ExperimentConfig, opts: RunOptions): Promise<ExperimentOutput> {
+export async function runExperimentConfig(
+  config: ExperimentConfig,
+  opts: ExperimentRunOptions,
+): Promise<ExperimentOutput> {
   const t0 = performance.now();
   const started = new Date().toISOString();
   const out = resolve(opts.out);
@@ -62,7 +65,7 @@ export async function runExperiment(config: ExperimentConfig, opts: RunOptions):
       ? undefined
       : (await import("../scrub/allow-list.ts")).AllowList.read(config.allowList);
   if (allow !== undefined) say(`experiment: allow list ${config.allowList} (${allow.describe()})`);
-  const { input, classifier, notes } = await classifyInput(
+  const { input, classifier, notes } = await prepareInputs(
     config,
     loaded.log,
     createKnowledgeService(undefined, undefined, allow),

@@ -14,6 +14,12 @@ export interface WorkerInit {
   readonly records: LogRecord[];
   readonly format: QueryLog["format"];
   readonly classified: boolean;
+  /** The logs of the other preparations (`records` absent: the same as `records` above). */
+  readonly prepared: readonly {
+    readonly key: string;
+    readonly records?: LogRecord[];
+    readonly classified: boolean;
+  }[];
   readonly useClassifier: boolean;
   readonly yardsticks: readonly string[];
   readonly options: YardstickOptions;
@@ -32,8 +38,15 @@ async function start(): Promise<void> {
   const allow =
     init.allow === undefined ? undefined : (await import("../scrub/allow-list.ts")).AllowList.of(init.allow);
   const knowledge = createKnowledgeService(undefined, undefined, allow);
+  const log: QueryLog = { records: init.records, format: init.format, classified: init.classified };
   const input: PreparedInput = {
-    log: { records: init.records, format: init.format, classified: init.classified },
+    log,
+    prepared: new Map(
+      init.prepared.map((p) => [
+        p.key,
+        p.records === undefined ? log : { records: p.records, format: init.format, classified: p.classified },
+      ]),
+    ),
     categorizer: init.useClassifier
       ? () => {
           loading ??= loadClassifier(knowledge).then((c) => c.categorize);

@@ -8,17 +8,29 @@
  */
 import type { KnowledgeService } from "../classify/service.ts";
 import type { CountTable } from "../log/count-table.ts";
+import type { DeclaredInput, MethodModel, TextDomain } from "../log/declared.ts";
 import type { Guarantee } from "../log/guarantee.ts";
 import type { LogRecord, QueryLog } from "../log/record.ts";
 import type { RowBlock } from "../log/row-block.ts";
 import type { RowWriter } from "../log/row-write.ts";
 import type { ClickUsers } from "../scrub/click-url.ts";
 import type { Stage } from "../stream/stage.ts";
-import { ParamError, type ParamSpec } from "../util/params.ts";
+import { ParamError, type ParamSet } from "../util/params.ts";
 import type { Progress } from "../util/progress.ts";
 import { Rng } from "../util/random.ts";
 
-export { ParamError, type ParamSpec } from "../util/params.ts";
+export {
+  bool,
+  choice,
+  defineParams,
+  int,
+  num,
+  ParamError,
+  type ParamSet,
+  type ParamSpec,
+  type ParamsOf,
+  text,
+} from "../util/params.ts";
 
 /**
  * The random stream a method gets for a run with `seed`. The CLI and the experiment runner both take it from
@@ -87,26 +99,64 @@ export interface StageOptions {
   readonly clickUsers?: ClickUsers;
 }
 
+/** Whether a method's output is a release a data team can apply to a log it holds, or a what-if (clientside). */
+export type MethodKind = "release" | "simulation";
+
 /**
- * What is known of a method without loading its implementation: each method folder's `meta.ts` exports it, and
- * the catalog (./catalog.ts) lists it beside a loader, so the CLI can offer every method's flags and help while
+ * What a method's summary may show. `exact`: every count. `dp`: the public summary (printed table, `--json`,
+ * notes, progress lines) holds only data-independent values, values read off the released table or values the
+ * method noised and charged to its budget; exact data-dependent figures go to the diagnostics, written only on
+ * request to a `*.PRIVATE.*` file.
+ */
+export type Disclosure = "exact" | "dp";
+
+/** What input a method takes; the pipeline prepares and reads the log accordingly. */
+export interface InputDeclaration {
+  /** The text the method is given (src/log/declared.ts). */
+  readonly text: TextDomain;
+  /** It reads a stream in time order (a stage): the pipeline sorts a log that is not. */
+  readonly timeOrder: boolean;
+  /** It reads each user's records together (`anonymizeByUser`): the pipeline verifies the grouping itself. */
+  readonly userGrouping: boolean;
+  /**
+   * Preparation may decide about one record from other records (the scrubber's "URL clicked by one user only"
+   * rule, the count of users who typed a name). A DP method declares false: its preparation is per record.
+   */
+  readonly crossUser: boolean;
+}
+
+/**
+ * What is known of a method without loading its implementation: each method folder's `meta.ts` declares it, and
+ * the registry (./registry.ts) lists it beside a loader, so the CLI can offer every method's flags and help while
  * loading only the method that runs.
  */
-export interface MethodInfo {
+export interface MethodDeclaration<P = unknown, N extends string = string> {
   /** The name used on the command line and in configs: "swap", "mdav", "graph", "km", "dp", "threshold", … */
-  readonly name: string;
+  readonly name: N;
   /** One line for `--help` and the report. */
   readonly summary: string;
   /** The paper it implements, e.g. "000", "004", "Korolova et al. 2009". */
   readonly paper: string;
-  /** Its parameters; each stated default is its parser's (test/contracts/registries.test.ts). */
-  readonly params: readonly ParamSpec[];
+  readonly kind: MethodKind;
+  readonly input: InputDeclaration;
+  readonly disclosure: Disclosure;
+  /** What it releases: a log in the input's format, or a query-click count table (dp). */
+  readonly releases: "log" | "count-table";
+  /** The privacy model it is built for (the audit's checks apply by it). */
+  readonly model: MethodModel;
+  /** Its parameters: one schema, from which type, parser, flags, help and JSON Schema derive. */
+  readonly params: ParamSet<P>;
   /**
    * The method can stream raw rows ({@link Method.createRowStage}): it reads only a row's user, query, time and
-   * category, and writes each row back as read or with a new user and time, so the CLI copies the bytes of the
-   * rest of the row instead of parsing and printing every field (src/log/rows.ts). Absent = records only.
+   * category, and writes each row back as read or with a new user and time, so the pipeline copies the bytes of
+   * the rest of the row instead of parsing and printing every field (src/log/rows.ts). Absent = records only.
    */
   readonly rows?: boolean;
+}
+
+/** The part of a declaration the audit reads (src/log/declared.ts). */
+export function declaredInput(m: MethodDeclaration): DeclaredInput {
+  return { model: m.model, text: m.input.text, crossUser: m.input.crossUser };
 }
 
 /**
@@ -124,8 +174,11 @@ export interface RowStage {
   counts(): Record<string, number>;
 }
 
-export interface Method<P = unknown> extends MethodInfo {
-  /** Validate raw parameters (from CLI flags or a config); throws {@link ParamError}. */
+export interface Method<P = unknown> extends MethodDeclaration<P> {
+  /**
+   * Validate raw parameters (from CLI flags or a config), defaults filled in; throws {@link ParamError}. The
+   * declaration's schema, plus what only the implementation can check (dp: a usable threshold).
+   */
   parse(raw: Readonly<Record<string, unknown>>): P;
   anonymize(input: QueryLog, params: P, ctx: MethodContext): Promise<Release>;
   /**
@@ -168,8 +221,6 @@ export interface UserPasses {
    */
   pass(): AsyncIterable<readonly LogRecord[]>;
 }
-
-export { intParam, numberParam } from "../util/params.ts";
 
 /**
  * Run a method's computation, turning a RangeError it raises (a parameter that passed `parse` but is out of the

@@ -118,8 +118,12 @@ ${kindTable("utility", aggs, cols, meta)}
 }
 
 /** The top of the report: what to ship for the risk budget and why (two sentences), and disagreements. */
-function decision(aggs: readonly Aggregate[], measures: readonly RiskMeasure[], meta: RunMeta): string {
+function decision(all: readonly Aggregate[], measures: readonly RiskMeasure[], meta: RunMeta): string {
   const { budget, utility } = meta.frontier;
+  // Only a release is something to ship; a simulation (clientside) is shown as a what-if beside it.
+  const kindOf = (method: string) => methods.find((m) => m.name === method)?.kind ?? "release";
+  const aggs = all.filter((a) => kindOf(a.method) === "release");
+  const simulations = all.filter((a) => kindOf(a.method) === "simulation");
   const chosen = measures.find((m) => m.id === meta.frontier.privacy) ?? {
     id: meta.frontier.privacy,
     label: columnOf(meta.frontier.privacy, meta)?.label ?? meta.frontier.privacy,
@@ -161,7 +165,25 @@ function decision(aggs: readonly Aggregate[], measures: readonly RiskMeasure[], 
       second = `But ${esc(worst.m.label)} puts it at ${esc(num(worst.v, "%"))}, and no configuration stays within ${esc(String(budget))}% on every privacy measure.`;
     }
   }
-  return `<section id="decision" class="decision"><h2>What to ship</h2><p>${first} ${second}</p></section>`;
+  const whatIf =
+    simulations.length === 0 ? "" : ` ${whatIfText(simulations, chosen, utility, budget, budgetText)}`;
+  return `<section id="decision" class="decision"><h2>What to ship</h2><p>${first} ${second}${whatIf}</p></section>`;
+}
+
+/** The sentence on simulated protections (clientside): what the engine would see, not a release to ship. */
+function whatIfText(
+  simulations: readonly Aggregate[],
+  chosen: RiskMeasure,
+  utility: string,
+  budget: number,
+  budgetText: string,
+): string {
+  const best = choose(simulations, [chosen], utility, budget);
+  const what =
+    "is not a release a data team can apply to a log it holds: it is what the engine would see if its users ran the protocol";
+  if (!best)
+    return `What-if: client-side protection ${what}, and no setting of it stays within ${budgetText}.`;
+  return `What-if: client-side protection ${what}; within ${budgetText}, <strong>${esc(best.config.method)}</strong> (${esc(best.config.full)}) would keep ${esc(num(best.utility, "%"))} at ${esc(num(best.risk, "%"))} risk.`;
 }
 
 function disagreementList(

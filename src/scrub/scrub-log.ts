@@ -6,6 +6,7 @@
  * AOL repeats a query on each click row and on each next-page request, so results are memoized per distinct
  * query text in a bounded map: the scrubber is pure, so this changes nothing but the time.
  */
+import type { TextDomain } from "../log/declared.ts";
 import type { LogRecord, QueryLog } from "../log/record.ts";
 import type { RowBlock } from "../log/row-block.ts";
 import type { RowWriter } from "../log/row-write.ts";
@@ -164,16 +165,19 @@ export async function scrubRows(
 
 /**
  * A log held in memory as `querymask scrub` gives it: identifiers dropped from every query (records left empty
- * removed), click URLs whose host carries one dropped, and clicks only one user of this log made dropped. What
- * every method but identity is given when its input is not already classified (and so scrubbed): a method
- * releases no identifier, whatever it keeps of the text (docs/audit.md).
+ * removed), click URLs whose host carries one dropped, and (unless `singleUserClicks` is false: a method whose
+ * preparation is per record) clicks only one user of this log made dropped. What a method declaring a scrubbed
+ * input is given when its input is not already classified: it releases no identifier, whatever it keeps of the
+ * text (docs/audit.md).
  */
 export async function scrubLog<L extends QueryLog>(
   log: L,
   scrubber: Scrubber = createScrubber(),
+  opts: { readonly singleUserClicks?: boolean } = {},
 ): Promise<{ log: L; counts: ScrubCounts }> {
   const counts = emptyCounts();
-  const clicks = await ClickUsers.of(once(log.records));
+  // The single-user click rule decides about a record from the others: only where the method allows that.
+  const clicks = opts.singleUserClicks === false ? undefined : await ClickUsers.of(once(log.records));
   const records: LogRecord[] = [];
   for await (const batch of scrubRecords(once(log.records), scrubber, counts, { clicks })) {
     for (const r of batch) records.push(r);
@@ -186,18 +190,11 @@ async function* once<T>(batch: readonly T[]): AsyncGenerator<readonly T[]> {
 }
 
 /**
- * Methods whose release is the queries as typed by design, so neither scrubbed nor audited for identifiers:
- * identity (the input unchanged) and clientside (what the search engine receives when users forward each
- * other's queries — it protects who asked, not what was asked; paper 002).
+ * Whether a log is to be scrubbed before a method that declares `text` as its input (src/log/declared.ts) sees
+ * it, as `querymask scrub` does: when the method takes scrubbed text and the log is not already classified (and
+ * so scrubbed). So no method releases an identifier, whatever it keeps of the text; the audit scrubs the original
+ * the same way.
  */
-export const KEEPS_TEXT_AS_TYPED: ReadonlySet<string> = new Set(["identity", "clientside"]);
-
-/**
- * Whether `querymask anonymize` (and the library's `anonymize`) scrubs a log before the method sees it, as
- * `querymask scrub` does: every method but those of {@link KEEPS_TEXT_AS_TYPED} and swap (which
- * classifies, and so scrubs, an unclassified input on the way), when the log is not already classified. So no
- * method releases an identifier, whatever it keeps of the text; the audit scrubs the original the same way.
- */
-export function scrubsInput(method: string, log: { readonly classified?: boolean }): boolean {
-  return !log.classified && !KEEPS_TEXT_AS_TYPED.has(method) && method !== "swap";
+export function scrubsInput(text: TextDomain, log: { readonly classified?: boolean }): boolean {
+  return !log.classified && text === "scrubbed";
 }

@@ -5,13 +5,13 @@ import { type AttackInput, scoreGuesses } from "../../src/attacks/attack.ts";
 import { attacks, getAttack } from "../../src/attacks/registry.ts";
 import type { LogRecord, QueryLog } from "../../src/log/record.ts";
 import { swapRecords } from "../../src/methods/swap/index.ts";
-import { parseSwapParams } from "../../src/methods/swap/params.ts";
+import { swapParams } from "../../src/methods/swap/meta.ts";
 import { silentProgress } from "../../src/util/progress.ts";
 import { Rng } from "../../src/util/random.ts";
 import { logArb } from "../swap/fixtures.ts";
 
 function setup(recs: LogRecord[], raw: Record<string, unknown> = { k: 3 }, seed = 1) {
-  const out = swapRecords(recs, parseSwapParams(raw), Rng.fromSeed(seed));
+  const out = swapRecords(recs, swapParams.parse(raw), Rng.fromSeed(seed));
   const original: QueryLog = { records: recs, format: "aol" };
   const released: QueryLog = { records: out.records, format: "aol" };
   return { original, released, origin: out.origin };

@@ -2,6 +2,8 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { type AuditSubject, audit } from "../../src/audit/audit.ts";
 import type { LogRecord, QueryLog } from "../../src/log/record.ts";
+import { declaredInput } from "../../src/methods/method.ts";
+import { methodEntry } from "../../src/methods/registry.ts";
 
 const T = 1_141_000_000;
 const rec = (user: string, query: string, t: number, extra: Partial<LogRecord> = {}): LogRecord => ({
@@ -18,8 +20,16 @@ function subject(
   original: LogRecord[],
   released: LogRecord[],
 ) {
-  return { method, params, original: log(original), released: log(released) } satisfies AuditSubject;
+  return {
+    method,
+    declared: declaredInput(methodEntry(method)),
+    params,
+    original: log(original),
+    released: log(released),
+  } satisfies AuditSubject;
 }
+
+const dpDeclared = declaredInput(methodEntry("dp"));
 
 const failed = (s: AuditSubject) =>
   audit(s)
@@ -145,8 +155,10 @@ describe("audit checks: each passes a release that keeps its promise and fails o
       queries: [{ query: "news", count: 3.2 }],
       clicks: [{ query: "news", url: "http://n.com", count: 2 }],
     };
-    assert.deepEqual(failed({ method: "dp", params: {}, original, table }), []);
+    assert.deepEqual(failed({ method: "dp", declared: dpDeclared, params: {}, original, table }), []);
     const invented = { ...table, queries: [{ query: "olds", count: 5 }] };
-    assert.deepEqual(failed({ method: "dp", params: {}, original, table: invented }), ["count table"]);
+    assert.deepEqual(failed({ method: "dp", declared: dpDeclared, params: {}, original, table: invented }), [
+      "count table",
+    ]);
   });
 });

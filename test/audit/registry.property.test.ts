@@ -13,7 +13,8 @@ import { type Guarantee, parseGuarantee, userLevelDp } from "../../src/log/guara
 import { loadLog } from "../../src/log/read.ts";
 import type { LogRecord, QueryLog } from "../../src/log/record.ts";
 import { writeLog } from "../../src/log/write.ts";
-import { methods } from "../../src/methods/registry.ts";
+import { declaredInput } from "../../src/methods/method.ts";
+import { loadMethod, methods } from "../../src/methods/registry.ts";
 import { silentProgress } from "../../src/util/progress.ts";
 import { Rng } from "../../src/util/random.ts";
 import { tempDir } from "../helpers/tmp.ts";
@@ -118,7 +119,7 @@ async function auditWritten(
   seed: number,
   claim?: (g: Guarantee) => Guarantee,
 ) {
-  const method = methods.find((m) => m.name === name)!;
+  const method = await loadMethod(name);
   const params = method.parse(raw);
   const release = await method.anonymize(log, params, { rng: Rng.fromSeed(seed), progress: silentProgress });
   const dir = tempDir();
@@ -128,6 +129,7 @@ async function auditWritten(
   const summary = JSON.parse(readFileSync(summaryPath, "utf8")) as Record<string, unknown>;
   const subject = {
     method: name,
+    declared: declaredInput(method),
     params: params as Record<string, unknown>,
     original: log,
     summary,

@@ -4,8 +4,9 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import fc from "fast-check";
-import { numberParam, ParamError, withParamRange } from "../../src/methods/method.ts";
+import { ParamError, withParamRange } from "../../src/methods/method.ts";
 import { methods } from "../../src/methods/registry.ts";
+import { numberParam } from "../../src/util/params.ts";
 import { tempDir } from "../helpers/tmp.ts";
 
 test("numberParam refuses non-finite and subnormal numbers for any check", () => {
@@ -38,10 +39,10 @@ test("numberParam refuses non-finite and subnormal numbers for any check", () =>
 
 test("every registered number parameter refuses Infinity and 1e-320 with a ParamError", () => {
   for (const m of methods) {
-    for (const p of m.params.filter((s) => s.type === "number" || s.type === "int")) {
+    for (const p of m.params.specs.filter((s) => s.type === "number" || s.type === "int")) {
       for (const bad of ["Infinity", "1e-320", "NaN"]) {
         assert.throws(
-          () => m.parse({ [p.name]: bad }),
+          () => m.params.parse({ [p.name]: bad }),
           (e: unknown) => e instanceof ParamError,
           `${m.name} --${p.name} ${bad}`,
         );

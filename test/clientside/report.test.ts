@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 import { parseConfig } from "../../src/experiment/config.ts";
-import { runExperiment } from "../../src/experiment/runner.ts";
+import { runExperimentConfig } from "../../src/experiment/runner.ts";
 import { pelSection } from "../../src/report/pel.ts";
 import { smallLog } from "../experiment/fixtures.ts";
 import { tempDir } from "../helpers/tmp.ts";
@@ -16,7 +16,7 @@ test("client-side joins the experiment as a method; the report shows its PEL dis
     frontier: { privacy: "rl.rl", utility: "retention.events" },
     jobs: 1,
   };
-  const r = await runExperiment(parseConfig(raw), { out: tempDir(), quiet: true, log: smallLog() });
+  const r = await runExperimentConfig(parseConfig(raw), { out: tempDir(), quiet: true, log: smallLog() });
   const rows = JSON.parse(readFileSync(r.files.json, "utf8"));
   const list = (Array.isArray(rows) ? rows : rows.rows) as {
     method: string;

@@ -10,7 +10,7 @@ import {
   SEEDED_WARNING,
 } from "../../src/methods/dp/index.ts";
 import { selections } from "../../src/methods/dp/selection/index.ts";
-import { getMethod } from "../../src/methods/registry.ts";
+import { loadMethod } from "../../src/methods/registry.ts";
 import { silentProgress } from "../../src/util/progress.ts";
 import { Rng } from "../../src/util/random.ts";
 import { stderrOf } from "../helpers/stderr.ts";
@@ -85,8 +85,8 @@ test("the discrete cutoff K + 1 keeps the paper's δ bound for discrete Laplace 
   assert.ok(q1 ** (Math.floor(3.99 - 1) + 1) / (1 + q1) > 0.5 * Math.exp(1 - 3.99));
 });
 
-test("dp is registered; bad parameters are rejected with a clear message", () => {
-  assert.equal(getMethod("dp"), dp);
+test("dp is registered; bad parameters are rejected with a clear message", async () => {
+  assert.equal(await loadMethod("dp"), dp);
   assert.throws(() => dp.parse({ epsilon: 0 }), /dp: parameter epsilon: must be in \[0.001, 1000\], got 0/);
   assert.throws(() => dp.parse({ epsilon: -1 }), /dp: parameter epsilon: must be in/);
   // A subnormal ε is refused by the generic number check, a tiny normal one by dp's own range.
@@ -112,7 +112,10 @@ test("dp is registered; bad parameters are rejected with a clear message", () =>
   );
   assert.throws(() => dp.parse({ alpha: -1 }), /dp: parameter alpha/);
   assert.throws(() => dp.parse({ epsilon: "abc" }), /dp: parameter epsilon: must be a number/);
-  assert.throws(() => dp.parse({ noise: "urandom" }), /dp: parameter noise: must be "crypto" or "seeded"/);
+  assert.throws(
+    () => dp.parse({ noise: "urandom" }),
+    /dp: parameter noise: must be one of crypto, seeded, got "urandom"/,
+  );
   assert.throws(() => dp.parse({ clicks: "maybe" }), /dp: parameter clicks: must be true or false/);
   assert.deepEqual(
     dp.parse({ selection: "korolova", epsilon: "0.5", delta: "1e-6", noise: "seeded", clicks: "false" }),

@@ -128,7 +128,8 @@ test("querymask anonymize --method dp: a log grouped by user is read by user, on
       note,
       r.stderr,
     );
-    if (!note) assert.match(r.stderr, /one user at a time: [\d,]+ done/);
+    // A DP run's progress names its phases without counts (rows and users read are data-dependent).
+    if (!note) assert.match(r.stderr, /one user at a time: done/);
     const body = readFileSync(out, "utf8");
     assert.ok(body.split("\n").length > 10, "something was released");
     assert.equal(body, readFileSync(batch, "utf8"));

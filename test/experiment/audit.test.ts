@@ -4,11 +4,11 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { parseConfig } from "../../src/experiment/config.ts";
-import { runExperiment } from "../../src/experiment/runner.ts";
+import { runExperimentConfig } from "../../src/experiment/runner.ts";
 import { tempDir } from "../helpers/tmp.ts";
 import { rec, smallLog } from "./fixtures.ts";
 
-describe("runExperiment audits every release", () => {
+describe("runExperimentConfig audits every release", () => {
   it("a verdict per row, in results.tsv and in the report's method tables", async () => {
     const log = smallLog();
     // Two users searched the same e-mail address: the threshold releases it (k = 2), and the audit says so.
@@ -21,7 +21,7 @@ describe("runExperiment audits every release", () => {
       yardsticks: ["retention"],
       jobs: 1,
     });
-    const r = await runExperiment(config, { out: tempDir(), quiet: true, log });
+    const r = await runExperimentConfig(config, { out: tempDir(), quiet: true, log });
     const verdict = (method: string, k?: number) =>
       r.rows.find((x) => x.method === method && (k === undefined || x.params.k === k))!;
     assert.equal(verdict("identity").audit, "pass");
@@ -53,7 +53,7 @@ describe("runExperiment audits every release", () => {
       jobs: 1,
     };
     const run = async (extra: object) =>
-      await runExperiment(parseConfig({ ...raw, ...extra }, "x.yaml", dir), {
+      await runExperimentConfig(parseConfig({ ...raw, ...extra }, "x.yaml", dir), {
         out: tempDir(),
         quiet: true,
         log,

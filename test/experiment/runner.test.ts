@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import { parseConfig } from "../../src/experiment/config.ts";
 import { runMainJob } from "../../src/experiment/main-job.ts";
-import { runExperiment } from "../../src/experiment/runner.ts";
+import { runExperimentConfig } from "../../src/experiment/runner.ts";
 import { tempDir } from "../helpers/tmp.ts";
 import { smallLog } from "./fixtures.ts";
 
@@ -17,10 +17,10 @@ const raw = {
   jobs: 1,
 };
 
-describe("runExperiment", () => {
+describe("runExperimentConfig", () => {
   it("writes results.tsv, results.json and report.html with one row per combination", async () => {
     const out = tempDir();
-    const r = await runExperiment(parseConfig(raw), { out, quiet: true, log: smallLog() });
+    const r = await runExperimentConfig(parseConfig(raw), { out, quiet: true, log: smallLog() });
     assert.equal(r.rows.length, 8);
     for (const f of [r.files.tsv, r.files.json, r.files.html]) assert.ok(existsSync(f), f);
     const tsv = readFileSync(r.files.tsv, "utf8").trim().split("\n");
@@ -48,7 +48,7 @@ describe("runExperiment", () => {
       yardsticks: ["retention"],
     });
     assert.deepEqual(config.combinations[0]!.params, { k: 5 }, "defaults filled in by the method's parser");
-    const r = await runExperiment(config, { out, quiet: true, log: smallLog() });
+    const r = await runExperimentConfig(config, { out, quiet: true, log: smallLog() });
     assert.equal(r.meta.computed, 1);
     assert.equal(r.rows.length, 1);
     assert.deepEqual(r.rows[0]!.params, { k: 5 });
@@ -58,9 +58,9 @@ describe("runExperiment", () => {
 
   it("a rerun takes every result from the cache; a changed grid computes only the new point", async () => {
     const out = tempDir();
-    const first = await runExperiment(parseConfig(raw), { out, quiet: true, log: smallLog() });
+    const first = await runExperimentConfig(parseConfig(raw), { out, quiet: true, log: smallLog() });
     assert.equal(first.meta.computed, 8);
-    const second = await runExperiment(parseConfig(raw), { out, quiet: true, log: smallLog() });
+    const second = await runExperimentConfig(parseConfig(raw), { out, quiet: true, log: smallLog() });
     assert.equal(second.meta.computed, 0);
     assert.equal(second.meta.cached, 8);
     assert.deepEqual(
@@ -71,19 +71,19 @@ describe("runExperiment", () => {
       ...raw,
       methods: [...raw.methods.slice(0, 2), { method: "threshold", params: { k: [2, 3, 4] } }],
     };
-    const third = await runExperiment(parseConfig(grown), { out, quiet: true, log: smallLog() });
+    const third = await runExperimentConfig(parseConfig(grown), { out, quiet: true, log: smallLog() });
     assert.equal(third.meta.computed, 2, "k=4 for two seeds");
     assert.equal(third.meta.cached, 8);
   });
 
   it("worker threads give the same results as one thread", async () => {
-    const serial = await runExperiment(parseConfig(raw), {
+    const serial = await runExperimentConfig(parseConfig(raw), {
       out: tempDir(),
       quiet: true,
       log: smallLog(),
       jobs: 1,
     });
-    const parallel = await runExperiment(parseConfig(raw), {
+    const parallel = await runExperimentConfig(parseConfig(raw), {
       out: tempDir(),
       quiet: true,
       log: smallLog(),

@@ -6,7 +6,7 @@ import type { QueryLog } from "../../src/log/record.ts";
 import { graph } from "../../src/methods/graph/index.ts";
 import { degrees, QueryGraphBuilder } from "../../src/methods/graph/query-graph.ts";
 import { ParamError } from "../../src/methods/method.ts";
-import { getMethod } from "../../src/methods/registry.ts";
+import { loadMethod } from "../../src/methods/registry.ts";
 import { silentProgress } from "../../src/util/progress.ts";
 import { Rng } from "../../src/util/random.ts";
 import { event, fig72Log, log, logArb } from "./fixtures.ts";
@@ -23,8 +23,8 @@ function edgesOf(l: QueryLog): number {
   return degrees(b.build()).reduce((s, d) => s + d, 0) / 2;
 }
 
-test("graph is registered and reachable by name", () => {
-  assert.equal(getMethod("graph"), graph);
+test("graph is registered and reachable by name", async () => {
+  assert.equal(await loadMethod("graph"), graph);
   assert.equal(graph.paper, "001");
 });
 

@@ -3,7 +3,7 @@ import { describe, it } from "node:test";
 import fc from "fast-check";
 import { checkKmAnonymity } from "../../src/audit/checks/km.ts";
 import { adValueRetained, km, kmRecords } from "../../src/methods/km/index.ts";
-import { parseKmParams } from "../../src/methods/km/params.ts";
+import { kmParams } from "../../src/methods/km/meta.ts";
 import { TARGETS, type Target } from "../../src/methods/km/targets.ts";
 import { ParamError } from "../../src/methods/method.ts";
 import { silentProgress } from "../../src/util/progress.ts";
@@ -149,24 +149,24 @@ describe("km method (paper 003)", () => {
   describe("parameters", () => {
     it("rejects k < 2 and m < 1 with a clear message", () => {
       assert.throws(
-        () => parseKmParams({ k: 1, m: 2 }),
+        () => kmParams.parse({ k: 1, m: 2 }),
         (e: unknown) => {
           assert.ok(e instanceof ParamError);
           assert.match(e.message, /^km: parameter k: must be an integer ≥ 2.*got 1$/);
           return true;
         },
       );
-      assert.throws(() => parseKmParams({ k: 2, m: 0 }), /parameter m: must be an integer ≥ 1.*got 0/);
-      assert.throws(() => parseKmParams({ k: "2.5" }), /parameter k: .*got "2.5"/);
+      assert.throws(() => kmParams.parse({ k: 2, m: 0 }), /parameter m: must be an integer ≥ 1.*got 0/);
+      assert.throws(() => kmParams.parse({ k: "2.5" }), /parameter k: .*got "2.5"/);
     });
 
     it("rejects an unknown target and a bid target without a bid table", () => {
-      assert.throws(() => parseKmParams({ target: "money" }), /parameter target: must be one of random, /);
+      assert.throws(() => kmParams.parse({ target: "money" }), /parameter target: must be one of random, /);
       assert.throws(
-        () => parseKmParams({ target: "revenue" }),
+        () => kmParams.parse({ target: "revenue" }),
         /parameter bid: target revenue needs a bid table/,
       );
-      assert.deepEqual(parseKmParams({ k: "10", m: "3", target: "bid", bid: "b.tsv" }), {
+      assert.deepEqual(kmParams.parse({ k: "10", m: "3", target: "bid", bid: "b.tsv" }), {
         k: 10,
         m: 3,
         target: "bid",

@@ -1,9 +1,9 @@
 /** Each utility/privacy yardstick on hand-made logs with known answers, and the identity / drop-all extremes. */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { dropAll } from "../../src/methods/drop-all/index.ts";
 import { identity } from "../../src/methods/identity/index.ts";
 import { NO_GUARANTEE, type Release, userLevelDp } from "../../src/methods/method.ts";
-import { dropAll } from "../../src/methods/suppress-all/index.ts";
 import { yardsticks } from "../../src/metrics/registry.ts";
 import type { Measurement } from "../../src/metrics/yardstick.ts";
 import { silentProgress } from "../../src/util/progress.ts";

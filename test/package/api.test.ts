@@ -22,7 +22,7 @@ import {
   runStage,
   scrub,
 } from "../../src/index.ts";
-import { getMethod } from "../../src/methods/registry.ts";
+import { loadMethod } from "../../src/methods/registry.ts";
 import { tempDir } from "../helpers/tmp.ts";
 
 /** A generated log as `querymask classify` would give it: true categories, identifiers scrubbed, in time order. */
@@ -63,7 +63,7 @@ test("the typed parameter map names exactly the registered methods", () => {
   );
 });
 
-test("a bad parameter is a ParamError with the method's own message; a name it does not take too", () => {
+test("a bad parameter is a ParamError with the method's own message; a name it does not take too", async () => {
   for (const [method, params] of [
     ["swap", { k: 1 }],
     ["km", { m: 0 }],
@@ -72,7 +72,7 @@ test("a bad parameter is a ParamError with the method's own message; a name it d
   ] as const) {
     let cli = "";
     try {
-      getMethod(method).parse(params);
+      (await loadMethod(method)).parse(params);
     } catch (e) {
       cli = (e as Error).message;
     }

@@ -5,7 +5,7 @@ import { test } from "node:test";
 import fc from "fast-check";
 import type { LogRecord } from "../../src/log/record.ts";
 import { swapRecords } from "../../src/methods/swap/index.ts";
-import { parseSwapParams } from "../../src/methods/swap/params.ts";
+import { swapParams } from "../../src/methods/swap/meta.ts";
 import { categoryAt, Profiler } from "../../src/profile/profiler.ts";
 import { SqliteProfileStore } from "../../src/profile/sqlite-store.ts";
 import { Rng } from "../../src/util/random.ts";
@@ -67,7 +67,7 @@ test("profiles of the original and the swapped log are equal (§4.5), on a file 
         const a = new SqliteProfileStore(join(dir, "a.sqlite"));
         const b = new SqliteProfileStore(":memory:");
         try {
-          const out = swapRecords(recs, parseSwapParams({ k: 3 }), Rng.fromSeed(4));
+          const out = swapRecords(recs, swapParams.parse({ k: 3 }), Rng.fromSeed(4));
           // Compare on what was released: drop the suppressed events from the original side.
           const kept = new Set(out.origin);
           const pa = new Profiler(a);

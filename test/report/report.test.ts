@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import { CHROMIUM, checkReport } from "../../scripts/check-report.ts";
 import { parseConfig } from "../../src/experiment/config.ts";
-import { runExperiment } from "../../src/experiment/runner.ts";
+import { runExperimentConfig } from "../../src/experiment/runner.ts";
 import { frontierSpec, markFrontier, methodColour } from "../../src/report/charts.ts";
 import type { ResultRow } from "../../src/report/results.ts";
 import { choose, disagreements, OWN_ATTACKS, type RiskMeasure, risk } from "../../src/report/summary.ts";
@@ -31,10 +31,12 @@ let made: Promise<{ html: string; json: string }> | undefined;
 
 /** One report for the whole file (an experiment run is the slow part). */
 function makeReport(): Promise<{ html: string; json: string }> {
-  made ??= runExperiment(parseConfig(raw), { out: tempDir(), quiet: true, log: smallLog() }).then((r) => ({
-    html: r.files.html,
-    json: join(r.files.html, "..", "results.json"),
-  }));
+  made ??= runExperimentConfig(parseConfig(raw), { out: tempDir(), quiet: true, log: smallLog() }).then(
+    (r) => ({
+      html: r.files.html,
+      json: join(r.files.html, "..", "results.json"),
+    }),
+  );
   return made;
 }
 

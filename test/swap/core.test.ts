@@ -8,7 +8,7 @@ import { test } from "node:test";
 import fc from "fast-check";
 import { SwapCore } from "../../src/methods/swap/core.ts";
 import type { Entry, EventRows } from "../../src/methods/swap/entry.ts";
-import { parseSwapParams } from "../../src/methods/swap/params.ts";
+import { swapParams } from "../../src/methods/swap/meta.ts";
 import { Rng } from "../../src/util/random.ts";
 
 const CATS = ["Top/Arts", "Top/Sports", "Top/Health"];
@@ -36,7 +36,7 @@ test("each arrival releases one event iff the bucket holds ≥ k events from ≥
       fc.integer({ min: 0, max: 1000 }),
       (specs, k, delta, seed) => {
         const released: { entry: Entry; user: string }[] = [];
-        const core = new SwapCore(parseSwapParams({ k, delta }), Rng.fromSeed(seed), (entry, user) =>
+        const core = new SwapCore(swapParams.parse({ k, delta }), Rng.fromSeed(seed), (entry, user) =>
           released.push({ entry, user }),
         );
         const model = new Map<string, ModelBucket>();
@@ -83,7 +83,7 @@ test("the δ rule: a run of one user's events grows k only once the other users'
   // left: grow k to 3.6), A (4 ≥ 3.6 and only A: grow to 4.32).
   for (let seed = 0; seed < 50; seed++) {
     const out: string[] = [];
-    const core = new SwapCore(parseSwapParams({ k: 3, delta: 1.2 }), Rng.fromSeed(seed), (e, u) =>
+    const core = new SwapCore(swapParams.parse({ k: 3, delta: 1.2 }), Rng.fromSeed(seed), (e, u) =>
       out.push(`${e.user}→${u}`),
     );
     const growthsAfter: number[] = [];
@@ -112,7 +112,7 @@ test("an event is never released so that it reads back merged with the previous 
         let last: { user: string; time: number } | undefined;
         let time = 1000;
         const core = new SwapCore(
-          parseSwapParams({ k, end: "suppress" }),
+          swapParams.parse({ k, end: "suppress" }),
           Rng.fromSeed(seed),
           (e, user, t) => {
             if (last && last.user === user && last.time === t) {
@@ -162,7 +162,7 @@ test("every event the core takes is released once or suppressed once — its row
           suppressed: (h) => mark(h, "suppressed"),
         };
         const core = new SwapCore<number>(
-          parseSwapParams({ k, maxDelay, end }),
+          swapParams.parse({ k, maxDelay, end }),
           Rng.fromSeed(seed),
           (e) => mark(e.rows, "released"),
           undefined,

@@ -8,7 +8,7 @@ import { test } from "node:test";
 import fc from "fast-check";
 import { SwapCore } from "../../src/methods/swap/core.ts";
 import type { Entry } from "../../src/methods/swap/entry.ts";
-import { parseSwapParams } from "../../src/methods/swap/params.ts";
+import { swapParams } from "../../src/methods/swap/meta.ts";
 import { Rng } from "../../src/util/random.ts";
 
 const CATS = [
@@ -42,7 +42,7 @@ test("depth 2: a deeper bucket releases only from k + 1 distinct users, holds â‰
       fc.integer({ min: 0, max: 1000 }),
       (specs, k, seed) => {
         const emitted: { entry: Entry; user: string }[] = [];
-        const core = new SwapCore(parseSwapParams({ k, depth: 2 }), Rng.fromSeed(seed), (entry, user) =>
+        const core = new SwapCore(swapParams.parse({ k, depth: 2 }), Rng.fromSeed(seed), (entry, user) =>
           emitted.push({ entry, user }),
         );
         const model = new Map<string, ModelBucket>();
@@ -109,7 +109,7 @@ test("depth 2: a deeper bucket releases only from k + 1 distinct users, holds â‰
 test("a fine category busy with many users is swapped within itself; one searched by fewer falls back to its parent", () => {
   const run = (users: number) => {
     const out: { entry: Entry; user: string }[] = [];
-    const core = new SwapCore(parseSwapParams({ k: 3, depth: 3 }), Rng.fromSeed(1), (entry, user) =>
+    const core = new SwapCore(swapParams.parse({ k: 3, depth: 3 }), Rng.fromSeed(1), (entry, user) =>
       out.push({ entry, user }),
     );
     for (let i = 0; i < 200; i++) {

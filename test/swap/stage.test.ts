@@ -2,13 +2,13 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
 import type { LogRecord } from "../../src/log/record.ts";
-import { parseSwapParams } from "../../src/methods/swap/params.ts";
+import { swapParams } from "../../src/methods/swap/meta.ts";
 import { SwapStage, type SwapStageSnapshot } from "../../src/methods/swap/stage.ts";
 import { Rng } from "../../src/util/random.ts";
 import { buildLog, eventSpec, logArb } from "./fixtures.ts";
 
 function runBatches(recs: LogRecord[], size: number, raw: Record<string, unknown> = {}): LogRecord[] {
-  const st = new SwapStage(parseSwapParams(raw), Rng.fromSeed(5));
+  const st = new SwapStage(swapParams.parse(raw), Rng.fromSeed(5));
   const out: LogRecord[] = [];
   for (let i = 0; i < recs.length; i += size) out.push(...st.push(recs.slice(i, i + size)));
   out.push(...st.flush());
@@ -34,10 +34,10 @@ test("snapshot → JSON → restore → continue gives byte-identical output", (
         const raw = { k: 3, maxDelay, depth };
         const whole = JSON.stringify(runBatches(recs, 7, raw));
         const cut = Math.min(cutAt, recs.length);
-        const a = new SwapStage(parseSwapParams(raw), Rng.fromSeed(5));
+        const a = new SwapStage(swapParams.parse(raw), Rng.fromSeed(5));
         const out = [...a.push(recs.slice(0, cut))];
         const snap = JSON.parse(JSON.stringify(a.snapshot())) as SwapStageSnapshot;
-        const b = new SwapStage(parseSwapParams(raw), Rng.fromSeed(999), undefined, snap);
+        const b = new SwapStage(swapParams.parse(raw), Rng.fromSeed(999), undefined, snap);
         for (let i = cut; i < recs.length; i += 7) out.push(...b.push(recs.slice(i, i + 7)));
         out.push(...b.flush());
         assert.equal(JSON.stringify(out), whole);
@@ -50,7 +50,7 @@ test("no release before the bucket holds k events and ≥ 2 distinct users", () 
   fc.assert(
     fc.property(fc.array(eventSpec(3), { maxLength: 150 }), fc.integer({ min: 2, max: 5 }), (specs, k) => {
       const recs = buildLog(specs.map((s) => ({ ...s, rows: 1 })));
-      const st = new SwapStage(parseSwapParams({ k }), Rng.fromSeed(1));
+      const st = new SwapStage(swapParams.parse({ k }), Rng.fromSeed(1));
       // Model of each bucket: held event count, authors of held events, and slot users.
       const held = new Map<string, number>();
       const authors = new Map<string, string[]>();
@@ -88,7 +88,7 @@ test("no release before the bucket holds k events and ≥ 2 distinct users", () 
 test("max delay: an event leaves at the latest with the first arrival at or after its deadline", () => {
   fc.assert(
     fc.property(logArb(4, 200), fc.integer({ min: 1, max: 300 }), (recs, maxDelay) => {
-      const st = new SwapStage(parseSwapParams({ k: 6, maxDelay }), Rng.fromSeed(2));
+      const st = new SwapStage(swapParams.parse({ k: 6, maxDelay }), Rng.fromSeed(2));
       const out = st.push(recs);
       const firstTime = new Map<string, number>();
       for (const r of recs) if (!firstTime.has(r.query)) firstTime.set(r.query, r.time);
@@ -112,7 +112,7 @@ test("streaming: every input row is released once or counted as suppressed, with
       fc.constantFrom("release", "suppress"),
       fc.integer({ min: 1, max: 40 }),
       (recs, k, maxDelay, end, size) => {
-        const st = new SwapStage(parseSwapParams({ k, maxDelay, end }), Rng.fromSeed(8));
+        const st = new SwapStage(swapParams.parse({ k, maxDelay, end }), Rng.fromSeed(8));
         const out: LogRecord[] = [];
         for (let i = 0; i < recs.length; i += size) out.push(...st.push(recs.slice(i, i + size)));
         out.push(...st.flush());

@@ -4,13 +4,13 @@ import fc from "fast-check";
 import type { LogRecord } from "../../src/log/record.ts";
 import { ancestorKeys } from "../../src/methods/swap/buckets.ts";
 import { swap, swapRecords } from "../../src/methods/swap/index.ts";
-import { parseSwapParams } from "../../src/methods/swap/params.ts";
+import { swapParams } from "../../src/methods/swap/meta.ts";
 import { Rng } from "../../src/util/random.ts";
 import { logArb } from "./fixtures.ts";
 
 const top = (c: string | undefined) => (c ?? "").split("/").slice(0, 2).join("/");
 const run = (recs: LogRecord[], raw: Record<string, unknown>, seed = 7) =>
-  swapRecords(recs, parseSwapParams(raw), Rng.fromSeed(seed));
+  swapRecords(recs, swapParams.parse(raw), Rng.fromSeed(seed));
 
 const kArb = fc.integer({ min: 2, max: 6 });
 
@@ -131,11 +131,11 @@ test("same seed gives the same output; the method works through the registry int
 });
 
 test("parameters are validated where they enter", () => {
-  assert.throws(() => parseSwapParams({ k: 1 }), /k/);
-  assert.throws(() => parseSwapParams({ delta: 1 }), /delta/);
-  assert.throws(() => parseSwapParams({ depth: 0 }), /depth/);
-  assert.throws(() => parseSwapParams({ end: "drop" }), /end/);
-  assert.deepEqual(parseSwapParams({}), {
+  assert.throws(() => swapParams.parse({ k: 1 }), /k/);
+  assert.throws(() => swapParams.parse({ delta: 1 }), /delta/);
+  assert.throws(() => swapParams.parse({ depth: 0 }), /depth/);
+  assert.throws(() => swapParams.parse({ end: "drop" }), /end/);
+  assert.deepEqual(swapParams.parse({}), {
     k: 3,
     delta: 1.2,
     depth: 1,

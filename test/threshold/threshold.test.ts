@@ -3,7 +3,7 @@ import { test } from "node:test";
 import fc from "fast-check";
 import { groupEvents } from "../../src/log/events.ts";
 import type { QueryLog } from "../../src/log/record.ts";
-import { getMethod } from "../../src/methods/registry.ts";
+import { loadMethod } from "../../src/methods/registry.ts";
 import { threshold } from "../../src/methods/threshold/index.ts";
 import { silentProgress } from "../../src/util/progress.ts";
 import { Rng } from "../../src/util/random.ts";
@@ -11,8 +11,8 @@ import { event, log, logArb } from "../graph/fixtures.ts";
 
 const ctx = { rng: Rng.fromSeed(1), progress: silentProgress };
 
-test("threshold is registered", () => {
-  assert.equal(getMethod("threshold"), threshold);
+test("threshold is registered", async () => {
+  assert.equal(await loadMethod("threshold"), threshold);
 });
 
 test("keeps queries of at least k distinct users (repeats by one user do not count)", async () => {

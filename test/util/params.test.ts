@@ -13,7 +13,7 @@ it("an integer without an upper bound is 'an integer ≥ min', never '[min, 9007
   for (const m of methods) {
     for (const name of ["k", "d", "degree"]) {
       try {
-        m.parse({ [name]: -1 });
+        m.params.parse({ [name]: -1 });
       } catch (e) {
         assert.doesNotMatch(String(e), /9007199254740991/, `${m.name} ${name}`);
       }

@@ -9,7 +9,7 @@ import { type AuditCheck, n, Violations } from "../check.ts";
 export const clickGraph: AuditCheck = {
   name: "click graph",
   promise: "graph density ≤ --density; with --k/--K, ≥ k clicked URLs on ≥ K sites per query",
-  applies: (s) => s.method === "graph" && s.released !== undefined,
+  applies: (s) => s.declared.model === "graph-disconnection" && s.released !== undefined,
   run(s, limit) {
     const threshold = typeof s.params.density === "number" ? s.params.density : 0;
     const k = typeof s.params.k === "number" ? s.params.k : 0;

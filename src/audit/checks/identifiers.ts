@@ -2,12 +2,12 @@
  * No identifier in the release: the scrubber (src/scrub, the HIPAA Safe Harbor step) finds nothing in any
  * released query text, and no released click URL has a host that carries an identifier the scrubber finds in a
  * query the input logged with that URL (`helenwatson133 aol com` → `http://www.helenwatson1334u.com`).
- * Every method but the identity baseline promises it.
+ * Every method whose declared input is scrubbed or classified text promises it (identity and clientside release
+ * the text as typed, by design).
  */
 import type { LogRecord } from "../../log/record.ts";
 import type { AllowList } from "../../scrub/allow-list.ts";
 import { hostCarries, identifierWords } from "../../scrub/click-url.ts";
-import { KEEPS_TEXT_AS_TYPED } from "../../scrub/scrub-log.ts";
 import { createScrubber, type Scrubber } from "../../scrub/scrubber.ts";
 import { type AuditCheck, n, Violations } from "../check.ts";
 
@@ -66,7 +66,7 @@ function knownOf(records: readonly LogRecord[], allow: AllowList | undefined): K
 export const identifiers: AuditCheck = {
   name: "identifiers",
   promise: "the scrubber finds no identifier in released query texts or click URLs",
-  applies: (s) => !KEEPS_TEXT_AS_TYPED.has(s.method),
+  applies: (s) => s.declared.text !== "raw",
   run(s, limit) {
     const k = knownOf(s.original.records, s.allow);
     const scrubber = scrubberOf(s.allow);

@@ -5,12 +5,11 @@
 import type { LogRecord } from "../../log/record.ts";
 import { type AuditCheck, n, Violations } from "../check.ts";
 
-const METHODS = new Set(["mdav", "mdav-strings", "erola", "navarro"]);
-
 export const kAnonymity: AuditCheck = {
   name: "k-anonymity",
   promise: "every released user log is shared by ≥ k users",
-  applies: (s) => METHODS.has(s.method) && s.released !== undefined && typeof s.params.k === "number",
+  applies: (s) =>
+    s.declared.model === "k-anonymity" && s.released !== undefined && typeof s.params.k === "number",
   run(s, limit) {
     return checkKAnonymity(s.released!.records, s.params.k as number, limit);
   },

@@ -9,7 +9,7 @@ export const kmAnonymity: AuditCheck = {
   name: "(k,m)-anonymity",
   promise: "every ≤ m terms of a user's history are held by ≥ k users",
   applies: (s) =>
-    s.method === "km" &&
+    s.declared.model === "km-anonymity" &&
     s.released !== undefined &&
     typeof s.params.k === "number" &&
     typeof s.params.m === "number",

@@ -14,7 +14,7 @@ import { type AuditEvent, bump, eventsOf, show, topLevel } from "../facts.ts";
 export const swapInvariants: AuditCheck = {
   name: "swap invariants",
   promise: "released events come from the input, none under its author, per-user event counts never grow",
-  applies: (s) => s.method === "swap" && s.released !== undefined,
+  applies: (s) => s.declared.model === "k-bucket" && s.released !== undefined,
   run(s, limit) {
     const v = new Violations(limit);
     const orig = s.original.records;

@@ -4,7 +4,8 @@ import { type AuditCheck, n, Violations } from "../check.ts";
 export const thresholdUsers: AuditCheck = {
   name: "≥ k users per query",
   promise: "every released query is issued by ≥ k distinct users",
-  applies: (s) => s.method === "threshold" && s.released !== undefined && typeof s.params.k === "number",
+  applies: (s) =>
+    s.declared.model === "k-users-per-query" && s.released !== undefined && typeof s.params.k === "number",
   run(s, limit) {
     const k = s.params.k as number;
     const users = new Map<string, Set<string>>();

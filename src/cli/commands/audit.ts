@@ -13,18 +13,15 @@ import { readFile } from "node:fs/promises";
 import { gunzipSync } from "node:zlib";
 import type { Command } from "commander";
 import { type AuditReport, audit, originalAsAudited, type ReleasedTable } from "../../audit/audit.ts";
-import { classifyLog } from "../../classify/classify-log.ts";
-import { createKnowledgeService } from "../../classify/service.ts";
 import { parseCountTable } from "../../log/count-table.ts";
 import { type Guarantee, parseGuarantee } from "../../log/guarantee.ts";
 import { loadLog } from "../../log/read.ts";
 import type { QueryLog } from "../../log/record.ts";
 import { RejectSink } from "../../log/rejects.ts";
 import { StringTable } from "../../log/strings.ts";
-import { getMethod, methods } from "../../methods/registry.ts";
-import type { AllowList } from "../../scrub/allow-list.ts";
-import { scrubLog } from "../../scrub/scrub-log.ts";
-import { createScrubber } from "../../scrub/scrubber.ts";
+import { declaredInput } from "../../methods/method.ts";
+import { loadMethod, methods } from "../../methods/registry.ts";
+import { prepareLog } from "../../pipeline/prepare.ts";
 import { EXIT_FAILURE, InputError } from "../../util/errors.ts";
 import { printable } from "../../util/terminal.ts";
 import { addParamFlags, givenParams } from "../param-flags.ts";
@@ -83,8 +80,9 @@ export function register(program: Command): void {
     ].join("\n"),
   );
   addInputOptions(cmd).action(async (flags: AuditFlags) => {
-    const method = getMethod(flags.method);
+    const method = await loadMethod(flags.method);
     const params = method.parse(givenParams(method, methods, flags, "method")) as Record<string, unknown>;
+    const declared = declaredInput(method);
     const opts = readOptions(flags);
     await checkOutputs(
       [
@@ -105,7 +103,7 @@ export function register(program: Command): void {
     opts.progress.stop();
     let released: QueryLog | undefined;
     let table: ReleasedTable | undefined;
-    if (method.name === "dp") table = await readTable(flags.released);
+    if (method.releases === "count-table") table = await readTable(flags.released);
     else {
       opts.progress.start("reading the release");
       released = await loadLog([flags.released], { ...opts, keepSource: false, strings, rejects });
@@ -113,19 +111,19 @@ export function register(program: Command): void {
     }
     await rejects.close();
     reportRejects(rejects.count, opts.rejectsPath);
-    const as = originalAsAudited(method.name, read, released);
-    const original: QueryLog =
-      as === "classified"
-        ? await classifyLikeRelease(read, allow)
-        : as === "scrubbed"
-          ? (await scrubLog(read, createScrubber({ allow }))).log
-          : read;
+    const original = (
+      await prepareLog(read, originalAsAudited(declared, read, released), {
+        crossUser: declared.crossUser,
+        allow,
+      })
+    ).log;
     const summary = flags.summary ? await readSummary(flags.summary) : undefined;
     const guarantee = summary && flags.summary ? claimOf(summary, flags.summary) : undefined;
     opts.progress.start("auditing");
     const report = audit(
       {
         method: method.name,
+        declared,
         params,
         original,
         released,
@@ -194,13 +192,4 @@ function claimOf(summary: Record<string, unknown>, path: string): Guarantee | un
   } catch (err) {
     throw new InputError(path, undefined, `not a summary from anonymize --json: ${(err as Error).message}`);
   }
-}
-
-/**
- * A method given an unclassified log classifies it on the way (swap): its release is compared with the input
- * as `querymask classify` gives it (category, unit, scrubbed text; a click whose host carries a scrubbed
- * identifier, or that only one user made, dropped).
- */
-async function classifyLikeRelease(log: QueryLog, allow: AllowList | undefined): Promise<QueryLog> {
-  return classifyLog(await createKnowledgeService(undefined, undefined, allow).classifier(), log).log;
 }

@@ -5,7 +5,7 @@
  */
 import type { Command } from "commander";
 import { loadConfig, MAX_COMBINATIONS } from "../../experiment/config.ts";
-import { runExperiment } from "../../experiment/runner.ts";
+import { runExperimentConfig } from "../../experiment/runner.ts";
 import { UsageError } from "../../util/errors.ts";
 import { checkOutputs } from "../shared.ts";
 
@@ -15,7 +15,7 @@ const EXPERIMENT_FILES = ["results.tsv", "results.json", "report.html"];
 export function register(program: Command): void {
   program
     .command("experiment")
-    .argument("<config>", "experiment config, JSON or YAML (see examples/experiment.yaml)")
+    .argument("[config]", "experiment config, JSON or YAML (see examples/experiment.yaml)")
     .option(
       "-o, --out <dir>",
       "output directory (results.tsv, results.json, report.html, .cache/)",
@@ -29,11 +29,27 @@ export function register(program: Command): void {
     .option("--force", `run even a grid of more than ${MAX_COMBINATIONS.toLocaleString("en")} combinations`)
     .option("--json", "print the results as JSON on stdout")
     .option("-q, --quiet", "no progress on stderr")
+    .option("--json-schema", "print the JSON Schema of a config (every method's parameters) and exit")
     .action(
       async (
-        configPath: string,
-        o: { out: string; jobs?: string; seed?: string; json?: boolean; quiet?: boolean; force?: boolean },
+        configPath: string | undefined,
+        o: {
+          out: string;
+          jobs?: string;
+          seed?: string;
+          json?: boolean;
+          quiet?: boolean;
+          force?: boolean;
+          jsonSchema?: boolean;
+        },
       ) => {
+        if (o.jsonSchema) {
+          const { configJsonSchema } = await import("../../experiment/schema.ts");
+          process.stdout.write(`${JSON.stringify(await configJsonSchema(), null, 2)}\n`);
+          return;
+        }
+        if (configPath === undefined)
+          throw new UsageError("missing the experiment config (or --json-schema)");
         await checkOutputs([{ path: configPath, role: "config" }], []);
         let config = loadConfig(configPath, { force: o.force ?? false });
         // What the run writes in the directory must not be what it reads: a log named results.tsv, the config…
@@ -66,7 +82,7 @@ export function register(program: Command): void {
             ],
           };
         }
-        const result = await runExperiment(config, { out: o.out, jobs, quiet: o.quiet });
+        const result = await runExperimentConfig(config, { out: o.out, jobs, quiet: o.quiet });
         if (o.json)
           process.stdout.write(`${JSON.stringify({ meta: result.meta, rows: result.rows }, null, 2)}\n`);
         else {

@@ -11,7 +11,8 @@ import { simulateClientside, UNCERTAINTY_THRESHOLDS } from "../../clientside/sim
 import { loadLog } from "../../log/read.ts";
 import { RejectSink } from "../../log/rejects.ts";
 import { writeLog } from "../../log/write.ts";
-import { buildNetwork, parseClientside, withCategories } from "../../methods/clientside/index.ts";
+import { buildNetwork, withCategories } from "../../methods/clientside/index.ts";
+import { clientsideParams } from "../../methods/clientside/meta.ts";
 import { methodRng } from "../../methods/method.ts";
 import {
   addInputOptions,
@@ -79,7 +80,7 @@ export function register(program: Command): void {
       `\nExamples:\n  querymask simulate-clientside data/excite/excite-small.log --seed 7 -o view.log\n  querymask simulate-clientside log.tsv --edges friends.txt --selfish 0.1 --worst-case 100 --json`,
     );
   addInputOptions(cmd).action(async (inputs: string[], flags: Flags) => {
-    const params = parseClientside({
+    const params = clientsideParams.parse({
       graph: flags.graph,
       ...(flags.edges === undefined ? {} : { edges: flags.edges }),
       degree: flags.degree,

@@ -7,67 +7,16 @@
  * simulator (edge lists, the worst case, the by-neighbours table).
  */
 import { readEdgeList } from "../../clientside/edge-list.ts";
-import { GRAPH_MODELS, type GraphModel, generateGraph, type SocialGraph } from "../../clientside/graph.ts";
-import {
-  type ClientsideSummary,
-  type ProtocolParams,
-  simulateClientside,
-} from "../../clientside/simulate.ts";
+import { generateGraph, type SocialGraph } from "../../clientside/graph.ts";
+import { type ClientsideSummary, simulateClientside } from "../../clientside/simulate.ts";
 import type { LogRecord } from "../../log/record.ts";
 import type { RejectSink } from "../../log/rejects.ts";
 import { type Progress, silentProgress } from "../../util/progress.ts";
 import type { Rng } from "../../util/random.ts";
-import { intParam, type Method, NO_GUARANTEE, numberParam, ParamError, type Release } from "../method.ts";
-import { clientsideInfo } from "./meta.ts";
+import { type Method, NO_GUARANTEE, type Release } from "../method.ts";
+import { type ClientsideParams, clientsideDeclaration } from "./meta.ts";
 
-export interface ClientsideParams extends ProtocolParams {
-  /** Generated network model (ignored when `edges` is given). */
-  readonly graph: GraphModel;
-  /** An edge-list file to use instead of a generated network. */
-  readonly edges?: string;
-  /** Mean number of neighbours of a generated network. */
-  readonly degree: number;
-  /** Small-world rewiring probability. */
-  readonly rewire: number;
-  /** Nodes of a generated network (0 = one per log user). */
-  readonly nodes: number;
-}
-
-const NAME = "clientside";
-const share = (n: number) => (n < 0 || n > 1 ? `must be in [0, 1], got ${n}` : undefined);
-
-export function parseClientside(raw: Readonly<Record<string, unknown>>): ClientsideParams {
-  const graph = raw.graph ?? "small-world";
-  if (typeof graph !== "string" || !GRAPH_MODELS.includes(graph as GraphModel)) {
-    throw new ParamError(
-      NAME,
-      "graph",
-      `must be one of ${GRAPH_MODELS.join(", ")}, got ${JSON.stringify(graph)}`,
-    );
-  }
-  const edges = raw.edges;
-  if (edges !== undefined && (typeof edges !== "string" || edges === "")) {
-    throw new ParamError(NAME, "edges", "must be a file path");
-  }
-  const selfish = numberParam(NAME, raw, "selfish", 0, share);
-  const colluding = numberParam(NAME, raw, "colluding", 0, share);
-  if (selfish + colluding > 1)
-    throw new ParamError(NAME, "colluding", "selfish + colluding must be at most 1");
-  const worstCase = intParam(NAME, raw, "worstCase", 0, 0, 1_000_000);
-  return {
-    graph: graph as GraphModel,
-    ...(edges === undefined ? {} : { edges: edges as string }),
-    degree: intParam(NAME, raw, "degree", 6, 1),
-    rewire: numberParam(NAME, raw, "rewire", 0.2, share),
-    nodes: intParam(NAME, raw, "nodes", 0, 0),
-    maxHops: intParam(NAME, raw, "maxHops", 1, 0, 1000),
-    selfish,
-    colluding,
-    hopMs: numberParam(NAME, raw, "hopMs", 100, (n) => (n < 0 ? `must be ≥ 0, got ${n}` : undefined)),
-    depth: intParam(NAME, raw, "depth", 1, 1, 20),
-    worstCase,
-  };
-}
+export type { ClientsideParams } from "./meta.ts";
 
 /** The social network of a run: the edge list when given, else a generated graph of `nodes` (or `users`) nodes. */
 export async function buildNetwork(
@@ -140,8 +89,8 @@ export function summaryCounts(s: ClientsideSummary): Record<string, number> {
 }
 
 export const clientside: Method<ClientsideParams> = {
-  ...clientsideInfo,
-  parse: parseClientside,
+  ...clientsideDeclaration,
+  parse: (raw) => clientsideDeclaration.params.parse(raw),
   async anonymize(input, params, ctx): Promise<Release> {
     const users = new Set(input.records.map((r) => r.user)).size;
     const { graph } = await buildNetwork(params, users, ctx.rng.derive("network"));

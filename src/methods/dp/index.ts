@@ -12,28 +12,19 @@
 import { groupEvents } from "../../log/events.ts";
 import { UsageError } from "../../util/errors.ts";
 import type { Progress } from "../../util/progress.ts";
-import {
-  type Guarantee,
-  intParam,
-  type Method,
-  type MethodContext,
-  numberParam,
-  ParamError,
-  type Release,
-  userLevelDp,
-} from "../method.ts";
+import { type Guarantee, type Method, type MethodContext, type Release, userLevelDp } from "../method.ts";
 import { Accountant } from "./accountant.ts";
 import { budget } from "./budget.ts";
 import { boundPairsByUser, boundQueriesByUser, limitByUser } from "./by-user.ts";
 import { boundPairs, boundQueries, histories } from "./contributions.ts";
 import { discreteLaplace } from "./discrete.ts";
 import { EventLimiter, type LimitedCounts, noisyRelease } from "./korolova.ts";
-import { dpInfo } from "./meta.ts";
+import { dpDeclaration } from "./meta.ts";
 import { korolovaNothingReleased } from "./notes.ts";
 import { type DpParams, plan, type SelectionName } from "./plan.ts";
 import { randomness } from "./random.ts";
 import { claim, setRelease } from "./release.ts";
-import { SELECTION_NAMES, selections } from "./selection/index.ts";
+import { selections } from "./selection/index.ts";
 import type { Calibration, Selection } from "./selection/selection.ts";
 
 export { type DpParams, type KindPlan, type Plan, plan, type SelectionName } from "./plan.ts";
@@ -44,14 +35,7 @@ export const DEFAULT_SELECTION: SelectionName = "length-weighted";
 export const DEFAULT_D = 10;
 export const KOROLOVA_D = 20;
 export const DEFAULT_ALPHA = 5;
-/**
- * The smallest δ a release may claim. The selection noise is computed in doubles: its tail probabilities are the
- * ideal ones to about 1e-10 relative (erfc⁻¹'s accuracy, test/dp/noise.test.ts), and the thresholds' chances are
- * evaluated in doubles too; a δ far below what that arithmetic can vouch for would be a claim, not a guarantee.
- */
-export const MIN_DELTA = 1e-12;
-const DELTA_FLOOR_WHY =
-  ' (below 1e-12 the floating-point noise and threshold arithmetic cannot vouch for δ: docs/dp.md, "Noise")';
+export { MIN_DELTA } from "./meta.ts";
 
 /** The stderr warning for seeded noise, printed once per process. */
 export const SEEDED_WARNING =
@@ -66,61 +50,14 @@ let warned = false;
  */
 const NO_USERS = "dp: the log has no user with a non-empty query: there is nothing to release";
 
-function boolParam(raw: Readonly<Record<string, unknown>>, name: string, def: boolean): boolean {
-  const v = raw[name] ?? def;
-  if (typeof v === "boolean") return v;
-  if (v === "true" || v === "1" || v === "yes" || v === "on") return true;
-  if (v === "false" || v === "0" || v === "no" || v === "off") return false;
-  throw new ParamError("dp", name, `must be true or false, got ${JSON.stringify(v)}`);
-}
-
 const strategy = (name: SelectionName): Selection<Calibration> | undefined =>
   selections.find((s) => s.name === name);
 
 export const dp: Method<DpParams> = {
-  ...dpInfo,
+  ...dpDeclaration,
   parse(raw) {
-    const selection = String(raw.selection ?? DEFAULT_SELECTION);
-    if (!(SELECTION_NAMES as readonly string[]).includes(selection)) {
-      throw new ParamError(
-        "dp",
-        "selection",
-        `must be one of ${SELECTION_NAMES.join(", ")}, got ${JSON.stringify(selection)}`,
-      );
-    }
-    const epsilon = numberParam("dp", raw, "epsilon", 1, (x) =>
-      x >= 0.001 && x <= 1000 ? undefined : `must be in [0.001, 1000], got ${x}`,
-    );
-    const delta = numberParam("dp", raw, "delta", 1e-5, (x) =>
-      x >= MIN_DELTA && x < 1
-        ? undefined
-        : `must be in [${MIN_DELTA}, 1), got ${x}${x > 0 && x < MIN_DELTA ? DELTA_FLOOR_WHY : ""}`,
-    );
-    const d = intParam(
-      "dp",
-      raw,
-      "d",
-      strategy(selection as SelectionName)?.defaultD ?? KOROLOVA_D,
-      1,
-      100_000,
-    );
-    const alpha = numberParam("dp", raw, "alpha", DEFAULT_ALPHA, (x) =>
-      x >= 0 && x <= 100 ? undefined : `must be in [0, 100], got ${x}`,
-    );
-    const noise = raw.noise ?? "crypto";
-    if (noise !== "seeded" && noise !== "crypto") {
-      throw new ParamError("dp", "noise", `must be "crypto" or "seeded", got ${JSON.stringify(noise)}`);
-    }
-    const clicks = boolParam(raw, "clicks", true);
-    const params: DpParams = {
-      selection: selection as SelectionName,
-      epsilon,
-      delta,
-      d,
-      alpha,
-      noise,
-      clicks,
-    };
+    const params = dpDeclaration.params.parse(raw);
+    // The calibration needs the strategy's code: (ε, δ, d) that allow no usable threshold are a ParamError here.
     const sel = strategy(params.selection);
     if (sel) plan(params, sel);
     return params;

@@ -1,10 +1,11 @@
 /**
- * What the CLI, the registry and the report need of the "dp" method without loading its implementation
- * (./index.ts, whose strategies take ~60 CPU-ms to import): name, summary, paper, parameters. The strategies'
+ * The "dp" method's declaration: what the CLI, the registry and the report need of it without loading its
+ * implementation (./index.ts, whose strategies take ~60 CPU-ms to import), and its parameters' one schema. The strategies'
  * names and default d are restated here, in `selections` order; test/methods/catalog.test.ts checks them against
  * selection/index.ts and index.ts's defaults.
  */
-import type { MethodInfo } from "../method.ts";
+import { bool, choice, defineParams, int, type MethodDeclaration, num } from "../method.ts";
+import type { DpParams, SelectionName } from "./plan.ts";
 
 /** Each selection strategy with its default d (`Selection.defaultD`), in the order of `selections`. */
 export const STRATEGY_DEFAULT_D: readonly (readonly [string, number])[] = [
@@ -19,51 +20,62 @@ export const STRATEGY_DEFAULT_D: readonly (readonly [string, number])[] = [
 /** korolova's default d (index.ts's KOROLOVA_D). */
 export const KOROLOVA_DEFAULT_D = 20;
 
-export const dpInfo: MethodInfo = {
+/**
+ * The smallest δ a release may claim. The selection noise is computed in doubles: its tail probabilities are the
+ * ideal ones to about 1e-10 relative (erfc⁻¹'s accuracy, test/dp/noise.test.ts), and the thresholds' chances are
+ * evaluated in doubles too; a δ far below what that arithmetic can vouch for would be a claim, not a guarantee.
+ */
+export const MIN_DELTA = 1e-12;
+const DELTA_FLOOR_WHY =
+  ' (below 1e-12 the floating-point noise and threshold arithmetic cannot vouch for δ: docs/dp.md, "Noise")';
+
+const SELECTIONS = ["korolova", ...STRATEGY_DEFAULT_D.map(([s]) => s)] as [string, ...string[]];
+
+export const dpParams = defineParams(
+  "dp",
+  {
+    selection: choice(SELECTIONS, `how queries are selected: ${SELECTIONS.join(", ")}`, "length-weighted"),
+    epsilon: num("privacy loss ε of the whole release (0.001–1000)", { min: 0.001, max: 1000, default: 1 }),
+    delta: num("failure probability δ (1e-12 ≤ δ < 1)", {
+      min: MIN_DELTA,
+      lt: 1,
+      default: 1e-5,
+      hint: (x) => (x > 0 && x < MIN_DELTA ? DELTA_FLOOR_WHY : ""),
+    }),
+    d: int(
+      `contribution bound: distinct queries per user (korolova: query events); default per strategy: ${[
+        `korolova ${KOROLOVA_DEFAULT_D}`,
+        ...STRATEGY_DEFAULT_D.map(([s, d]) => `${s} ${d}`),
+      ].join(", ")}`,
+      { min: 1, max: 100_000 },
+    ),
+    alpha: num("policy strategies: cutoff Γ = ρ + α·noise scale (0–100)", { min: 0, max: 100, default: 5 }),
+    noise: choice(
+      ["crypto", "seeded"],
+      "noise source: crypto (OS CSPRNG, private) or seeded (reproducible from --seed; NOT private, experiments only)",
+      "crypto",
+    ),
+    clicks: bool("also release noisy click counts (costs part of ε and δ)", true),
+  },
+  (p): DpParams => {
+    return {
+      ...p,
+      selection: p.selection as SelectionName,
+      d: p.d ?? STRATEGY_DEFAULT_D.find(([s]) => s === p.selection)?.[1] ?? KOROLOVA_DEFAULT_D,
+    };
+  },
+);
+
+export const dpDeclaration: MethodDeclaration<DpParams, "dp"> = {
   name: "dp",
   summary:
     "Differentially private query and click counts: user-level partition selection (default: Weighted Gaussian set union weighted toward short queries), discrete noise, exact privacy accounting.",
   paper: "Korolova et al. 2009; Gopi et al. 2020; Desfontaines et al. 2022",
-  params: [
-    {
-      name: "selection",
-      type: "string",
-      description: `how queries are selected: ${["korolova", ...STRATEGY_DEFAULT_D.map(([s]) => s)].join(", ")}`,
-      default: "length-weighted",
-    },
-    {
-      name: "epsilon",
-      type: "number",
-      description: "privacy loss ε of the whole release (0.001–1000)",
-      default: 1,
-    },
-    { name: "delta", type: "number", description: "failure probability δ (1e-12 ≤ δ < 1)", default: 1e-5 },
-    {
-      name: "d",
-      type: "int",
-      description: `contribution bound: distinct queries per user (korolova: query events); default per strategy: ${[
-        `korolova ${KOROLOVA_DEFAULT_D}`,
-        ...STRATEGY_DEFAULT_D.map(([s, d]) => `${s} ${d}`),
-      ].join(", ")}`,
-    },
-    {
-      name: "alpha",
-      type: "number",
-      description: "policy strategies: cutoff Γ = ρ + α·noise scale (0–100)",
-      default: 5,
-    },
-    {
-      name: "noise",
-      type: "string",
-      description:
-        "noise source: crypto (OS CSPRNG, private) or seeded (reproducible from --seed; NOT private, experiments only)",
-      default: "crypto",
-    },
-    {
-      name: "clicks",
-      type: "boolean",
-      description: "also release noisy click counts (costs part of ε and δ)",
-      default: true,
-    },
-  ],
+  kind: "release",
+  // Each record is prepared on its own (no single-clicker URL rule): DP pair selection does what it did.
+  input: { text: "scrubbed", timeOrder: false, userGrouping: true, crossUser: false },
+  disclosure: "dp",
+  releases: "count-table",
+  model: "differential-privacy",
+  params: dpParams,
 };

@@ -10,19 +10,15 @@ import type { ConceptMapper } from "../../semantic/concept-mapper.ts";
 import { STOP_WORDS, words } from "../../semantic/concept-mapper.ts";
 import { profileOf } from "../../semantic/profile.ts";
 import { type UserLogs, userLogs } from "../../semantic/user-logs.ts";
-import { contextMapper, parseK } from "../mdav/index.ts";
+import { contextMapper } from "../mdav/index.ts";
 import { cached, meanEvents, microaggregate } from "../mdav/microaggregate.ts";
 import { booleanDistanceMatrix } from "../mdav/multiset-distance.ts";
 import type { Method } from "../method.ts";
-import { erolaInfo } from "./meta.ts";
+import { type ErolaParams, erolaDeclaration } from "./meta.ts";
 
 interface Prepared {
   readonly logs: UserLogs;
   readonly distances: Float32Array;
-}
-
-export interface ErolaParams {
-  readonly k: number;
 }
 
 /** The categories of a query, word by word (first category of each word that maps). */
@@ -37,8 +33,8 @@ export function wordCategories(query: string, mapper: ConceptMapper): number[] {
 }
 
 export const erola: Method<ErolaParams> = {
-  ...erolaInfo,
-  parse: (raw) => ({ k: parseK("erola", raw) }),
+  ...erolaDeclaration,
+  parse: (raw) => erolaDeclaration.params.parse(raw),
   async anonymize(input, params, ctx) {
     const mapper = await contextMapper(ctx);
     const perMapper = cached(input, "erola", () => new WeakMap<ConceptMapper, Prepared>());

@@ -5,48 +5,17 @@
  * threshold. Every event of a removed query is dropped whole.
  */
 import { groupEvents } from "../../log/events.ts";
-import { intParam, type Method, numberParam, ParamError, type Release } from "../method.ts";
+import type { Method, Release } from "../method.ts";
 import { dropQueries } from "../threshold/drop-queries.ts";
-import { disconnect, type Variant } from "./disconnect.ts";
+import { disconnect } from "./disconnect.ts";
 import { kAnonymityFilter, Reason } from "./k-anonymity.ts";
-import { graphInfo } from "./meta.ts";
+import { type GraphParams, graphDeclaration } from "./meta.ts";
+
 import { QueryGraphBuilder } from "./query-graph.ts";
 
-export interface GraphParams {
-  /** The paper's Method: 1 = degree, 2 = degree / frequency, 3 = degree / clicks. */
-  readonly variant: Variant;
-  /** Stop when the density is at or below this; 0 = disconnect fully. */
-  readonly density: number;
-  /** Remove queries that name a site clicked for them. */
-  readonly vulnerable: boolean;
-  /** Minimum distinct clicked URLs (proxy for results shown); 0 = off. */
-  readonly k: number;
-  /** Minimum distinct clicked sites; 0 = off; must not exceed k when both are set. */
-  readonly K: number;
-}
-
-function boolParam(raw: Readonly<Record<string, unknown>>, name: string, def: boolean): boolean {
-  const v = raw[name] ?? def;
-  if (typeof v === "boolean") return v;
-  if (v === "true" || v === "1" || v === "yes" || v === "on") return true;
-  if (v === "false" || v === "0" || v === "no" || v === "off") return false;
-  throw new ParamError("graph", name, `must be true or false, got ${JSON.stringify(v)}`);
-}
-
 export const graph: Method<GraphParams> = {
-  ...graphInfo,
-  parse(raw) {
-    const variant = intParam("graph", raw, "variant", 1, 1, 3) as Variant;
-    const density = numberParam("graph", raw, "density", 0, (x) =>
-      x < 0 || x > 1 ? `must be in [0, 1], got ${x}` : undefined,
-    );
-    const vulnerable = boolParam(raw, "vulnerable", false);
-    const k = intParam("graph", raw, "k", 0, 0);
-    const K = intParam("graph", raw, "K", 0, 0);
-    if (k > 0 && K > k)
-      throw new ParamError("graph", "K", `must not exceed k (the paper requires k ≥ K), got K=${K} > k=${k}`);
-    return { variant, density, vulnerable, k, K };
-  },
+  ...graphDeclaration,
+  parse: (raw) => graphDeclaration.params.parse(raw),
   async anonymize(input, params, ctx): Promise<Release> {
     ctx.progress.start("graph: building the query-click graph", input.records.length);
     const events = groupEvents(input.records);

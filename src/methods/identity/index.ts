@@ -4,11 +4,11 @@
  * yardstick no loss at all.
  */
 import { type Method, NO_GUARANTEE, type Release, type RowStage } from "../method.ts";
-import { identityInfo } from "./meta.ts";
+import { identityDeclaration } from "./meta.ts";
 
-export const identity: Method<Record<string, never>> = {
-  ...identityInfo,
-  parse: () => ({}),
+export const identity: Method<Readonly<Record<string, never>>> = {
+  ...identityDeclaration,
+  parse: (raw) => identityDeclaration.params.parse(raw),
   async anonymize(input): Promise<Release> {
     const records = input.records.map((r) => ({ ...r }));
     const origin = new Int32Array(records.length);

@@ -17,8 +17,7 @@ import { type BidTable, bidVector, readBids } from "./bids.ts";
 import { greedySuppress } from "./greedy.ts";
 import { indexLog } from "./histories.ts";
 import type { Retained } from "./measures.ts";
-import { kmInfo } from "./meta.ts";
-import { type KmParams, parseKmParams } from "./params.ts";
+import { type KmParams, kmDeclaration } from "./meta.ts";
 import { rewriteLog, suppressFlagged } from "./release.ts";
 import { historyTotals, retainedBetween } from "./retained.ts";
 import { targetFunction } from "./targets.ts";
@@ -111,8 +110,8 @@ export function kmRecords(
 }
 
 export const km: Method<KmParams> = {
-  ...kmInfo,
-  parse: parseKmParams,
+  ...kmDeclaration,
+  parse: (raw) => kmDeclaration.params.parse(raw),
 
   async anonymize(input, params, ctx): Promise<Release> {
     const bids = params.bid === undefined ? undefined : await readBids(params.bid);

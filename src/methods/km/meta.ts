@@ -1,32 +1,40 @@
 /**
- * What the CLI, the registry and the report need of the "km" method without loading its implementation
- * (./index.ts): name, summary, paper, parameters. The parser is ./params.ts.
+ * The "km" method's declaration ((k,m)-anonymity, paper 003): what the CLI, the registry and the report need of it
+ * without loading its implementation (./index.ts), and its parameters' one schema.
  */
-import type { MethodInfo } from "../method.ts";
-import { TARGETS } from "./targets.ts";
+import { choice, defineParams, int, type MethodDeclaration, type ParamsOf, text } from "../method.ts";
+import { BID_TARGETS, TARGETS } from "./targets.ts";
 
-export const kmInfo: MethodInfo = {
+export const kmParams = defineParams(
+  "km",
+  {
+    /** Every combination of up to m terms of a history must be held by at least k users. */
+    k: int("each combination of ≤ m terms is held by ≥ k users (≥ 2)", { min: 2, default: 5 }),
+    /** The adversary's knowledge: combinations of up to m terms. */
+    m: int("size of the combinations an adversary knows (≥ 1)", { min: 1, default: 2 }),
+    /** Which term of a violating combination to suppress (Algorithm 2). */
+    target: choice(TARGETS, `which term to suppress: ${TARGETS.join(" | ")}`, "users"),
+    /** The term → bid TSV; required for the bid and revenue targets, optional otherwise (for measures). */
+    bid: text("term<TAB>value bid table (TSV); required for --target bid and revenue"),
+  },
+  (p, fail) => {
+    if (BID_TARGETS.includes(p.target) && p.bid === undefined) {
+      fail("bid", `target ${p.target} needs a bid table (--bid FILE, term<TAB>value per line)`);
+    }
+    return p;
+  },
+);
+
+export type KmParams = ParamsOf<typeof kmParams>;
+
+export const kmDeclaration: MethodDeclaration<KmParams, "km"> = {
   name: "km",
   summary: "(k,m)-anonymity by term suppression: every ≤ m terms of a history are held by ≥ k users.",
   paper: "003",
-  params: [
-    {
-      name: "k",
-      type: "int",
-      description: "each combination of ≤ m terms is held by ≥ k users (≥ 2)",
-      default: 5,
-    },
-    { name: "m", type: "int", description: "size of the combinations an adversary knows (≥ 1)", default: 2 },
-    {
-      name: "target",
-      type: "string",
-      description: `which term to suppress: ${TARGETS.join(" | ")}`,
-      default: "users",
-    },
-    {
-      name: "bid",
-      type: "string",
-      description: "term<TAB>value bid table (TSV); required for --target bid and revenue",
-    },
-  ],
+  kind: "release",
+  input: { text: "scrubbed", timeOrder: false, userGrouping: false, crossUser: true },
+  disclosure: "exact",
+  releases: "log",
+  model: "km-anonymity",
+  params: kmParams,
 };

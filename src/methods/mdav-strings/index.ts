@@ -8,16 +8,11 @@
 import { profileOf } from "../../semantic/profile.ts";
 import { type UserLogs, userLogs } from "../../semantic/user-logs.ts";
 import type { Rng } from "../../util/random.ts";
-import { parseK } from "../mdav/index.ts";
 import { cached, microaggregate } from "../mdav/microaggregate.ts";
 import { booleanDistanceMatrix } from "../mdav/multiset-distance.ts";
 import { quotas } from "../mdav/representative.ts";
 import type { Method } from "../method.ts";
-import { mdavStringsInfo } from "./meta.ts";
-
-export interface StringsParams {
-  readonly k: number;
-}
+import { mdavStringsDeclaration, type StringsParams } from "./meta.ts";
 
 /** Each member's quota of her own events, most repeated queries first. */
 function distributionPrototype(logs: UserLogs, members: Int32Array, rng: Rng): number[] {
@@ -34,8 +29,8 @@ function distributionPrototype(logs: UserLogs, members: Int32Array, rng: Rng): n
 }
 
 export const mdavStrings: Method<StringsParams> = {
-  ...mdavStringsInfo,
-  parse: (raw) => ({ k: parseK("mdav-strings", raw) }),
+  ...mdavStringsDeclaration,
+  parse: (raw) => mdavStringsDeclaration.params.parse(raw),
   async anonymize(input, params, ctx) {
     const { logs, distances } = cached(input, "mdav-strings", () => {
       const logs = userLogs(input.records);

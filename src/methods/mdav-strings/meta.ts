@@ -1,12 +1,18 @@
 /**
- * What the CLI, the registry and the report need of the "mdav-strings" method without loading its implementation
- * (./index.ts): name, summary, paper, parameters.
+ * The "mdav-strings" method's declaration (paper 004's non-semantic baseline): what the CLI, the registry and the
+ * report need of it without loading its implementation (./index.ts), and its parameters' one schema.
  */
-import type { MethodInfo } from "../method.ts";
+import { clusterK, microaggregation } from "../mdav/meta.ts";
+import { defineParams, type MethodDeclaration, type ParamsOf } from "../method.ts";
 
-export const mdavStringsInfo: MethodInfo = {
+export const mdavStringsParams = defineParams("mdav-strings", { k: clusterK() });
+
+export type StringsParams = ParamsOf<typeof mdavStringsParams>;
+
+export const mdavStringsDeclaration: MethodDeclaration<StringsParams, "mdav-strings"> = {
   name: "mdav-strings",
   summary: "Non-semantic user microaggregation: queries compared as strings, representative by distribution.",
   paper: "004 (§5.2 non-semantic baseline)",
-  params: [{ name: "k", type: "int", description: "users per cluster (k-anonymity), ≥ 2", default: 3 }],
+  ...microaggregation,
+  params: mdavStringsParams,
 };

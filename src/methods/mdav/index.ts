@@ -17,19 +17,13 @@ import { mapLogs } from "../../semantic/profiles.ts";
 import { userLogs } from "../../semantic/user-logs.ts";
 import { type Progress, silentProgress } from "../../util/progress.ts";
 import type { Rng } from "../../util/random.ts";
-import { intParam, type Method, type MethodContext, ParamError, type Release } from "../method.ts";
-import { mdavInfo } from "./meta.ts";
+import type { Method, MethodContext, Release } from "../method.ts";
+import { type MdavParams, mdavDeclaration } from "./meta.ts";
 import { semanticPartition, type Variant } from "./partition.ts";
 import { buildRelease } from "./release.ts";
 import { pickQueries, representativeCategories } from "./representative.ts";
 
-export interface MdavParams {
-  readonly k: number;
-  readonly variant: Variant;
-  readonly block: number;
-  /** Worker threads for the blocked variant (0 = none). */
-  readonly workers: number;
-}
+export type { MdavParams } from "./meta.ts";
 
 /**
  * The most bytes the exact variant may give its n×n Float32 distance matrix: the largest typed array this Node
@@ -152,23 +146,9 @@ export async function contextMapper(ctx: MethodContext): Promise<ConceptMapper> 
   return m;
 }
 
-/** Parse the parameters shared by the user-microaggregation methods. */
-export function parseK(method: string, raw: Readonly<Record<string, unknown>>): number {
-  return intParam(method, raw, "k", 3, 2);
-}
-
 export const mdav: Method<MdavParams> = {
-  ...mdavInfo,
-  parse(raw) {
-    const k = parseK("mdav", raw);
-    const variant = String(raw.variant ?? "exact");
-    if (variant !== "exact" && variant !== "blocked") {
-      throw new ParamError("mdav", "variant", `must be exact or blocked, got ${JSON.stringify(variant)}`);
-    }
-    const block = intParam("mdav", raw, "block", 1000, 2 * k);
-    const workers = intParam("mdav", raw, "workers", 2, 0, 64);
-    return { k, variant, block, workers };
-  },
+  ...mdavDeclaration,
+  parse: (raw) => mdavDeclaration.params.parse(raw),
   async anonymize(input, params, ctx) {
     return semanticMicroaggregation(
       input,

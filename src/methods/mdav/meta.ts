@@ -1,22 +1,42 @@
 /**
- * What the CLI, the registry and the report need of the "mdav" method without loading its implementation
- * (./index.ts): name, summary, paper, parameters.
+ * The "mdav" method's declaration (semantic microaggregation, paper 004): what the CLI, the registry and the
+ * report need of it without loading its implementation (./index.ts), and its parameters' one schema.
  */
-import type { MethodInfo } from "../method.ts";
+import { choice, defineParams, int, type MethodDeclaration, type ParamsOf } from "../method.ts";
 
-export const mdavInfo: MethodInfo = {
+/** The k of the user-microaggregation methods (mdav, mdav-strings, erola, navarro). */
+export const clusterK = () => int("users per cluster (k-anonymity), ≥ 2", { min: 2, default: 3 });
+
+/** What the user-microaggregation methods declare of their input and model. */
+export const microaggregation = {
+  kind: "release",
+  input: { text: "scrubbed", timeOrder: false, userGrouping: false, crossUser: true },
+  disclosure: "exact",
+  releases: "log",
+  model: "k-anonymity",
+} as const;
+
+export const mdavParams = defineParams(
+  "mdav",
+  {
+    k: clusterK(),
+    variant: choice(["exact", "blocked"], "exact (O(n²)) or blocked (scalable)", "exact"),
+    block: int("users per block in the blocked variant (≥ 2k)", { min: 4, default: 1000 }),
+    /** Worker threads for the blocked variant (0 = none). */
+    workers: int("worker threads for the blocked variant (0 = none)", { min: 0, max: 64, default: 2 }),
+  },
+  (p, fail) => {
+    if (p.block < 2 * p.k) fail("block", `must be an integer ≥ ${2 * p.k} (2k), got ${p.block}`);
+    return p;
+  },
+);
+
+export type MdavParams = ParamsOf<typeof mdavParams>;
+
+export const mdavDeclaration: MethodDeclaration<MdavParams, "mdav"> = {
   name: "mdav",
   summary: "Semantic microaggregation of users with ODP categories (MDAV, k-anonymous synthetic logs).",
   paper: "004",
-  params: [
-    { name: "k", type: "int", description: "users per cluster (k-anonymity), ≥ 2", default: 3 },
-    { name: "variant", type: "string", description: "exact (O(n²)) or blocked (scalable)", default: "exact" },
-    { name: "block", type: "int", description: "users per block in the blocked variant", default: 1000 },
-    {
-      name: "workers",
-      type: "int",
-      description: "worker threads for the blocked variant (0 = none)",
-      default: 2,
-    },
-  ],
+  ...microaggregation,
+  params: mdavParams,
 };

@@ -13,16 +13,10 @@ import type { QueryLog } from "../../log/record.ts";
 import { words } from "../../semantic/concept-mapper.ts";
 import { type UserLogs, userLogs } from "../../semantic/user-logs.ts";
 import type { Rng } from "../../util/random.ts";
-import { parseK } from "../mdav/index.ts";
 import { cached, meanEvents, microaggregate } from "../mdav/microaggregate.ts";
-import { intParam, type Method } from "../method.ts";
-import { navarroInfo } from "./meta.ts";
+import type { Method } from "../method.ts";
+import { type NavarroParams, navarroDeclaration } from "./meta.ts";
 import { domainLabels, queryDistance, type SyntacticQuery } from "./query-distance.ts";
-
-export interface NavarroParams {
-  readonly k: number;
-  readonly sample: number;
-}
 
 interface Sampled {
   readonly queries: SyntacticQuery[];
@@ -127,8 +121,8 @@ function frequencyPrototype(logs: UserLogs, members: Int32Array, rng: Rng): numb
 }
 
 export const navarro: Method<NavarroParams> = {
-  ...navarroInfo,
-  parse: (raw) => ({ k: parseK("navarro", raw), sample: intParam("navarro", raw, "sample", 10, 1) }),
+  ...navarroDeclaration,
+  parse: (raw) => navarroDeclaration.params.parse(raw),
   async anonymize(input, params, ctx) {
     const { logs, distances } = cached(input, `navarro:${params.sample}`, () => {
       const logs = userLogs(input.records);

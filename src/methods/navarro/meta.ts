@@ -1,20 +1,22 @@
 /**
- * What the CLI, the registry and the report need of the "navarro" method without loading its implementation
- * (./index.ts): name, summary, paper, parameters.
+ * The "navarro" method's declaration (Navarro-Arribas et al. 2012, a baseline of paper 004): what the CLI, the
+ * registry and the report need of it without loading its implementation (./index.ts), and its parameters' one
+ * schema.
  */
-import type { MethodInfo } from "../method.ts";
+import { clusterK, microaggregation } from "../mdav/meta.ts";
+import { defineParams, int, type MethodDeclaration, type ParamsOf } from "../method.ts";
 
-export const navarroInfo: MethodInfo = {
+export const navarroParams = defineParams("navarro", {
+  k: clusterK(),
+  sample: int("most frequent distinct queries per user in the distance", { min: 1, default: 10 }),
+});
+
+export type NavarroParams = ParamsOf<typeof navarroParams>;
+
+export const navarroDeclaration: MethodDeclaration<NavarroParams, "navarro"> = {
   name: "navarro",
   summary: "Navarro-Arribas et al. 2012: users clustered by syntactic query distances, frequency prototypes.",
   paper: "Navarro-Arribas et al. 2012 (baseline of 004)",
-  params: [
-    { name: "k", type: "int", description: "users per cluster (k-anonymity), ≥ 2", default: 3 },
-    {
-      name: "sample",
-      type: "int",
-      description: "most frequent distinct queries per user in the distance",
-      default: 10,
-    },
-  ],
+  ...microaggregation,
+  params: navarroParams,
 };

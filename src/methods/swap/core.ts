@@ -17,7 +17,7 @@ import { Rng } from "../../util/random.ts";
 import { ancestorKeys, type Bucket, BucketTree } from "./buckets.ts";
 import { type CoreSnapshot, type Emit, type Entry, type EventRows, RECORD_ROWS } from "./entry.ts";
 import { Loads } from "./loads.ts";
-import type { SwapParams } from "./params.ts";
+import type { SwapParams } from "./meta.ts";
 
 export class SwapCore<R = LogRecord[]> {
   private readonly tree: BucketTree<Entry<R>>;

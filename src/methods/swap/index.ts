@@ -11,8 +11,7 @@ import type { Rng } from "../../util/random.ts";
 import { type Guarantee, type Method, NO_GUARANTEE, type Release } from "../method.ts";
 import { SwapCore } from "./core.ts";
 import { sameEvent } from "./events.ts";
-import { swapInfo } from "./meta.ts";
-import { parseSwapParams, type SwapParams } from "./params.ts";
+import { type SwapParams, swapDeclaration } from "./meta.ts";
 import { SwapRowStage } from "./rows.ts";
 import { releasedRow, SwapStage, type SwapStageSnapshot, swapCounts } from "./stage.ts";
 
@@ -80,8 +79,8 @@ function claims(params: SwapParams): Guarantee {
 }
 
 export const swap: Method<SwapParams> = {
-  ...swapInfo,
-  parse: parseSwapParams,
+  ...swapDeclaration,
+  parse: (raw) => swapDeclaration.params.parse(raw),
 
   async anonymize(input, params, ctx): Promise<Release> {
     let records = input.records;

@@ -15,7 +15,7 @@ import type { Rng } from "../../util/random.ts";
 import type { RowStage } from "../method.ts";
 import { SwapCore } from "./core.ts";
 import type { EventRows } from "./entry.ts";
-import type { SwapParams } from "./params.ts";
+import type { SwapParams } from "./meta.ts";
 import { swapCounts } from "./stage.ts";
 
 const NO_BYTES = Buffer.alloc(0);

@@ -17,7 +17,7 @@ import type { Rng } from "../../util/random.ts";
 import { SwapCore } from "./core.ts";
 import type { CoreSnapshot, Entry } from "./entry.ts";
 import { EventGrouper, type GrouperState } from "./events.ts";
-import type { SwapParams } from "./params.ts";
+import type { SwapParams } from "./meta.ts";
 
 export interface SwapStageSnapshot extends GrouperState<LogRecord> {
   readonly core: CoreSnapshot;

@@ -4,14 +4,9 @@
  * addresses), so this is the simplest defence and the yardstick the published methods should beat.
  */
 import { groupEvents } from "../../log/events.ts";
-import { intParam, type Method, type Release } from "../method.ts";
+import type { Method, Release } from "../method.ts";
 import { dropQueries } from "./drop-queries.ts";
-import { thresholdInfo } from "./meta.ts";
-
-export interface ThresholdParams {
-  /** Minimum number of distinct users who issued a query for it to be released (≥ 2). */
-  readonly k: number;
-}
+import { type ThresholdParams, thresholdDeclaration } from "./meta.ts";
 
 /** Queries issued by fewer than `k` distinct users. */
 export function rareQueries(users: Iterable<{ user: string; query: string }>, k: number): Set<string> {
@@ -30,8 +25,8 @@ export function rareQueries(users: Iterable<{ user: string; query: string }>, k:
 }
 
 export const threshold: Method<ThresholdParams> = {
-  ...thresholdInfo,
-  parse: (raw) => ({ k: intParam("threshold", raw, "k", 5, 2) }),
+  ...thresholdDeclaration,
+  parse: (raw) => thresholdDeclaration.params.parse(raw),
   async anonymize(input, params, ctx): Promise<Release> {
     ctx.progress.start("threshold: counting users per query");
     const events = groupEvents(input.records);

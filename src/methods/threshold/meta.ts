@@ -1,14 +1,24 @@
 /**
- * What the CLI, the registry and the report need of the "threshold" method without loading its implementation
- * (./index.ts): name, summary, paper, parameters.
+ * The "threshold" method's declaration (the frequency-threshold baseline): what the CLI, the registry and the
+ * report need of it without loading its implementation (./index.ts), and its parameters' one schema.
  */
-import type { MethodInfo } from "../method.ts";
+import { defineParams, int, type MethodDeclaration, type ParamsOf } from "../method.ts";
 
-export const thresholdInfo: MethodInfo = {
+export const thresholdParams = defineParams("threshold", {
+  /** Minimum number of distinct users who issued a query for it to be released. */
+  k: int("minimum distinct users per released query (≥ 2)", { min: 2, default: 5 }),
+});
+
+export type ThresholdParams = ParamsOf<typeof thresholdParams>;
+
+export const thresholdDeclaration: MethodDeclaration<ThresholdParams, "threshold"> = {
   name: "threshold",
   summary: "Release only the queries issued by at least k distinct users (frequency-threshold baseline).",
   paper: "none (baseline)",
-  params: [
-    { name: "k", type: "int", description: "minimum distinct users per released query (≥ 2)", default: 5 },
-  ],
+  kind: "release",
+  input: { text: "scrubbed", timeOrder: false, userGrouping: false, crossUser: true },
+  disclosure: "exact",
+  releases: "log",
+  model: "k-users-per-query",
+  params: thresholdParams,
 };

@@ -1,5 +1,5 @@
 /**
- * Time-ordered copies of an AOL log for the raw-row stages (`querymask anonymize`), in a temporary directory beside
+ * Time-ordered copies of an AOL log for the raw-row stages (stream.ts), in a temporary directory beside
  * the output, removed by `dispose`:
  *
  * - {@link sortedCopy}: a classified log out of time order, sorted as raw rows (src/stream/row-sort.ts);
@@ -33,8 +33,8 @@ export interface CopyOptions {
   readonly tempDir: string;
   /** Rows per sorted run (`--sort-buffer`). */
   readonly runRows: number;
-  /** No notes on stderr (where the log goes back in time, how many runs were merged). */
-  readonly quiet: boolean;
+  /** A note for the user (where the log goes back in time, how many runs were merged). */
+  readonly say: (line: string) => void;
   /** The run's knowledge (its classifier classifies the copy; default: the bundled lists' alone). */
   readonly knowledge?: KnowledgeService;
 }
@@ -45,9 +45,7 @@ export interface RowCopy {
   dispose(): Promise<void>;
 }
 
-const note = (opts: CopyOptions, text: string) => {
-  if (!opts.quiet) process.stderr.write(`querymask: ${text}\n`);
-};
+const note = (opts: CopyOptions, text: string) => opts.say(text);
 
 /** The sort's options from the copy's: its runs, and a note of how many were merged. */
 const sortOptions = (opts: CopyOptions, tempDir: string) => ({

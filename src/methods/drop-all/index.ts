@@ -3,11 +3,11 @@
  * and no utility (0% of events, users, queries retained).
  */
 import { type Method, NO_GUARANTEE, type Release } from "../method.ts";
-import { dropAllInfo } from "./meta.ts";
+import { dropAllDeclaration } from "./meta.ts";
 
-export const dropAll: Method<Record<string, never>> = {
-  ...dropAllInfo,
-  parse: () => ({}),
+export const dropAll: Method<Readonly<Record<string, never>>> = {
+  ...dropAllDeclaration,
+  parse: (raw) => dropAllDeclaration.params.parse(raw),
   async anonymize(input): Promise<Release> {
     return {
       log: { records: [], format: input.format, classified: input.classified },

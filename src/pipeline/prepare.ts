@@ -1,0 +1,62 @@
+/**
+ * Input preparation, as a method declares it (src/methods/method.ts `InputDeclaration`): the text as typed, or
+ * scrubbed as `querymask scrub` scrubs it, or scrubbed and classified as `querymask classify` does; the rules
+ * that decide about one record from the others (a URL clicked by one user only) only where the method allows
+ * cross-user evidence. The audit prepares the original it compares a release with by the same function.
+ */
+import type { KnowledgeService } from "../classify/service.ts";
+import type { TextDomain } from "../log/declared.ts";
+import type { QueryLog } from "../log/record.ts";
+import type { AllowList } from "../scrub/allow-list.ts";
+import type { ScrubCounts } from "../scrub/scrub-log.ts";
+import type { Progress } from "../util/progress.ts";
+
+export interface Prepared {
+  readonly log: QueryLog;
+  /** What scrubbing did, when the log was scrubbed here. */
+  readonly scrub?: ScrubCounts;
+}
+
+/** How `text` is reached from a log: "classified", "scrubbed", or "as-read" (raw, or already classified). */
+export type Preparation = "classified" | "scrubbed" | "as-read";
+
+/** The log prepared to `as` (see the module comment). */
+export async function prepareLog(
+  log: QueryLog,
+  as: Preparation,
+  opts: {
+    readonly crossUser: boolean;
+    readonly allow?: AllowList | undefined;
+    /** Needed for "classified" (its classifier; its allow list wins over `allow`). */
+    readonly knowledge?: KnowledgeService | undefined;
+    readonly progress?: Progress;
+  },
+): Promise<Prepared> {
+  if (as === "as-read") return { log };
+  if (as === "scrubbed") {
+    const [{ scrubLog }, { createScrubber }] = await Promise.all([
+      import("../scrub/scrub-log.ts"),
+      import("../scrub/scrubber.ts"),
+    ]);
+    opts.progress?.start("scrubbing identifiers");
+    try {
+      const r = await scrubLog(log, createScrubber({ allow: opts.allow }), {
+        singleUserClicks: opts.crossUser,
+      });
+      return { log: r.log, scrub: r.counts };
+    } finally {
+      opts.progress?.stop();
+    }
+  }
+  const { classifyLog } = await import("../classify/classify-log.ts");
+  const knowledge =
+    opts.knowledge ??
+    (await import("../classify/service.ts")).createKnowledgeService(undefined, undefined, opts.allow);
+  return { log: classifyLog(await knowledge.classifier(), log, opts.progress).log };
+}
+
+/** The preparation a method declaring `text` gets for `log` (a classified log is already scrubbed). */
+export function preparationFor(text: TextDomain, log: { readonly classified?: boolean }): Preparation {
+  if (log.classified || text === "raw") return "as-read";
+  return text;
+}
