@@ -1,105 +1,144 @@
 /**
- * `npm run eval:scrub`: query-level precision and recall of the identifier scrubber per PII kind on the labelled
- * dev set (../shared/data/labels/dev.tsv, column `pii`). For each kind, a query is a true positive when the
- * scrubber finds that kind and the label has it. Our finer types map onto the label kinds: zip → street_address;
- * url, ip_address, date → other.
+ * `npm run eval:scrub`: how well the release's identifier scrubbing does on the labelled sets of ../shared (read in
+ * place, never copied; skipped with a message when absent).
  *
- * The dev set is evaluation data from AOL: it is read in place, never copied, and the script skips with a
- * message when it is absent. `--show` prints the disagreements (to the terminal only); `--json FILE` writes the
- * figures.
+ * - The name set (labels/names_train.tsv): per fold, the share of private names removed (and kept verbatim), of
+ *   public-figure queries and of name-free queries released intact, through the scrubber the release paths build
+ *   (drop mode; test/scrub/release-path.test.ts checks that `anonymize --method swap` releases exactly its text).
+ *   Twice: per record (no cross-user evidence: what a per-record-only path gets) and with the log's evidence (the
+ *   distinct users of the AOL subset who typed each name, as the swap path counts them over its input).
+ * - The category sets (labels/train.tsv, dev.tsv, or the .tsv files given): precision and recall per kind.
+ *
+ *   node --import tsx scripts/eval-scrub.ts [FILE.tsv …] [--names FILE] [--folds 5] [--fit [--write]]
+ *        [--log FILE | --no-log] [--show] [--json FILE]
+ *
+ * --fit chooses the person-name weights on each fold's complement (coordinate ascent, ./eval-scrub/names.ts) and
+ * judges the fold with them; then on the whole set, printed, and with --write stored in data/scrub/person-name.json
+ * (learned parameters only). --show prints the misses to the terminal only. --json writes the figures (no query).
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { loadLog } from "../src/log/read.ts";
+import { NameUsers } from "../src/scrub/name-users.ts";
+import { DEFAULT_NAME_WEIGHTS, type NameWeights } from "../src/scrub/name-weights.ts";
+import type { NameEvidence } from "../src/scrub/recognizer.ts";
 import { createScrubber } from "../src/scrub/scrubber.ts";
-import type { PiiType } from "../src/scrub/types.ts";
-
-const KINDS = ["person_name", "street_address", "phone", "email", "id_number", "other"] as const;
-type Kind = (typeof KINDS)[number];
-
-const TO_KIND: Record<PiiType, Kind> = {
-  person_name: "person_name",
-  street_address: "street_address",
-  zip: "street_address",
-  phone: "phone",
-  email: "email",
-  id_number: "id_number",
-  url: "other",
-  ip_address: "other",
-  date: "other",
-};
+import { evalKinds } from "./eval-scrub/kinds.ts";
+import { crossValidate, fitWeights, type NameRow, type Rates, readNameSet } from "./eval-scrub/names.ts";
 
 const args = process.argv.slice(2);
-const show = args.includes("--show");
-const jsonAt = args.indexOf("--json");
-const jsonOut = jsonAt >= 0 ? args[jsonAt + 1] : undefined;
-const file =
-  args.find((a) => a.endsWith(".tsv")) ??
-  fileURLToPath(new URL("../../shared/data/labels/dev.tsv", import.meta.url));
+const flag = (name: string) => args.includes(name);
+const value = (name: string) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : undefined;
+};
+const shared = (path: string) => fileURLToPath(new URL(`../../shared/data/${path}`, import.meta.url));
+const folds = Number(value("--folds") ?? 5);
+const namesFile = value("--names") ?? shared("labels/names_train.tsv");
+const logFile = flag("--no-log")
+  ? undefined
+  : (value("--log") ?? shared("aol-top1000/aol_top1000_users.tsv.gz"));
+const kindFiles = args.filter(
+  (a, i) => a.endsWith(".tsv") && args[i - 1] !== "--names" && args[i - 1] !== "--json",
+);
+const categorySets =
+  kindFiles.length > 0 ? kindFiles : [shared("labels/train.tsv"), shared("labels/dev.tsv")];
+const show = flag("--show");
+const out = (s: string) => process.stdout.write(s);
+const pct = (x: number) => (Number.isNaN(x) ? "–" : (100 * x).toFixed(1));
+const fmt = (x: number) => (Number.isNaN(x) ? "–" : x.toFixed(2));
+const json: Record<string, unknown> = {};
 
-if (!existsSync(file)) {
-  process.stdout.write(`eval-scrub: ${file} not found; skipping (the labelled set lives in ../shared).\n`);
+if (!existsSync(namesFile) && categorySets.every((f) => !existsSync(f))) {
+  out("eval-scrub: the labelled sets are absent (they live in ../shared/data/labels); skipping.\n");
   process.exit(0);
 }
 
-const lines = readFileSync(file, "utf8")
-  .split("\n")
-  .filter((l) => l.trim() !== "");
-const header = lines[0]!.split("\t");
-const qi = header.indexOf("query");
-const pi = header.indexOf("pii");
-if (qi < 0 || pi < 0) {
-  process.stderr.write(`eval-scrub: ${file}: header needs 'query' and 'pii' columns\n`);
-  process.exit(2);
+function ratesLine(label: string, r: Rates): string {
+  return `| ${label} | ${pct(r.private)} | ${pct(r.verbatim)} | ${pct(r.public)} | ${pct(r.none)} | ${r.privateN} / ${r.publicN} / ${r.noneN} |\n`;
 }
+
+function nameSection(
+  rows: readonly NameRow[],
+  label: string,
+  nameUsers: NameEvidence | undefined,
+): NameWeights {
+  const cv = crossValidate(rows, folds, DEFAULT_NAME_WEIGHTS, flag("--fit"), nameUsers);
+  out(`\n### ${label}${flag("--fit") ? " (weights fitted on the other folds)" : " (bundled weights)"}\n\n`);
+  out(
+    "| fold | private removed % | private kept verbatim % | public intact % | name-free intact % | n private / public / none |\n",
+  );
+  out("|---|---|---|---|---|---|\n");
+  for (const f of cv.folds) out(ratesLine(String(f.fold + 1), f.rates));
+  out(ratesLine("pooled", cv.pooled));
+  const mean = (k: "private" | "public" | "none") =>
+    cv.folds.reduce((a, f) => a + f.rates[k], 0) / cv.folds.length;
+  const sd = (k: "private" | "public" | "none") =>
+    Math.sqrt(
+      cv.folds.reduce((a, f) => a + (f.rates[k] - mean(k)) ** 2, 0) / Math.max(1, cv.folds.length - 1),
+    );
+  out(
+    `| mean ± sd | ${pct(mean("private"))} ± ${pct(sd("private"))} | | ${pct(mean("public"))} ± ${pct(sd("public"))} | ${pct(mean("none"))} ± ${pct(sd("none"))} | |\n`,
+  );
+  json[label] = { folds: cv.folds, pooled: cv.pooled };
+  if (show) {
+    out("\nMisses (terminal only):\n");
+    rows.forEach((r, i) => {
+      const o = cv.outcomes[i]!;
+      if (!o.ok) out(`  ${r.person}\t${r.query}\t→ ${o.released}\n`);
+    });
+  }
+  return flag("--fit") ? fitWeights(rows, DEFAULT_NAME_WEIGHTS, nameUsers) : DEFAULT_NAME_WEIGHTS;
+}
+
+let evidence: NameEvidence | undefined;
+if (logFile !== undefined && existsSync(logFile)) {
+  const log = await loadLog([logFile]);
+  evidence = new NameUsers().add(log.records);
+  out(`cross-user evidence: ${log.records.length.toLocaleString("en-US")} records of ${logFile}\n`);
+}
+
+if (existsSync(namesFile)) {
+  const rows = readNameSet(namesFile, folds);
+  out(`\n## Names: ${rows.length} queries of ${namesFile}, ${folds} folds\n`);
+  nameSection(rows, "per record (no cross-user evidence)", undefined);
+  if (evidence !== undefined) {
+    const fitted = nameSection(rows, "with the log's cross-user evidence", evidence);
+    if (flag("--fit")) {
+      out(
+        `\nweights fitted on the whole set (with the log's evidence):\n${JSON.stringify(fitted, null, 2)}\n`,
+      );
+      if (flag("--write")) {
+        const file = new URL("../data/scrub/person-name.json", import.meta.url);
+        const about = (JSON.parse(readFileSync(file, "utf8")) as { about: string }).about;
+        writeFileSync(file, `${JSON.stringify({ about, weights: fitted }, null, 2)}\n`);
+        out(`wrote ${fileURLToPath(file)}\n`);
+      }
+    }
+  }
+} else out(`\neval-scrub: ${namesFile} not found; the name set is skipped.\n`);
 
 const scrubber = createScrubber({ mode: "tag" });
-const counts = Object.fromEntries(KINDS.map((k) => [k, { tp: 0, fp: 0, fn: 0, labelled: 0 }])) as Record<
-  Kind | "any",
-  { tp: number; fp: number; fn: number; labelled: number }
->;
-counts.any = { tp: 0, fp: 0, fn: 0, labelled: 0 };
-const disagreements: string[] = [];
-let n = 0;
-for (const line of lines.slice(1)) {
-  const cols = line.split("\t");
-  const query = cols[qi] ?? "";
-  const pii = (cols[pi] ?? "none").trim();
-  n++;
-  const gold = new Set(pii === "none" ? [] : pii.split("+").map((k) => k.trim()));
-  const result = scrubber.scrub(query);
-  const pred = new Set(result.spans.map((s) => TO_KIND[s.type]));
-  for (const k of [...KINDS, "any" as const]) {
-    const g = k === "any" ? gold.size > 0 : gold.has(k);
-    const p = k === "any" ? pred.size > 0 : pred.has(k);
-    const c = counts[k];
-    if (g) c.labelled++;
-    if (g && p) c.tp++;
-    else if (p) c.fp++;
-    else if (g) c.fn++;
+for (const file of categorySets) {
+  if (!existsSync(file)) {
+    out(`\neval-scrub: ${file} not found; skipped.\n`);
+    continue;
   }
-  if (show && (gold.size > 0 || pred.size > 0) && [...gold].sort().join("+") !== [...pred].sort().join("+")) {
-    disagreements.push(`  gold=${pii}\tpred=${[...pred].join("+") || "none"}\t${query}\t→ ${result.text}`);
-  }
+  const r = evalKinds(file, scrubber, show);
+  out(`\n## Identifier kinds, query level, ${r.queries} queries of ${file} (per record)\n\n`);
+  out(
+    "| kind | labelled | predicted | TP | FP | FN | precision | recall |\n|---|---|---|---|---|---|---|---|\n",
+  );
+  for (const k of r.rows)
+    out(
+      `| ${k.kind} | ${k.labelled} | ${k.tp + k.fp} | ${k.tp} | ${k.fp} | ${k.fn} | ${fmt(k.precision)} | ${fmt(k.recall)} |\n`,
+    );
+  if (show && r.disagreements.length > 0) out(`\nDisagreements:\n${r.disagreements.join("\n")}\n`);
+  json[file] = { queries: r.queries, rows: r.rows };
 }
 
-const fmt = (x: number) => (Number.isNaN(x) ? "–" : x.toFixed(2));
-const rows = [...KINDS, "any" as const].map((k) => {
-  const c = counts[k];
-  const precision = c.tp + c.fp === 0 ? Number.NaN : c.tp / (c.tp + c.fp);
-  const recall = c.labelled === 0 ? Number.NaN : c.tp / c.labelled;
-  return { kind: k, ...c, precision, recall };
-});
-process.stdout.write(`Identifier scrubbing, query level, ${n} queries of ${file}\n\n`);
-process.stdout.write(
-  "| kind | labelled | predicted | TP | FP | FN | precision | recall |\n|---|---|---|---|---|---|---|---|\n",
-);
-for (const r of rows) {
-  process.stdout.write(
-    `| ${r.kind} | ${r.labelled} | ${r.tp + r.fp} | ${r.tp} | ${r.fp} | ${r.fn} | ${fmt(r.precision)} | ${fmt(r.recall)} |\n`,
-  );
-}
-if (show && disagreements.length > 0) process.stdout.write(`\nDisagreements:\n${disagreements.join("\n")}\n`);
+const jsonOut = value("--json");
 if (jsonOut) {
-  writeFileSync(jsonOut, `${JSON.stringify({ file, queries: n, rows }, null, 2)}\n`);
-  process.stdout.write(`\nwrote ${jsonOut}\n`);
+  writeFileSync(jsonOut, `${JSON.stringify(json, null, 2)}\n`);
+  out(`\nwrote ${jsonOut}\n`);
 }

@@ -7,7 +7,8 @@
  */
 
 import { emptyList, mapList } from "../util/elements.ts";
-import type { Finding, Recognizer } from "./recognizer.ts";
+import { DEFAULT_NAME_WEIGHTS } from "./name-weights.ts";
+import type { Finding, Recognizer, RecognizerContext } from "./recognizer.ts";
 import { prepare } from "./tokenize.ts";
 import type { PiiSpan, PiiType } from "./types.ts";
 
@@ -58,7 +59,11 @@ export class Engine {
   private readonly digitFree: readonly Recognizer[];
   private readonly enabled: ReadonlySet<PiiType>;
 
-  constructor(recognizers: readonly Recognizer[], types: readonly PiiType[]) {
+  constructor(
+    recognizers: readonly Recognizer[],
+    types: readonly PiiType[],
+    private readonly context: RecognizerContext = { nameWeights: DEFAULT_NAME_WEIGHTS },
+  ) {
     this.enabled = new Set(types);
     this.recognizers = recognizers.filter((r) => r.types.some((t) => this.enabled.has(t)));
     this.digitFree = this.recognizers.filter((r) => r.needsDigit !== true);
@@ -70,7 +75,7 @@ export class Engine {
     const query = prepare(text);
     const all: Finding[] = [];
     for (const r of hasDigit(text) ? this.recognizers : this.digitFree) {
-      for (const f of r.find(query)) if (this.enabled.has(f.type)) all.push(f);
+      for (const f of r.find(query, this.context)) if (this.enabled.has(f.type)) all.push(f);
     }
     if (all.length === 0) return emptyList();
     return mapList(resolveOverlaps(all), ({ type, start, end, value }) => ({ type, start, end, value }));

@@ -2,6 +2,7 @@
  * What a recognizer sees and what it returns. A recognizer finds ONE kind of identifier and knows nothing about
  * the engine, the operators or the other recognizers (Presidio's split): adding one never touches the engine.
  */
+import type { NameWeights } from "./name-weights.ts";
 import type { PiiSpan, PiiType } from "./types.ts";
 
 /** A word of the query with its UTF-16 offsets in the original text. */
@@ -31,6 +32,22 @@ export interface Finding extends PiiSpan {
   readonly score: number;
 }
 
+/**
+ * Evidence about names from outside the query: how many distinct users of the log typed it. Cross-user evidence
+ * (a record's fate then depends on other records), so the caller computes it over the whole log (./name-users.ts)
+ * and gives it explicitly; a per-record-only path (a DP method's input) never has it.
+ */
+export interface NameEvidence {
+  /** Distinct users who typed a query holding `name` (its words, lower case, space-joined); 0 when none. */
+  users(name: string): number;
+}
+
+/** What the scrubber gives every recognizer besides the query (fixed for the scrubber's life). */
+export interface RecognizerContext {
+  readonly nameWeights: NameWeights;
+  readonly nameUsers?: NameEvidence | undefined;
+}
+
 export interface Recognizer {
   /** Named for what it finds: "email", "phone", "person-name", … */
   readonly name: string;
@@ -41,7 +58,7 @@ export interface Recognizer {
    * most queries have no digit, and seven recognizers' early exits cost ~0.5 µs per query together).
    */
   readonly needsDigit?: boolean;
-  find(query: Query): Finding[];
+  find(query: Query, context: RecognizerContext): Finding[];
 }
 
 /** Build a finding covering `[start, end)` of `query.text`. */

@@ -11,7 +11,9 @@
  */
 import type { AllowList } from "./allow-list.ts";
 import { Engine } from "./engine.ts";
+import { DEFAULT_NAME_WEIGHTS, type NameWeights } from "./name-weights.ts";
 import { applyOperator, DEFAULT_TAGS, normalizeSpace } from "./operators.ts";
+import type { NameEvidence } from "./recognizer.ts";
 import { defaultRecognizers } from "./registry.ts";
 import { dropWithMap, mergeBack } from "./release.ts";
 import { PII_TYPES, type PiiSpan, type PiiType, type ScrubMode, type ScrubResult } from "./types.ts";
@@ -25,6 +27,14 @@ export interface ScrubberOptions {
   types?: PiiType[];
   /** Phrases that are not identifiers (public figures, …): a span within one of them is not scrubbed. */
   allow?: AllowList | undefined;
+  /**
+   * Cross-user evidence: how many distinct users of the log typed each name (./name-users.ts), one signal among
+   * the person-name recognizer's others. Computed by the caller over the whole log, and only given where a
+   * record's release may depend on other records (never on a per-record-only path such as a DP method's input).
+   */
+  nameUsers?: NameEvidence | undefined;
+  /** The person-name recognizer's weights (default: the bundled ones); for evaluations. */
+  nameWeights?: NameWeights | undefined;
 }
 
 export interface Scrubber {
@@ -42,7 +52,10 @@ export function createScrubber(opts: ScrubberOptions = {}): Scrubber {
   const types = opts.types ?? [...PII_TYPES];
   for (const t of types) if (!PII_TYPES.includes(t)) throw new TypeError(`unknown identifier type: ${t}`);
   const tags: Record<PiiType, string> = { ...DEFAULT_TAGS, ...opts.tags };
-  const engine = new Engine(defaultRecognizers(), types);
+  const engine = new Engine(defaultRecognizers(), types, {
+    nameWeights: opts.nameWeights ?? DEFAULT_NAME_WEIGHTS,
+    nameUsers: opts.nameUsers,
+  });
   const allow = opts.allow !== undefined && opts.allow.size > 0 ? opts.allow : undefined;
   /** Spans the allow list set aside in the last `analyze`. */
   let setAside = 0;

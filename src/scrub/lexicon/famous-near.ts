@@ -11,6 +11,7 @@
  * (~10 ms; an index of the surnames' one-letter deletions took ~200 ms, paid by every process that meets a name).
  */
 import { distance } from "fastest-levenshtein";
+import { nameHash } from "./name-hash.ts";
 import type { NameLexicon } from "./names.ts";
 
 /** The famous entries of two or three words, as word arrays, by first word. */
@@ -35,11 +36,29 @@ function oneLetterApart(a: string, b: string): boolean {
 }
 
 /**
+ * {@link nearFamous} on the built list, kept as hashes: the candidate is one of its forms or such a form with a letter
+ * dropped from the surname, or the candidate with a letter dropped from its surname is one of its forms.
+ */
+function nearBuilt(lex: NameLexicon, words: readonly string[]): boolean {
+  const key = words.join(" ");
+  const h = nameHash(key);
+  if (lex.nearExact.has(h) || lex.nearDropped.has(h)) return true;
+  const last = words[words.length - 1]!;
+  if (last.length < 5) return false;
+  const head = key.slice(0, key.length - last.length);
+  for (let i = 0; i < last.length; i++) {
+    if (lex.nearExact.has(nameHash(head + last.slice(0, i) + last.slice(i + 1)))) return true;
+  }
+  return false;
+}
+
+/**
  * True when `words` (a candidate name, lower case) is a famous name with a letter more or less in the surname, or a
  * famous three-word name without its middle word.
  */
 export function nearFamous(lex: NameLexicon, words: readonly string[]): boolean {
   if (words.length < 2 || words.length > 3) return false;
+  if (nearBuilt(lex, words)) return true;
   if (indexedFrom !== lex.famous) {
     byFirst = buildIndex(lex.famous);
     indexedFrom = lex.famous;

@@ -17,6 +17,17 @@ export const PRIVATE_CUES: ReadonlySet<string> = new Set([
   "professor", "principal", "sheriff", "deputy", "officer", "pta", "resume",
 ]);
 
+/**
+ * Private cues that make a name an identifier even when a public figure bears it: a search for someone's obituary,
+ * family tree, arrest record, phone number or address (the labelling guide's personal contexts). With one of them
+ * the famous lists do not protect the name.
+ */
+// biome-ignore format: a word list reads better packed
+export const PERSONAL_CONTEXT: ReadonlySet<string> = new Set([
+  "obituary", "obituaries", "obit", "obits", "genealogy", "ancestry", "funeral", "arrest", "arrested", "inmate",
+  "mugshot", "phone", "address", "addresses", "whitepages", "myspace", "classmates", "reunion",
+]);
+
 /** Words that make a public figure (or a work about one) more likely. */
 // biome-ignore format: a word list reads better packed
 export const PUBLIC_CUES: ReadonlySet<string> = new Set([
@@ -35,6 +46,21 @@ export const PUBLIC_CUES: ReadonlySet<string> = new Set([
   "canciones", "musica", "imdb", "gossip", "scandal", "sings", "singing", "dance", "dancing", "comedian",
   "famous", "celebrities", "idol", "anchor", "reporter", "msnbc", "cnn", "espn", "impeach", "artwork",
   "portraits", "portrait", "sculpture", "musician", "composer", "novelist", "director", "producer",
+]);
+
+/**
+ * The public cues a query about a private person uses too ("photos of …", "… video", "… basketball coach"): they
+ * count for less than the others ("lyrics", "nude", "senator", "discography").
+ */
+// biome-ignore format: a word list reads better packed
+export const WEAK_PUBLIC_CUES: ReadonlySet<string> = new Set([
+  "song", "songs", "music", "band", "movie", "movies", "film", "films", "tv", "dvd", "video", "videos", "pictures",
+  "pics", "pic", "photos", "photo", "images", "image", "poster", "posters", "books", "book", "author", "tour",
+  "official", "card", "cards", "jersey", "golf", "football", "basketball", "baseball", "boxing", "mma", "stats",
+  "rookie", "guitar", "records", "dance", "dancing", "model", "modeling", "artist", "painting", "paintings",
+  "artwork", "portraits", "portrait", "sculpture", "photographs", "prints", "director", "producer", "anchor",
+  "reporter", "interview", "interviews", "quotes", "quote", "poems", "poem", "speech", "candidate", "campaign",
+  "election", "hot", "sexy",
 ]);
 
 /** Words after a name that make it the name of an institution, a place or a business. */
@@ -58,6 +84,13 @@ export const INSTITUTION_AFTER: ReadonlySet<string> = new Set([
   "online", "shop", "shops", "com", "net", "org", "cosmetics", "collection", "boutique", "wines", "realtors",
   "wellness", "women's", "children's", "market", "markets", "jeans", "galleries", "supply", "supplies", "communications", "mortgage", "company's",
   "builders", "homebuilders", "industries", "international", "partners", "services", "solutions", "systems", "technologies", "properties",
+  // what a business named after its owner sells ("… interiors", "… auctions", "… garage doors", "… porsche")
+  "technology", "staffing", "recruiting", "fabric", "fabrics", "doors", "windows", "interiors", "auction",
+  "auctions", "marine", "loans", "tours", "travel", "coins", "bridal", "gowns", "handbags", "purses", "perfume",
+  "fragrances", "watches", "cookware", "rugs", "lighting", "flooring", "cabinets", "kitchens", "pools", "spas",
+  "pianos", "boats", "trucks", "trailers", "motorcycles", "porsche", "hyundai", "kia", "mazda", "subaru",
+  "volkswagen", "vw", "bmw", "audi", "lexus", "acura", "infiniti", "cadillac", "chrysler", "jeep", "gmc", "volvo",
+  "saab", "mitsubishi", "isuzu", "suzuki", "jaguar", "hummer", "kawasaki", "yamaha", "harley",
   // newspapers and media named after a place or a person
   "journal", "times", "news", "post", "herald", "tribune", "gazette", "observer", "guardian", "daily", "register",
   "courier", "press", "sentinel", "chronicle", "dispatch", "examiner", "inquirer", "telegraph", "record", "star",

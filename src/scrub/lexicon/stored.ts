@@ -14,7 +14,7 @@ import { DEFAULT_SNAPSHOT } from "../../knowledge/snapshot.ts";
 import { writeFileAtomicSync } from "../../log/atomic.ts";
 
 /** Bump when what a table holds or how it is derived changes. */
-const FORMAT = 3;
+const FORMAT = 5;
 
 /** Text tables by name (lines; `key TAB value` lines for maps). */
 export type Tables = Record<string, string>;

@@ -15,27 +15,48 @@
  * English word ("dr przybylski"). Otherwise a single word is never taken as a name ("washington", "ford"): too
  * many surnames are places, brands or words, and a lone surname rarely identifies a person.
  */
+
+import { isStopword } from "../../text/stopwords.ts";
 import { cityNames } from "../lexicon/cities.ts";
 import { nearFamous } from "../lexicon/famous-near.ts";
-import { INSTITUTION_AFTER, INSTITUTION_BEFORE, PRIVATE_CUES, PUBLIC_CUES } from "../lexicon/name-cues.ts";
+import {
+  INSTITUTION_AFTER,
+  INSTITUTION_BEFORE,
+  PERSONAL_CONTEXT,
+  PRIVATE_CUES,
+  PUBLIC_CUES,
+  WEAK_PUBLIC_CUES,
+} from "../lexicon/name-cues.ts";
 import { firstScore, lastOf, lastScore, type NameWord, nameWord } from "../lexicon/name-words.ts";
-import { type NameLexicon, nameLexicon } from "../lexicon/names.ts";
+import { isFamous, type NameLexicon, nameLexicon } from "../lexicon/names.ts";
 import { STATE_LAST_WORDS, STATE_NAMES } from "../lexicon/places.ts";
-import type { Finding, Query, Recognizer, Token } from "../recognizer.ts";
+import { DEFAULT_NAME_WEIGHTS, type NameWeights } from "../name-weights.ts";
+import type { Finding, Query, Recognizer, RecognizerContext, Token } from "../recognizer.ts";
 import { tokenFinding } from "../recognizer.ts";
 
 const INITIAL = /^[b-hj-z]$/;
 const GENERATIONAL = new Set(["jr", "sr", "ii", "iii", "iv"]);
+/** Particles that start a surname ("st germain", "van vick", "de souza"). */
+// biome-ignore format: a word list reads better packed
+const SURNAME_PARTICLES = new Set(["st", "van", "von", "de", "del", "della", "da", "di", "du", "la", "le", "mc", "mac"]);
 /** A person's role at a business or institution ("… bakery owner", "… library volunteer"). */
 // biome-ignore format: a word list reads better packed
 const ROLES = new Set([
   "owner", "owners", "founder", "manager", "employee", "employees", "coordinator", "agent", "staff", "teacher",
   "principal", "coach", "nurse", "secretary", "worker", "volunteer", "student",
 ]);
+/** What follows "funeral" in a funeral home's name. */
+// biome-ignore format: a word list reads better packed
+const FUNERAL_BUSINESS = new Set(["home", "homes", "chapel", "chapels", "service", "services", "directors", "parlor"]);
 /** The US state names, for one look-up of a two-word pair. */
 const STATE_NAME_SET: ReadonlySet<string> = new Set(STATE_NAMES);
-/** Accept a candidate whose evidence reaches this. */
-const THRESHOLD = 0.6;
+/**
+ * The weights of the evidence, set from the scrubber's context at the start of each `find` (data/scrub/person-name.json,
+ * chosen by cross-validation: scripts/eval-scrub.ts --fit).
+ */
+let W: NameWeights = DEFAULT_NAME_WEIGHTS;
+/** The first-name score from which a frequent surname that is also a word still counts ("george ash"). */
+const NAME_NOT_WORD = 0.75;
 
 /**
  * The records of the tokens of the query `find` reads (`words[i]` is token i's), filled once it has a
@@ -56,7 +77,7 @@ function famousCover(lex: NameLexicon, t: readonly Token[]): Uint8Array {
   const covered = coverScratch;
   covered.fill(0, 0, t.length + 2);
   // (past the last token, the lengths of the empty word, as when looked up by `t[i + 1]?.text ?? ""`)
-  const pastEnd = lex.famousLengths.get("") ?? 0;
+  const pastEnd = nameWord(lex, "").famous;
   for (let i = 0; i < t.length; i++) {
     // Lengths of the famous names that start with this token, and with the next one (a reversed two-token name)
     const here = words[i]!.famous;
@@ -72,7 +93,8 @@ function famousCover(lex: NameLexicon, t: readonly Token[]): Uint8Array {
       const bare = key.endsWith("'s") ? key.slice(0, -2) : key.endsWith("s") ? key.slice(0, -1) : key;
       // "dicaprio, leonardo": a famous two-word name in reversed order
       const reversed = n === 2 ? `${t[i + 1]!.text} ${t[i]!.text}` : "";
-      if (lex.famous.has(key) || (n >= 2 && lex.famous.has(bare)) || lex.famous.has(reversed)) {
+      if (isFamous(lex, key) || (n >= 2 && isFamous(lex, bare)) || (n === 2 && isFamous(lex, reversed))) {
+        if (partOfLongerName(lex, t, i, n)) continue;
         covered.fill(1, i, i + n);
         i += n - 1;
         break;
@@ -80,6 +102,36 @@ function famousCover(lex: NameLexicon, t: readonly Token[]): Uint8Array {
     }
   }
   return covered;
+}
+
+/**
+ * A famous entry at tokens `i..i+n-1` that is only part of a private person's longer name: one word ("barbie",
+ * "madonna") or names only ("francis xavier") before a surname that is no English word ("barbie griffin", "francis
+ * xavier dugan"), or a surname with a particle after a first name ("robby van allen").
+ */
+function partOfLongerName(lex: NameLexicon, t: readonly Token[], i: number, n: number): boolean {
+  const next = t[i + n]?.text;
+  if (
+    next !== undefined &&
+    (n === 1 || allFirstNames(i, n)) &&
+    lastScore(lex, next) >= 1 &&
+    (lex.wordLevel.get(next) ?? 99) > 35
+  )
+    return true;
+  const before = i > 0 ? words[i - 1]! : undefined;
+  return n >= 2 && SURNAME_PARTICLES.has(t[i]!.text) && before !== undefined && before.first >= 0.75;
+}
+
+function allFirstNames(i: number, n: number): boolean {
+  for (let k = i; k < i + n; k++) if (words[k]!.first === 0) return false;
+  return true;
+}
+
+/** No token covered (the scratch marks cleared). */
+function noCover(n: number): Uint8Array {
+  if (coverScratch.length < n + 2) coverScratch = new Uint8Array(2 * n + 2);
+  coverScratch.fill(0, 0, n + 2);
+  return coverScratch;
 }
 
 interface Candidate {
@@ -103,18 +155,49 @@ function tryAt(
   weight: number,
   best: Candidate | undefined,
 ): Candidate | undefined {
-  const sur = t[at];
+  let sur = t[at];
   if (!sur || covered[at]) return best;
-  const l = lastOf(lex, words[at]!, sur.text);
+  // a surname with a particle: "susan st germain", "maria de souza"
+  if (
+    SURNAME_PARTICLES.has(sur.text) &&
+    t[at + 1] &&
+    !covered[at + 1] &&
+    lastScore(lex, t[at + 1]!.text) > 0
+  ) {
+    at++;
+    sur = t[at]!;
+  }
+  const l0 = lastOf(lex, words[at]!, sur.text);
+  // a census surname that is also a word after a first name that is none ("dennis long", "george ash")
+  const census = lex.last.has(sur.text);
+  const l =
+    l0 === 0
+      ? 0
+      : !census && !lex.wordLevel.has(sur.text)
+        ? W.unknownSurname
+        : census && f >= NAME_NOT_WORD && !isStopword(sur.text)
+          ? Math.max(l0, W.wordSurname)
+          : l0;
   if (l === 0) return best;
   let to = at;
   // a second surname ("anna maria ortiz lopez"), then jr/sr/ii
   const next = t[to + 1];
-  if (next && !covered[to + 1] && lex.last.has(next.text) && lastOf(lex, words[to + 1]!, next.text) >= 1)
+  // (not when an institution word follows it: "… simkins creighton university" is a person, then where they are)
+  if (
+    next &&
+    !covered[to + 1] &&
+    lex.last.has(next.text) &&
+    lastOf(lex, words[to + 1]!, next.text) >= 1 &&
+    !INSTITUTION_AFTER.has(t[to + 2]?.text ?? "")
+  )
     to++;
   if (t[to + 1] && GENERATIONAL.has(t[to + 1]!.text)) to++;
-  const evidence = Math.min(1.1, f * l * weight);
-  return !best || evidence > best.evidence ? { from: i, to, evidence } : best;
+  // a first name that is also a word ("mark", "bill", "ray") before a surname that is none ("spencer") is a name
+  const fEff = l >= 1 && !lex.wordLevel.has(sur.text) ? Math.max(f, W.wordFirstName) : f;
+  const evidence = Math.min(1.1, fEff * l * weight);
+  // (the longer of two names that both pass: "john andrew young" rather than "john andrew")
+  const longer = best !== undefined && to > best.to && evidence >= W.threshold;
+  return !best || evidence > best.evidence || longer ? { from: i, to, evidence } : best;
 }
 
 /** The best name starting at token `i`, if any. */
@@ -163,13 +246,19 @@ function honorificAt(
   return { from: i + 1, to: i + 1, evidence: 0.7 };
 }
 
-/** Words after a surname alone that make it a family's name. */
-const FAMILY_CUES = new Set(["family"]);
+/**
+ * Words after a surname alone that make it a private person's or family's name (the labelling guide: "a surname +
+ * a personal context such as obituary, arrest, funeral").
+ */
+// biome-ignore format: a word list reads better packed
+const FAMILY_CUES = new Set([
+  "family", "genealogy", "obituary", "obituaries", "obit", "funeral", "reunion", "ancestry", "arrest", "arrested",
+]);
 
 /**
- * A surname alone before "family" ("przybylski family reunion"), when it is not an English word, a first name or
- * the surname of a famous person ("kennedy family", "smith family"). The labelling guide counts a private
- * person's partial name; on train a surname before "genealogy" alone was mostly labelled no name.
+ * A surname alone before a personal context ("przybylski family reunion", "wojcik obituary"): a census surname or
+ * an unknown word, not a common English word unless a frequent surname ("brown family"), not a first name unless
+ * also a frequent surname ("lewis genealogy"), and not the surname of a curated famous person ("kennedy family").
  */
 function familyAt(
   lex: NameLexicon,
@@ -178,9 +267,25 @@ function familyAt(
   covered: Uint8Array,
 ): Candidate | undefined {
   if (!t[i + 1] || !FAMILY_CUES.has(t[i + 1]!.text) || covered[i]) return undefined;
+  if (t[i + 1]!.text === "funeral" && FUNERAL_BUSINESS.has(t[i + 2]?.text ?? "")) return undefined;
   const w = t[i]!.text;
-  if (w.length < 4 || lex.wordLevel.has(w) || lex.first.has(w) || lex.famousLast.has(w)) return undefined;
-  if (lastScore(lex, w) === 0) return undefined;
+  if (w.length < 3 || isStopword(w) || FAMILY_CUES.has(w)) return undefined;
+  // "kennedy family" is a public family; "lewis family genealogy" someone's own
+  if (
+    lex.famousLast.has(w) &&
+    t[i + 1]!.text === "family" &&
+    !t.some((x) => PRIVATE_CUES.has(x.text) && x.text !== "family")
+  )
+    return undefined;
+  const rank = lex.last.get(w);
+  const level = lex.wordLevel.get(w) ?? 99;
+  if (
+    rank === undefined
+      ? level <= 60 || lex.first.has(w) || w.length < 4
+      : rank >= W.familyRank && (level <= 35 || lex.first.has(w))
+  )
+    return undefined;
+  if (lastScore(lex, w) === 0 && rank === undefined) return undefined;
   if (t[i - 1] && (lastScore(lex, t[i - 1]!.text) > 0 || firstScore(lex, t[i - 1]!.text) > 0))
     return undefined;
   return { from: i, to: i, evidence: 0.6 };
@@ -232,12 +337,14 @@ function isPlace(t: readonly Token[], c: Candidate): boolean {
 }
 
 /** Context adjustment from the rest of the query (tokens outside the candidate). */
-function contextShift(q: Query, c: Candidate): number {
+function contextShift(q: Query, lex: NameLexicon, c: Candidate): number {
   const t = q.tokens;
   const before = t[c.from - 1]?.text;
   const after = t[c.to + 1]?.text;
   const after2 = t[c.to + 2]?.text;
   if (before && INSTITUTION_BEFORE.has(before)) return -1;
+  // "… murphy funeral home": the funeral home is named after its family
+  if (after === "funeral" && after2 !== undefined && FUNERAL_BUSINESS.has(after2)) return -1;
   // "john wojcik bakery owner": a role after the institution word makes the name the person who holds it
   if (after && INSTITUTION_AFTER.has(after) && !(after2 && ROLES.has(after2))) return -1;
   // one more name-like word, then the institution: "ada lee quint school", "edna vorhees memorial hospital" (not a
@@ -245,6 +352,9 @@ function contextShift(q: Query, c: Candidate): number {
   if (
     after2 &&
     !STATE_LAST_WORDS.has(after!) &&
+    // (the word between is part of the institution's name, not "of" or a common word: "joaquin valenzuela of
+    // university of …", "… wine sales" are a person and what they do)
+    (INSTITUTION_AFTER.has(after!) || (!isStopword(after!) && (lex.wordLevel.get(after!) ?? 99) > 35)) &&
     INSTITUTION_AFTER.has(after2.endsWith("'s") ? after2.slice(0, -2) : after2) &&
     !ROLES.has(t[c.to + 3]?.text ?? "")
   ) {
@@ -255,14 +365,15 @@ function contextShift(q: Query, c: Candidate): number {
   for (let k = c.from; k <= c.to && k + 1 < t.length; k++) {
     if (charBetween(q, t[k]!, t[k + 1]!, 38)) return -1;
   }
-  let shift = 0;
+  let priv = false;
+  let pub = 0;
   for (let k = 0; k < t.length; k++) {
     if (k >= c.from && k <= c.to) continue;
     const w = t[k]!.text;
-    if (PRIVATE_CUES.has(w)) shift = Math.max(shift, 0.4);
-    else if (PUBLIC_CUES.has(w)) return -0.7;
+    if (PRIVATE_CUES.has(w)) priv = true;
+    else if (PUBLIC_CUES.has(w)) pub = Math.max(pub, WEAK_PUBLIC_CUES.has(w) ? W.weakPublicCue : W.publicCue);
   }
-  return shift;
+  return priv ? W.privateCue : -pub;
 }
 
 /** The words of a candidate without a generational suffix or a possessive ("christina agulera's" → christina agulera). */
@@ -275,39 +386,75 @@ function nameWordsOf(t: readonly Token[], c: Candidate): string[] {
   return ws;
 }
 
+/** The name a candidate stands for, as the cross-user evidence counts it: its words, space-joined. */
+function keyOf(t: readonly Token[], c: Candidate): string {
+  let key = t[c.from]!.text;
+  for (let k = c.from + 1; k <= c.to; k++) key += ` ${t[k]!.text}`;
+  return key;
+}
+
+/**
+ * The candidates of a query, scored: each with its evidence after the query's context (and the cross-user
+ * evidence, when given). `keys`: collect every candidate's name instead, whatever its score (for counting users).
+ */
+function candidates(q: Query, ctx: RecognizerContext, keys?: string[]): Finding[] {
+  const t = q.tokens;
+  if (t.length < 2) return [];
+  const lex = nameLexicon();
+  // Most queries hold no first name or title at all: leave before any other work.
+  let any = false;
+  for (let i = 0; i < t.length && !any; i++) {
+    const w = t[i]!.text;
+    any = lex.first.has(w) || HONORIFICS.has(w) || FAMILY_CUES.has(w);
+  }
+  if (!any) return [];
+  W = ctx.nameWeights;
+  if (words.length < t.length) words = new Array<NameWord>(t.length);
+  for (let i = 0; i < t.length; i++) words[i] = nameWord(lex, t[i]!.text);
+  // a personal context ("… obituary", "… phone number") makes any name an identifier, a famous one too
+  let personal = false;
+  for (let i = 0; i < t.length && !personal; i++) personal = PERSONAL_CONTEXT.has(t[i]!.text);
+  const covered = personal ? noCover(t.length) : famousCover(lex, t);
+  const out: Finding[] = [];
+  for (let i = 0; i + 1 < t.length; i++) {
+    if (covered[i]) continue;
+    const c =
+      candidateAt(lex, t, i, covered) ??
+      invertedAt(q, lex, i, covered) ??
+      honorificAt(lex, t, i, covered) ??
+      familyAt(lex, t, i, covered);
+    if (!c) continue;
+    if (keys) {
+      keys.push(keyOf(t, c));
+      continue;
+    }
+    // (contextShift ends in the gazetteer check, the dearest, after the cheaper ones: a place costs at least 1,
+    // more than any candidate's evidence above the threshold)
+    const shift = contextShift(q, lex, c);
+    let evidence = c.evidence + shift;
+    // A name many users typed is more often a public figure's: one signal among the others, never alone (a name
+    // with a private cue keeps its evidence; a strong one still passes).
+    if (ctx.nameUsers !== undefined && shift <= 0 && ctx.nameUsers.users(keyOf(t, c)) >= W.manyUsers)
+      evidence -= W.manyUsersShift;
+    if (evidence < W.threshold || (!personal && nearFamous(lex, nameWordsOf(t, c)))) continue;
+    out.push(tokenFinding(q, "person_name", c.from, c.to, 0.5 + 0.25 * Math.min(1, evidence)));
+    i = c.to;
+  }
+  return out;
+}
+
 export const personNameRecognizer: Recognizer = {
   name: "person-name",
   types: ["person_name"],
-  find(q: Query): Finding[] {
-    const t = q.tokens;
-    if (t.length < 2) return [];
-    const lex = nameLexicon();
-    // Most queries hold no first name or title at all: leave before any other work.
-    let any = false;
-    for (let i = 0; i < t.length && !any; i++) {
-      const w = t[i]!.text;
-      any = lex.first.has(w) || HONORIFICS.has(w) || FAMILY_CUES.has(w);
-    }
-    if (!any) return [];
-    if (words.length < t.length) words = new Array<NameWord>(t.length);
-    for (let i = 0; i < t.length; i++) words[i] = nameWord(lex, t[i]!.text);
-    const covered = famousCover(lex, t);
-    const out: Finding[] = [];
-    for (let i = 0; i + 1 < t.length; i++) {
-      if (covered[i]) continue;
-      const c =
-        candidateAt(lex, t, i, covered) ??
-        invertedAt(q, lex, i, covered) ??
-        honorificAt(lex, t, i, covered) ??
-        familyAt(lex, t, i, covered);
-      if (!c) continue;
-      // (contextShift ends in the gazetteer check, the dearest, after the cheaper ones: a place costs at least 1,
-      // more than any candidate's evidence above the threshold)
-      const evidence = c.evidence + contextShift(q, c);
-      if (evidence < THRESHOLD || nearFamous(lex, nameWordsOf(t, c))) continue;
-      out.push(tokenFinding(q, "person_name", c.from, c.to, 0.5 + 0.25 * Math.min(1, evidence)));
-      i = c.to;
-    }
-    return out;
-  },
+  find: (q: Query, ctx: RecognizerContext): Finding[] => candidates(q, ctx),
 };
+
+/**
+ * The names the recognizer weighs in `text` (every candidate's words, space-joined, whatever its evidence): what
+ * {@link NameUsers} counts users of.
+ */
+export function personNameKeys(q: Query, ctx: RecognizerContext): string[] {
+  const keys: string[] = [];
+  candidates(q, ctx, keys);
+  return keys;
+}

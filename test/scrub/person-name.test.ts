@@ -1,0 +1,98 @@
+/**
+ * The person-name recognizer errs toward removal: a person-like name not known to be public is removed, a public
+ * figure of the bundled lists is kept unless the query is about someone's obituary, family tree, phone or address,
+ * and the log's cross-user evidence (how many users typed a name) is one signal among others, never alone. Every
+ * name here is invented, or a public figure's, and absent from the labelled sets and the AOL subset (checked).
+ */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { NameUsers } from "../../src/scrub/name-users.ts";
+import { checkWeights, DEFAULT_NAME_WEIGHTS, nameWeights } from "../../src/scrub/name-weights.ts";
+import type { NameEvidence } from "../../src/scrub/recognizer.ts";
+import { createScrubber } from "../../src/scrub/scrubber.ts";
+
+const drop = createScrubber();
+const names = (q: string, s = drop) =>
+  s
+    .scrub(q)
+    .spans.filter((x) => x.type === "person_name")
+    .map((x) => x.value);
+
+describe("person names: recall first", () => {
+  it("a first name that is also a word before a surname that is none", () => {
+    assert.deepEqual(names("mark terwilliger"), ["mark terwilliger"]);
+    assert.deepEqual(names("bill zumwalt"), ["bill zumwalt"]);
+  });
+  it("a census surname that is also a word after a first name that is none", () => {
+    assert.deepEqual(names("shirley brook"), ["shirley brook"]);
+  });
+  it("a private cue outweighs a public one, and a weak public cue does not veto", () => {
+    assert.deepEqual(names("author shirley terwilliger phone number"), ["shirley terwilliger"]);
+    assert.deepEqual(names("photos of shirley terwilliger"), ["shirley terwilliger"]);
+    // a strong public cue still marks a name unknown to the lists as a public figure's
+    assert.deepEqual(names("shirley terwilliger lyrics"), []);
+  });
+  it("a surname alone before a personal context", () => {
+    assert.deepEqual(names("terwilliger obituary"), ["terwilliger"]);
+    assert.deepEqual(names("urrutia genealogy"), ["urrutia"]);
+    assert.deepEqual(names("prickett family reunion"), ["prickett"]);
+    assert.deepEqual(names("kennedy family"), []);
+  });
+  it("three-word names, particles, and a one-word famous name before a surname", () => {
+    assert.deepEqual(names("laura ann terwilliger"), ["laura ann terwilliger"]);
+    assert.deepEqual(names("susan de urrutia"), ["susan de urrutia"]);
+    assert.deepEqual(names("barbie terwilliger"), ["barbie terwilliger"]);
+  });
+  it("a public figure of the built list is kept, unless the query is about someone's family tree", () => {
+    assert.deepEqual(names("kristi noem"), []);
+    assert.deepEqual(names("kristi noem genealogy"), ["kristi noem"]);
+  });
+  it("a business named after a person is not a person", () => {
+    assert.deepEqual(names("prickett funeral home"), []);
+    assert.deepEqual(names("harold terwilliger interiors"), []);
+  });
+});
+
+describe("person names: the log's cross-user evidence", () => {
+  const many: NameEvidence = {
+    users: (n) => (n === "shirley brook" || n === "laura ann terwilliger" ? 5 : 1),
+  };
+  const withEvidence = createScrubber({ nameUsers: many });
+  it("lowers a weak name many users typed, never alone", () => {
+    // "shirley brook" is only as strong as the threshold: typed by many, it is taken for a public figure's
+    assert.deepEqual(names("shirley brook", withEvidence), []);
+    assert.deepEqual(names("shirley brook", drop), ["shirley brook"]);
+    // a private cue keeps it an identifier however many typed it
+    assert.deepEqual(names("shirley brook obituary", withEvidence), ["shirley brook"]);
+  });
+  it("a name with strong evidence of its own is removed however many typed it", () => {
+    assert.deepEqual(names("laura ann terwilliger", withEvidence), ["laura ann terwilliger"]);
+    // and weights that would let the count alone keep a full name are refused
+    assert.throws(() => nameWeights({ manyUsersShift: 0.5, threshold: 0.6 }), /never|alone/);
+  });
+  it("NameUsers counts distinct users per name, from records and as plain data", () => {
+    const u = new NameUsers().add([
+      { user: "1", query: "shirley brook recipes", time: 0 },
+      { user: "1", query: "shirley brook", time: 1 },
+      { user: "2", query: "shirley brook", time: 2 },
+      { user: "3", query: "weather", time: 3 },
+    ]);
+    assert.equal(u.users("shirley brook"), 2);
+    assert.equal(u.users("weather"), 0);
+    assert.equal(NameUsers.fromJSON(u.toJSON()).users("shirley brook"), 2);
+  });
+});
+
+describe("person names: the weights", () => {
+  it("the bundled weights are complete, and a bad set is refused with its source", () => {
+    assert.equal(checkWeights(DEFAULT_NAME_WEIGHTS, "x").threshold, DEFAULT_NAME_WEIGHTS.threshold);
+    assert.throws(
+      () => checkWeights({ ...DEFAULT_NAME_WEIGHTS, threshold: "high" }, "w.json"),
+      /w\.json: weight threshold/,
+    );
+    assert.throws(
+      () => checkWeights({ ...DEFAULT_NAME_WEIGHTS, extra: 1 }, "w.json"),
+      /unknown weight extra/,
+    );
+  });
+});
