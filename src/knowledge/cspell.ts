@@ -13,6 +13,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { gunzipSync } from "node:zlib";
+import { prebuiltPackage } from "./prebuilt.ts";
 
 interface TrieNode {
   f?: boolean;
@@ -180,6 +181,20 @@ export interface CspellPackage {
 
 /** Directory and package.json (version, licence) of an installed package. */
 export function packageInfo(name: string): { dir: string; version: string; license: string } {
+  // An installed package's tables were derived from the versions it recorded; their folder is looked up only
+  // when a build reads their files.
+  const recorded = prebuiltPackage(name);
+  if (recorded !== undefined)
+    return {
+      ...recorded,
+      get dir() {
+        return installedPackage(name).dir;
+      },
+    };
+  return installedPackage(name);
+}
+
+function installedPackage(name: string): { dir: string; version: string; license: string } {
   const require = createRequire(import.meta.url);
   let pj: string;
   try {

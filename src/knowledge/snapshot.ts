@@ -1,8 +1,8 @@
 /**
  * The compact knowledge-base snapshot: plain JSON that loads in well under a second, so the
- * classifier never parses WordNet at run time. Written by `querymask kb build`, or built automatically on first
- * use into the gitignored `.cache/` directory (a clean clone needs no manual step), or the user's cache directory
- * for an installed package ({@link DEFAULT_SNAPSHOT}).
+ * classifier never parses WordNet at run time. An installed package ships it built (prebuilt.ts); a checkout
+ * builds it on first use into the gitignored `.cache/` directory (a clean clone needs no manual step);
+ * `querymask kb build` builds one from other statistics ({@link BUILD_SNAPSHOT}).
  */
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync } from "node:fs";
@@ -11,6 +11,7 @@ import { dirname, join, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { writeFileAtomicSync } from "../log/atomic.ts";
 import { InputError } from "../util/errors.ts";
+import { PREBUILT_DIR, prebuilt } from "./prebuilt.ts";
 
 /** One input of the build, reported by `kb info` with its licence. */
 export interface SnapshotInput {
@@ -108,15 +109,24 @@ export function toTable(rows: Iterable<readonly [string, string | number]>): str
 }
 
 /**
- * Default snapshot location, `QUERYMASK_KB` when that environment variable names a file (e.g. to try build
- * changes without touching the shared snapshot); otherwise, in a checkout, `<project>/.cache/kb/knowledge-base.json`,
- * and in an installed package (a path under `node_modules/`, which may be read-only and is replaced by every
- * install) the user's cache: `$XDG_CACHE_HOME/querymask/<version>/knowledge-base.json`, `~/.cache/…` when
- * XDG_CACHE_HOME is unset. The version keeps two installed versions from rebuilding over each other.
+ * The snapshot commands load: `QUERYMASK_KB` when that environment variable names a file (e.g. to try build
+ * changes without touching the shared snapshot, or to use one built with other statistics); in an installed
+ * package the one it ships built (prebuilt.ts); in a checkout {@link BUILD_SNAPSHOT}, built there on first use.
  */
-export const DEFAULT_SNAPSHOT = process.env.QUERYMASK_KB ?? defaultSnapshot();
+export const DEFAULT_SNAPSHOT =
+  process.env.QUERYMASK_KB ??
+  (prebuilt() !== undefined ? join(PREBUILT_DIR, "knowledge-base.json") : builtSnapshot());
 
-function defaultSnapshot(): string {
+/**
+ * Where `kb build` writes by default: `QUERYMASK_KB` when set; otherwise, in a checkout,
+ * `<project>/.cache/kb/knowledge-base.json`, and in an installed package (a path under `node_modules/`, which may
+ * be read-only and is replaced by every install) the user's cache: `$XDG_CACHE_HOME/querymask/<version>/
+ * knowledge-base.json`, `~/.cache/…` when XDG_CACHE_HOME is unset. The version keeps two installed versions
+ * apart.
+ */
+export const BUILD_SNAPSHOT = process.env.QUERYMASK_KB ?? builtSnapshot();
+
+function builtSnapshot(): string {
   const pkg = fileURLToPath(new URL("../../package.json", import.meta.url));
   const root = dirname(pkg);
   if (!root.split(sep).includes("node_modules")) return join(root, ".cache", "kb", "knowledge-base.json");

@@ -11,7 +11,7 @@ import { labelledBeside, readLabelled, readQueries } from "../../classify/labels
 import { type Pool, readPool, SELF_TRAINING } from "../../classify/self-training.ts";
 import { precisionRecall, trainFromLabels } from "../../classify/train.ts";
 import { buildKnowledgeBase, loadKnowledgeBase } from "../../knowledge/knowledge-base.ts";
-import { DEFAULT_SNAPSHOT, readSnapshot } from "../../knowledge/snapshot.ts";
+import { BUILD_SNAPSHOT, DEFAULT_SNAPSHOT, readSnapshot } from "../../knowledge/snapshot.ts";
 import { writeFileAtomic } from "../../log/atomic.ts";
 import { UsageError } from "../../util/errors.ts";
 import { checkOutputs, printTable } from "../shared.ts";
@@ -38,8 +38,10 @@ export function register(program: Command): void {
   const kb = program.command("kb");
 
   kb.command("build")
-    .description("build the knowledge-base snapshot (done automatically on first use if missing)")
-    .option("-o, --out <file>", "snapshot file", DEFAULT_SNAPSHOT)
+    .description(
+      "build the knowledge-base snapshot (the package ships one built; a checkout builds its own on first use)",
+    )
+    .option("-o, --out <file>", "snapshot file", BUILD_SNAPSHOT)
     .option(
       "--termstats <tsv>",
       "term-specificity table 'term TAB count' (Porter stems; line 1 = number of documents)",
@@ -66,6 +68,8 @@ export function register(program: Command): void {
       process.stderr.write(
         `built ${flags.out} (${snap.categories.length} categories referenced) in ${secs} s\n`,
       );
+      if (resolve(flags.out) !== resolve(DEFAULT_SNAPSHOT))
+        process.stderr.write(`commands load it with QUERYMASK_KB=${flags.out}\n`);
     });
 
   kb.command("train")
