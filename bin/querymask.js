@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// The `querymask` command. It runs the compiled JavaScript in dist/ (`npm run build`) when that is there and no
-// source file under src/ is newer than it, and otherwise the TypeScript sources through tsx — so a checkout
-// works straight after `npm ci`, a built one starts fast, and a stale build is never run.
+// The `querymask` command. An installed package runs its compiled JavaScript (dist/). A checkout runs dist/
+// (`npm run build`) when that is there and no source file under src/ is newer than it, and otherwise the
+// TypeScript sources through tsx (a devDependency) — so a checkout works straight after `npm ci`, a built one
+// starts fast, and a stale build is never run.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
@@ -21,15 +22,13 @@ function newerUnder(dir, time) {
   return false;
 }
 
+/** The sources are there (a checkout); an installed package has only the build, and no tsx. */
+const checkout = statSync(`${root}src/cli/main.ts`, { throwIfNoEntry: false }) !== undefined;
+
 function builtAndFresh() {
+  if (!checkout) return true;
   const built = statSync(`${root}dist/cli/main.js`, { throwIfNoEntry: false });
-  if (built === undefined) return false;
-  try {
-    return !newerUnder(`${root}src`, built.mtimeMs);
-  } catch (e) {
-    if (e.code === "ENOENT") return true; // no sources beside the build (an installed package)
-    throw e;
-  }
+  return built !== undefined && !newerUnder(`${root}src`, built.mtimeMs);
 }
 
 /** The top-level help the build rendered, when the build is fresh and has it (one made before it has none). */

@@ -66,3 +66,10 @@ test("bin runs dist/ when there are no sources beside it (an installed package)"
   rmSync(join(root, "src"), { recursive: true });
   assert.equal(ran(root), "dist");
 });
+
+test("an installed package runs dist/ with no tsx to be found (tsx is a devDependency)", () => {
+  const root = standIn();
+  rmSync(join(root, "src"), { recursive: true });
+  rmSync(join(root, "node_modules"));
+  assert.equal(ran(root), "dist");
+});
