@@ -10,6 +10,7 @@ import { EXIT_BAD_INPUT, EXIT_FAILURE, InputError, UsageError } from "../util/er
 import { ParamError } from "../util/params.ts";
 import { printable } from "../util/terminal.ts";
 import { commands } from "./commands/index.ts";
+import { missingPackageMessage } from "./missing-package.ts";
 
 /**
  * Columns the top-level help is laid out for, whatever the terminal: so it is the same text everywhere, and
@@ -71,8 +72,8 @@ export async function main(argv: string[]): Promise<number> {
     if (e.code === "EPIPE") process.exit(0);
     throw e;
   });
-  const program = await buildProgram(requestedCommand(argv));
   try {
+    const program = await buildProgram(requestedCommand(argv));
     await program.parseAsync(argv);
     return process.exitCode === undefined ? 0 : Number(process.exitCode);
   } catch (err) {
@@ -82,6 +83,11 @@ export async function main(argv: string[]): Promise<number> {
     }
     if (err instanceof InputError || err instanceof UsageError || err instanceof ParamError) {
       process.stderr.write(`querymask: ${printable(err.message)}\n`);
+      return EXIT_BAD_INPUT;
+    }
+    const missing = missingPackageMessage(err);
+    if (missing !== undefined) {
+      process.stderr.write(`querymask: ${missing}\n`);
       return EXIT_BAD_INPUT;
     }
     if (err instanceof Error && typeof (err as NodeJS.ErrnoException).syscall === "string") {
