@@ -22,7 +22,7 @@ import { CLASSIFIED_STREAM, INGEST_STREAM, RELEASED_STREAM } from "../cluster/to
 import { ndjsonCodec } from "../log/formats/ndjson.ts";
 import type { LogRecord } from "../log/record.ts";
 import { Profiler } from "../profile/profiler.ts";
-import { SqliteProfileStore } from "../profile/sqlite-store.ts";
+import type { SqliteProfileStore } from "../profile/sqlite-store.ts";
 import type { ServiceMetrics } from "./metrics.ts";
 
 export interface IngestResult {
@@ -83,7 +83,10 @@ export class EmbeddedRuntime implements Runtime {
       opts.statePath && existsSync(opts.statePath) ? readFileSync(opts.statePath, "utf8") : undefined;
     const stages = await PartitionedStages.create(config, snapshot, opts.statePath);
     const out = opts.releasedPath ? createWriteStream(opts.releasedPath, { flags: "a" }) : undefined;
-    const store = opts.db ? new SqliteProfileStore(opts.db) : undefined;
+    // Loaded only with a store: better-sqlite3 is an optional peer (src/cli/missing-package.ts).
+    const store = opts.db
+      ? new (await import("../profile/sqlite-store.ts")).SqliteProfileStore(opts.db)
+      : undefined;
     const profiler = store ? new Profiler(store, opts.profileDepth ?? 1, 1 << 16) : undefined;
     const runtime = new EmbeddedRuntime(stages, opts, out, store, profiler);
     if (opts.preloadClassifier) {
