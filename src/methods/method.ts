@@ -135,7 +135,7 @@ export interface MethodDeclaration<P = unknown, N extends string = string> {
   readonly name: N;
   /** One line for `--help` and the report. */
   readonly summary: string;
-  /** The paper it implements, e.g. "000", "004", "Korolova et al. 2009". */
+  /** The paper it implements, as "Author et al. year" (docs/references.md): "Batet et al. 2013", "Korolova et al. 2009". */
   readonly paper: string;
   readonly kind: MethodKind;
   readonly input: InputDeclaration;

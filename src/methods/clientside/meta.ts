@@ -48,7 +48,7 @@ export const clientsideDeclaration: MethodDeclaration<ClientsideParams, "clients
   name: "clientside",
   summary:
     "Client-side protection: users forward queries through a social network; releases the engine's view (PEL in counts).",
-  paper: "002 (Erola et al. 2011)",
+  paper: "Erola et al. 2011",
   // What the engine would see if its users ran the forwarding protocol: not a release of a log one holds.
   kind: "simulation",
   // The engine sees what users type: the queries as typed.

@@ -13,7 +13,7 @@ export const erolaDeclaration: MethodDeclaration<ErolaParams, "erola"> = {
   name: "erola",
   summary:
     "Erola et al. 2010: users clustered by identical ODP categories of their words, random prototypes.",
-  paper: "Erola et al. 2010 (baseline of 004)",
+  paper: "Erola et al. 2010 (a baseline of Batet et al. 2013)",
   ...microaggregation,
   params: erolaParams,
 };

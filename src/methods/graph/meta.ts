@@ -34,7 +34,7 @@ export const graphDeclaration: MethodDeclaration<GraphParams, "graph"> = {
   name: "graph",
   summary:
     "Query-click graph disconnection (Methods 1–3) with optional k-anonymity extension (k results, K sites).",
-  paper: "001",
+  paper: "Poblete et al. 2010",
   kind: "release",
   input: { text: "scrubbed", timeOrder: false, userGrouping: false, crossUser: true },
   disclosure: "exact",

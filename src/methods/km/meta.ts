@@ -30,7 +30,7 @@ export type KmParams = ParamsOf<typeof kmParams>;
 export const kmDeclaration: MethodDeclaration<KmParams, "km"> = {
   name: "km",
   summary: "(k,m)-anonymity by term suppression: every ≤ m terms of a history are held by ≥ k users.",
-  paper: "003",
+  paper: "Burghardt et al. 2010",
   kind: "release",
   input: { text: "scrubbed", timeOrder: false, userGrouping: false, crossUser: true },
   disclosure: "exact",

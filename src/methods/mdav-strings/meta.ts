@@ -12,7 +12,7 @@ export type StringsParams = ParamsOf<typeof mdavStringsParams>;
 export const mdavStringsDeclaration: MethodDeclaration<StringsParams, "mdav-strings"> = {
   name: "mdav-strings",
   summary: "Non-semantic user microaggregation: queries compared as strings, representative by distribution.",
-  paper: "004 (§5.2 non-semantic baseline)",
+  paper: "Batet et al. 2013 (§5.2, non-semantic baseline)",
   ...microaggregation,
   params: mdavStringsParams,
 };

@@ -36,7 +36,7 @@ export type MdavParams = ParamsOf<typeof mdavParams>;
 export const mdavDeclaration: MethodDeclaration<MdavParams, "mdav"> = {
   name: "mdav",
   summary: "Semantic microaggregation of users with ODP categories (MDAV, k-anonymous synthetic logs).",
-  paper: "004",
+  paper: "Batet et al. 2013",
   ...microaggregation,
   params: mdavParams,
 };

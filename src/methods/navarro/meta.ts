@@ -16,7 +16,7 @@ export type NavarroParams = ParamsOf<typeof navarroParams>;
 export const navarroDeclaration: MethodDeclaration<NavarroParams, "navarro"> = {
   name: "navarro",
   summary: "Navarro-Arribas et al. 2012: users clustered by syntactic query distances, frequency prototypes.",
-  paper: "Navarro-Arribas et al. 2012 (baseline of 004)",
+  paper: "Navarro-Arribas et al. 2012 (a baseline of Batet et al. 2013)",
   ...microaggregation,
   params: navarroParams,
 };

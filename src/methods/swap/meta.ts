@@ -42,7 +42,7 @@ export const swapDeclaration: MethodDeclaration<SwapParams, "swap"> = {
   name: "swap",
   summary:
     "Swap queries between users within a category bucket of k events (never a query under its author).",
-  paper: "000",
+  paper: "Pàmies-Estrems et al. 2016",
   kind: "release",
   input: { text: "classified", timeOrder: true, userGrouping: false, crossUser: true },
   disclosure: "exact",
