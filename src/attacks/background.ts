@@ -164,7 +164,7 @@ export function backgroundKnowledge(
 export const backgroundAttack: Attack = {
   name: "background",
   summary: "An adversary who knows m random queries of a target singles out the target's released record.",
-  paper: "issue 7 (background knowledge, in the spirit of 004's record linkage)",
+  paper: "querymask's own (after the record linkage of Batet et al. 2013)",
   params: [
     { name: "m", type: "int", description: "queries of a target the adversary knows (≥ 1)", default: 2 },
     { name: "targets", type: "int", description: "target users sampled (≥ 1)", default: 1000 },

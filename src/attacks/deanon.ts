@@ -24,7 +24,7 @@ function deanon(name: string, summary: string, rule: PickRule): Attack {
   return {
     name,
     summary,
-    paper: "000",
+    paper: "Pàmies-Estrems et al. 2016",
     designedFor: "swap",
     params: DEANON_PARAMS,
     parse: (raw) => parseDeanon(name, raw),

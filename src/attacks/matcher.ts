@@ -14,7 +14,7 @@ function key(r: LogRecord, withTime: boolean): string {
 export const matcher: Attack = {
   name: "matcher",
   summary: "Count released records identical to an original record",
-  paper: "000",
+  paper: "Pàmies-Estrems et al. 2016",
   params: [
     {
       name: "matchTime",

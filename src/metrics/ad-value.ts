@@ -22,8 +22,8 @@ const bidCache = new Map<string, Promise<BidTable>>();
 export const adValue: Yardstick = {
   name: "ads",
   kind: "utility",
-  title: "Ad value retained (paper 003's measures)",
-  source: "003 ((k,m)-anonymity by term suppression), §3",
+  title: "Ad value retained (the measures of Burghardt et al. 2010)",
+  source: "Burghardt et al. 2010, §3",
   guidance:
     "What an advertiser could still do with the release: the share of search terms kept, of users who still have " +
     "terms, and of the ad clicks, impressions, bids and revenue those terms brought in the original. 100% = as " +

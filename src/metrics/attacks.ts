@@ -18,8 +18,8 @@ const listed = () => attacks.filter((a) => !ELSEWHERE.has(a.name));
 export const ownAttacks: Yardstick = {
   name: "attacks",
   kind: "privacy",
-  title: "The method's own attacks (paper 000's de-anonymizers and matcher, for swap)",
-  source: "000 (Pàmies-Estrems et al.), §4.2.2",
+  title: "The method's own attacks (the de-anonymizers and matcher of Pàmies-Estrems et al. 2016, for swap)",
+  source: "Pàmies-Estrems et al. 2016, §4.2.2",
   guidance:
     "Attacks designed against the swap method: they replay the release in time order and guess, for each " +
     "released query, who really issued it. The value is the % of released records attributed to their true " +

@@ -10,7 +10,7 @@ export const background: Yardstick = {
   name: "background",
   kind: "privacy",
   title: "Background-knowledge adversary who knows m queries of a target",
-  source: "issue 7",
+  source: "querymask's own",
   guidance:
     "Someone who knows a few of your searches (m = 1, 2 or 3) looks for the released user who made them. " +
     "'re-identified' is the chance they pick the released record that really is you; 'learned' is the share of " +

@@ -93,7 +93,7 @@ export const categoryEmd: Yardstick = {
   name: "emd",
   kind: "utility",
   title: "Per-user category-profile distance (earth mover's distance, ODP levels 1 and 2)",
-  source: "issue 7; saps-qls EMD tables (paper 000's authors)",
+  source: "the EMD tables of saps-qls, by the authors of Pàmies-Estrems et al. 2016",
   guidance:
     "How much each user's interest profile (share of their queries per ODP category) changed, averaged over " +
     "users. 0% = profiles identical, 100% = entirely different topics. Level 1 is coarse (Arts, Sports, …), " +

@@ -20,7 +20,7 @@ export const clickPairs: Yardstick = {
   name: "clicks",
   kind: "utility",
   title: "Query-click pairs retained",
-  source: "issue 7 (the pairs graph methods such as 001 protect)",
+  source: "querymask's own: the pairs the query-click graph method of Poblete et al. 2010 protects",
   guidance:
     "Whether the release can still teach which results answer which queries (ranking, click models). " +
     "100% means every (query, clicked site) pair survives; n/a means the original log has no clicks.",

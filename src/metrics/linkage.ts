@@ -8,8 +8,8 @@ import type { Yardstick } from "./yardstick.ts";
 export const linkage: Yardstick = {
   name: "rl",
   kind: "privacy",
-  title: "Record linkage RL (paper 004, Eq. 10)",
-  source: "004 (Batet et al. 2013), §5.1",
+  title: "Record linkage RL (Batet et al. 2013, Eq. 10)",
+  source: "Batet et al. 2013, §5.1",
   guidance:
     "An attacker holding the whole original log matches each released user to the original user(s) with the " +
     "most queries in common. RL is the expected % of users matched to themselves. 100% = every user can be " +

@@ -13,8 +13,8 @@ let mapper: ConceptMapper | undefined;
 export const loss: Yardstick = {
   name: "loss",
   kind: "utility",
-  title: "Information loss L (paper 004, Eqs. 8–9)",
-  source: "004 (Batet et al. 2013), §5.1",
+  title: "Information loss L (Batet et al. 2013, Eqs. 8–9)",
+  source: "Batet et al. 2013, §5.1",
   guidance:
     "Users are clustered by the topics of their queries, once on the original and once on the release; L is how " +
     "different the two clusterings are, in %. 0% = a data miner grouping users would reach the same conclusions " +

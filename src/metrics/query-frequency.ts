@@ -11,7 +11,7 @@ export const queryFrequency: Yardstick = {
   name: "frequency",
   kind: "utility",
   title: "Query-frequency preservation (top-K recall and rank correlation)",
-  source: "issue 7",
+  source: "querymask's own",
   guidance:
     "Whether the popular queries survive, in the right order. Recall 100% means every top-K query of the original " +
     "is still a top-K query; rank correlation 1 means their popularity order is unchanged, 0 means no relation. " +

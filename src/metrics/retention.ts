@@ -10,7 +10,7 @@ export const retention: Yardstick = {
   name: "retention",
   kind: "utility",
   title: "Query events and users retained",
-  source: "issue 7",
+  source: "querymask's own",
   guidance:
     "How much of the log is still there. 100% events and 100% users means nothing was removed; a method that " +
     "adds synthetic queries can exceed 100% events. Low retention means analyses will see a thinner, possibly " +

@@ -221,7 +221,7 @@ function frontierTabs(measures: readonly RiskMeasure[], figures: readonly string
 }
 
 const OVER_100 =
-  "A percentage over 100 (marked *) is not an error. Paper 003's ad measures sum, over users, the value of the " +
+  "A percentage over 100 (marked *) is not an error. The ad measures of Burghardt et al. 2010 sum, over users, the value of the " +
   "distinct terms in each user's history; a method that moves queries between users (swap) spreads a term over " +
   "users who never typed it, so the same term is counted in more histories than in the original. Above 100% " +
   "means the release would overstate ad value per user, not that it holds more data.";

@@ -25,7 +25,7 @@ function edgesOf(l: QueryLog): number {
 
 test("graph is registered and reachable by name", async () => {
   assert.equal(await loadMethod("graph"), graph);
-  assert.equal(graph.paper, "001");
+  assert.equal(graph.paper, "Poblete et al. 2010");
 });
 
 test("Fig. 7.2 log: drops the removed queries' events and reports queries, events, rows, users", async () => {

@@ -71,7 +71,8 @@ export const commands: readonly CommandEntry[] = [
   },
   {
     name: "simulate-clientside",
-    description: "simulate client-side protection (paper 002): queries forwarded through a social network",
+    description:
+      "simulate client-side protection (Erola et al. 2011): queries forwarded through a social network",
     args: "<log...>",
     load: () => import("./simulate-clientside.ts"),
   },
@@ -89,7 +90,8 @@ export const commands: readonly CommandEntry[] = [
   },
   {
     name: "classify",
-    description: "assign each query an ODP category and main semantic unit (paper 000, Algorithm 1)",
+    description:
+      "assign each query an ODP category and main semantic unit (Pàmies-Estrems et al. 2016, Algorithm 1)",
     args: "<log...>",
     load: () => import("./classify.ts"),
   },

@@ -49,7 +49,9 @@ const fmt = (v: number | null | undefined, digits = 1) => (v == null ? "n/a" : v
 export function register(program: Command): void {
   const cmd = program
     .command("simulate-clientside")
-    .description("simulate client-side protection (paper 002): queries forwarded through a social network")
+    .description(
+      "simulate client-side protection (Erola et al. 2011): queries forwarded through a social network",
+    )
     .argument("<log...>", "log files or glob patterns whose users the network's nodes impersonate")
     .option(
       "-o, --out <file>",
