@@ -1,5 +1,5 @@
 /**
- * The background-knowledge adversary (issue 7): the attacker knows `m` random queries of a target user — say
+ * The background-knowledge adversary: the attacker knows `m` random queries of a target user — say
  * from a conversation or a shared screen — and looks in the released log for the released user whose queries
  * share the most of them (at least one). Ties are broken uniformly at random, as in record linkage (paper 004,
  * Eq. 10). The attack then reads that released user's queries as the target's.

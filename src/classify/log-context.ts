@@ -1,5 +1,5 @@
 /**
- * The log context (`querymask classify --context clicks,users`, issue 22): a second look at the learned layer's
+ * The log context (`querymask classify --context clicks,users`): a second look at the learned layer's
  * branch of each distinct query in the light of the rest of its log. A search engine classifying its own log knows
  * which sites each query's searchers clicked and what else they searched around it; queries whose clicks share a
  * site tend to share a category, and so do a user's neighbouring queries.

@@ -1,8 +1,8 @@
 /**
- * Self-training the learned decision layer on an unlabelled log (docs/classifier.md, sessions 13 and 17): the
+ * Self-training the learned decision layer on an unlabelled log (docs/classifier.md): the
  * log's distinct queries join the labelled ones as pseudo-labelled examples, labelled through the log's click graph
  * where the labelled queries' clicks agree, else by the model when it is confident; the bundled model is then fitted
- * a third time on the labels the log context gives them (session 25, `BUNDLED_SELF_TRAINING`).
+ * a third time on the labels the log context gives them (`BUNDLED_SELF_TRAINING`).
  */
 import type { Embeddings } from "../knowledge/embeddings.ts";
 import { EventCursor } from "../log/events.ts";
@@ -16,7 +16,7 @@ import { argmax, type Example, type LinearModel, softmax, type TrainOptions } fr
 import { QueryEvents } from "./query-events.ts";
 
 /**
- * Self-training on unlabelled queries (docs/classifier.md, sessions 13 and 17): the model of the labelled queries
+ * Self-training on unlabelled queries (docs/classifier.md): the model of the labelled queries
  * labels a pool of unlabelled ones, those it gives probability ≥ `threshold` join the labelled ones with weight
  * `weight`, and the model is fitted again. Where the pool's log has clicks, a pool query whose clicked hosts were
  * also clicked by labelled queries takes their label instead (`click`, `clickLabels`). A word, word-pair or 4-gram
@@ -37,12 +37,12 @@ export interface SelfTraining {
   readonly average?: number;
   /** Options of the second fit (on the labelled and pseudo-labelled examples) that differ from the first's. */
   readonly refit?: Omit<TrainOptions, "exclude" | "seed">;
-  /** A third fit on the labels the log context gives the pool (session 24, {@link CONTEXT_LABELS}); absent = none. */
+  /** A third fit on the labels the log context gives the pool ({@link CONTEXT_LABELS}); absent = none. */
   readonly context?: ContextLabels;
 }
 
 /**
- * The log context distilled into the text model (docs/classifier.md, session 24): the second fit's branch
+ * The log context distilled into the text model (docs/classifier.md): the second fit's branch
  * probabilities of every query of the pool's log, reconsidered in the light of the log (`contextPosteriors` of
  * ./log-context.ts, `rounds` rounds, the other settings `LOG_CONTEXT`'s); a pool query whose posterior's largest
  * share is ≥ `threshold` joins the labelled ones with that label and weight `weight`, in place of the click graph's
@@ -76,12 +76,12 @@ export const SELF_TRAINING: SelfTraining = {
 
 /**
  * The context labels' settings (scripts/classifier-experiments `ctxdistill`): 5-fold CV on train 63.77% → 67.80%,
- * 5 of 5 folds up (docs/classifier.md, sessions 24 and 25).
+ * 5 of 5 folds up (docs/classifier.md).
  */
 export const CONTEXT_LABELS: ContextLabels = { threshold: 0.7, weight: 0.5, rounds: LOG_CONTEXT.rounds };
 
 /**
- * What `kb train --pool` does and the bundled model was trained with (since session 25): {@link SELF_TRAINING}'s
+ * What `kb train --pool` does and the bundled model was trained with: {@link SELF_TRAINING}'s
  * two fits, then the third on the {@link CONTEXT_LABELS}. The experiments of scripts/classifier-experiments read
  * their changes against SELF_TRAINING's two fits, as they were written.
  */

@@ -4,9 +4,9 @@
  * The streaming anonymizer's live state is a few MiB, but its held events outlive two scavenges and are promoted,
  * and V8 sizes the heap for throughput: it grows the young generation (two semi-spaces) from 1 MiB up to 16 MiB
  * per semi-space, and after each mark-compact lets the old generation grow by a factor of up to 4 before the
- * next. On the AOL subset at depth 3 that peaked at 109–117 MiB RSS around a live heap of ~10 MiB (BENCHMARKS.md,
- * issue 17). Flags such as `--max-semi-space-size` are read only when node starts, so `querymask` cannot pass them
- * without a second process; but V8 reads the two flags below at each growth, so they can be set at run time:
+ * next. On the AOL subset at depth 3 that peaked at 109–117 MiB RSS around a live heap of ~10 MiB. Flags such as
+ * `--max-semi-space-size` are read only when node starts, so `querymask` cannot pass them without a second
+ * process; but V8 reads the two flags below at each growth, so they can be set at run time:
  *
  * - `--semi-space-growth-factor`: the first growth takes the semi-space to the cap, then the factor becomes 1;
  * - `--heap-growing-percent`: the old generation's limit after a mark-compact is the live heap + that percent.
@@ -63,7 +63,7 @@ export function streamingHeap(): void {
  * as in {@link streamingHeap}, the old one left to V8. The flags are the process's, so every thread's heap gets
  * them, and each thread's classifier grows its old generation with its memos: with the old generation held to
  * +50% per mark-compact, two threads on the AOL subset took 17.0–17.7 CPU-s (9.1–9.3 s wall, 615 MiB) against
- * 13.3–14.2 (7.2–7.6 s, 790–800 MiB) with this (BENCHMARKS.md, session 20).
+ * 13.3–14.2 (7.2–7.6 s, 790–800 MiB) with this.
  */
 export function threadedHeap(): void {
   capYoungGeneration(STREAM_SEMI_SPACE_MIB);

@@ -11,7 +11,7 @@
  *
  * A snapshot that exists but is stale (its inputs changed: `isStale`) needs a build as much as a missing one:
  * the lock used to be skipped whenever the file existed, so two workers started on a stale snapshot rebuilt it
- * side by side (19.1 and 19.9 s in session 11's bench). Only a fresh snapshot is loaded without the lock.
+ * side by side (19.1 and 19.9 s, measured). Only a fresh snapshot is loaded without the lock.
  */
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeSync } from "node:fs";
 import { dirname } from "node:path";

@@ -195,7 +195,7 @@ const PIECE_BYTES = 1 << 18;
  *
  * Text is encoded straight into one of two reused buffers: while one is being written, the other fills. (Joining
  * the text and encoding it into a fresh buffer per piece cost ~0.3 CPU-s per 40 MB written, much of it page
- * faults; issue 17.) A piece goes to the stream only after the previous one is written, so at most two are held.
+ * faults.) A piece goes to the stream only after the previous one is written, so at most two are held.
  */
 export class AtomicTextFile {
   private readonly tmp: string;

@@ -6,7 +6,7 @@
  * found the control bytes four at a time, then walked them line by line and hashed the two fields; one SIMD
  * compare per 16 bytes, with the walk and the hashes in the same loop, took whole commands on the classified AOL
  * subset from 0.39 to 0.30 CPU-s (`anonymize --method identity`), 0.68 to 0.62 (swap, k = 3) and 0.52 to 0.47
- * (`stats`) — medians of 7 alternated runs (BENCHMARKS.md, session 22). test/log/line-scan.test.ts checks it
+ * (`stats`) — medians of 7 alternated runs. test/log/line-scan.test.ts checks it
  * against a byte loop, and that the binary is what the text compiles to.
  */
 

@@ -26,7 +26,7 @@ export interface WriterOptions {
 
 /**
  * Lines are joined into pieces of about this many characters before they go to the file: one encoding call per
- * piece instead of one per line (the per-call cost was ~20% of writing a 408k-row release; issue 17).
+ * piece instead of one per line (the per-call cost was ~20% of writing a 408k-row release).
  */
 const PIECE_CHARS = 1 << 14;
 

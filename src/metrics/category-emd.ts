@@ -1,5 +1,5 @@
 /**
- * Per-user category-profile distance (issue 7; the saps-qls EMD tables of the swap authors): each user's
+ * Per-user category-profile distance (after the saps-qls EMD tables of the swap authors): each user's
  * profile is the distribution of their query events over ODP categories cut at level L (1 = `Top/Arts`,
  * 2 = `Top/Arts/Music`). The distance between a user's original and released profile is the earth mover's
  * distance with the tree as ground metric, normalised by its maximum (2L), in % — 0% same interests, 100%

@@ -1,5 +1,5 @@
 /**
- * Query-click pairs retained (issue 7): the share of the original's distinct (query, clicked URL) pairs that
+ * Query-click pairs retained: the share of the original's distinct (query, clicked URL) pairs that
  * the release still holds, and the share of click volume (per pair, min(original, released) clicks). n/a for
  * a log without clicks (Excite).
  */

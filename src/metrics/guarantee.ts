@@ -1,5 +1,5 @@
 /**
- * The formal guarantee a method states by construction (issue 7: "for the DP release, its ε and δ"), copied
+ * The formal guarantee a method states by construction (for the DP release, its ε and δ), copied
  * from `Release.guarantee`. n/a for methods without one — k-anonymity style methods are judged by the attacks.
  */
 import type { Yardstick } from "./yardstick.ts";

@@ -1,5 +1,5 @@
 /**
- * Query-frequency preservation (issue 7): of the original top-K queries (K = 1000 by default), the share that
+ * Query-frequency preservation: of the original top-K queries (K = 1000 by default), the share that
  * are also among the release's top-K (recall), and Spearman's rank correlation between the original and
  * released frequencies of those K queries (a query missing from the release has frequency 0; ties get average
  * ranks). Works on released logs and on count tables (dp).

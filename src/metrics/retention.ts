@@ -1,5 +1,5 @@
 /**
- * Retention (issue 7): % of the original query events and % of the original users that are still in the
+ * Retention: % of the original query events and % of the original users that are still in the
  * release. A released user counts when its id is an original user id with at least one released record.
  * For a count-table release (dp), events = sum of released query counts, and users are n/a.
  */
