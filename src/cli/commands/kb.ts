@@ -5,7 +5,7 @@
  */
 import { statSync } from "node:fs";
 import { join, resolve } from "node:path";
-import type { Command } from "commander";
+import { type Command, Option } from "commander";
 import { BUNDLED_MODEL } from "../../classify/classifier.ts";
 import { labelledBeside, readLabelled, readQueries } from "../../classify/labels.ts";
 import { type Pool, readPool, SELF_TRAINING } from "../../classify/self-training.ts";
@@ -41,7 +41,12 @@ export function register(program: Command): void {
     .description(
       "build the knowledge-base snapshot (the package ships one built; a checkout builds its own on first use)",
     )
-    .option("-o, --out <file>", "snapshot file", BUILD_SNAPSHOT)
+    .addOption(
+      new Option("-o, --out <file>", "snapshot file").default(
+        BUILD_SNAPSHOT,
+        "$QUERYMASK_KB, else .cache/kb/knowledge-base.json in a checkout, the user's cache in an install",
+      ),
+    )
     .option(
       "--termstats <tsv>",
       "term-specificity table 'term TAB count' (Porter stems; line 1 = number of documents)",
@@ -76,8 +81,13 @@ export function register(program: Command): void {
     .description(
       "train the classifier's learned decision layer on labelled queries (TSV with 'query' and 'label' columns)",
     )
-    .argument("[labels]", "labelled queries", DEFAULT_LABELS)
-    .option("-o, --out <file>", "model file", BUNDLED_MODEL)
+    .argument("[labels]", "labelled queries (default: ../shared/data/labels/train.tsv beside the project)")
+    .addOption(
+      new Option("-o, --out <file>", "model file").default(
+        BUNDLED_MODEL,
+        "the bundled data/model/classifier-model.json",
+      ),
+    )
     .option("--seed <n>", "seed of the example order and the folds", "1")
     .option("--folds <k>", "cross-validate with k folds first (0 = skip)", "5")
     .option(
@@ -100,7 +110,8 @@ export function register(program: Command): void {
         "(--no-context-labels: not). The bundled model is `kb train --pool <the AOL subset> --folds 0`.\n" +
         "Example:\n  querymask kb train ../shared/data/labels/train.tsv\n  querymask kb train my-labels.tsv -o my-model.json --folds 0",
     )
-    .action(async (labels: string, flags: TrainFlags) => {
+    .action(async (labelsArg: string | undefined, flags: TrainFlags) => {
+      const labels = labelsArg ?? DEFAULT_LABELS;
       const seed = Number(flags.seed);
       const folds = Number(flags.folds);
       if (!Number.isSafeInteger(seed)) throw new UsageError(`--seed: expected an integer, got ${flags.seed}`);
@@ -172,7 +183,12 @@ export function register(program: Command): void {
 
   kb.command("info")
     .description("sizes, counts, build inputs and their licences")
-    .option("--snapshot <file>", "snapshot file", DEFAULT_SNAPSHOT)
+    .addOption(
+      new Option("--snapshot <file>", "snapshot file").default(
+        DEFAULT_SNAPSHOT,
+        "$QUERYMASK_KB, else the one the package ships, or .cache/kb/knowledge-base.json in a checkout",
+      ),
+    )
     .option("--json", "print JSON instead of a table")
     .action(async (flags: { snapshot: string; json?: boolean }) => {
       // A missing snapshot is built there: the path must be one a file can be written at.
