@@ -3,13 +3,16 @@
  * commands' own definitions (the `--help` of every command and subcommand, as `querymask <command> --help` prints
  * it at 80 columns), and in each docs/methods/<name>.md the parameter table between its
  * `<!-- parameters -->` … `<!-- /parameters -->` markers from the method's declared parameters
- * (`listMethods()`: names, types, defaults, descriptions, as the CLI parses them). `--check` writes nothing and
+ * (`listMethods()`: names, types, defaults, descriptions, as the CLI parses them), and in docs/api.md the index of
+ * every export of the library between `<!-- exports -->` … `<!-- /exports -->`, from the declarations of
+ * src/index.ts (the TypeScript compiler: each export's kind and its doc comment's first sentence). `--check` writes nothing and
  * exits 1 naming each file that differs (test/repo/docs-generated.test.ts runs the same comparison).
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Command } from "commander";
+import ts from "typescript";
 import { listMethods } from "../src/api/methods.ts";
 import { commands } from "../src/cli/commands/index.ts";
 import { buildProgram } from "../src/cli/main.ts";
@@ -20,6 +23,7 @@ const ROOT = fileURLToPath(new URL("../", import.meta.url));
 export const CLI_PAGE = join(ROOT, "docs", "cli.md");
 export const METHODS_DIR = join(ROOT, "docs", "methods");
 export const COLUMNS = 80;
+export const API_PAGE = join(ROOT, "docs", "api.md");
 
 /** A command's whole help, as `--help` prints it (the text commands add before and after included). */
 export function helpOf(cmd: Command): string {
@@ -113,12 +117,79 @@ export function methodPages(): [string, string, string][] {
   });
 }
 
+/** The kind of an exported symbol, as a reader names it. */
+function kindOf(symbol: ts.Symbol, checker: ts.TypeChecker): string {
+  const target = symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
+  const f = target.flags;
+  if (f & ts.SymbolFlags.Class) return "class";
+  if (f & ts.SymbolFlags.Function) return "function";
+  if (f & ts.SymbolFlags.Interface) return "interface";
+  if (f & ts.SymbolFlags.TypeAlias) return "type";
+  if (f & ts.SymbolFlags.Enum) return "enum";
+  if (f & ts.SymbolFlags.Variable) return "const";
+  return "export";
+}
+
+/** The first sentence of a symbol's doc comment ("" when it has none). */
+function summaryOf(symbol: ts.Symbol, checker: ts.TypeChecker): string {
+  const target = symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
+  const text = ts
+    .displayPartsToString(target.getDocumentationComment(checker))
+    .replace(/\{@link\s+([^}|\s]+)(?:[|\s][^}]*)?\}/g, "`$1`")
+    .replace(/\s+/g, " ")
+    .trim();
+  const end = text.search(/\.(\s|$)/);
+  return (end < 0 ? text : text.slice(0, end + 1)).replace(/\|/g, "\\|");
+}
+
+/** The library's exports, one row each: name, kind, what its declaration says of it. */
+export function apiIndex(): string {
+  const entry = join(ROOT, "src", "index.ts");
+  const program = ts.createProgram([entry], {
+    allowImportingTsExtensions: true,
+    noEmit: true,
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    target: ts.ScriptTarget.ES2022,
+    strict: true,
+  });
+  const checker = program.getTypeChecker();
+  const file = program.getSourceFile(entry);
+  const module = file === undefined ? undefined : checker.getSymbolAtLocation(file);
+  if (module === undefined) throw new Error("src/index.ts: no module symbol");
+  const rows = checker
+    .getExportsOfModule(module)
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    .map((s) => `| \`${s.name}\` | ${kindOf(s, checker)} | ${summaryOf(s, checker)} |`);
+  return [
+    "Generated from the declarations of `src/index.ts` (`npm run docs`): every export, its kind and the first",
+    "sentence of its doc comment; the `.d.ts` of the package has the whole comment and the types.",
+    "",
+    "| export | kind | what it is |",
+    "| --- | --- | --- |",
+    ...rows,
+  ].join("\n");
+}
+
+/** docs/api.md with its index regenerated: [current, generated]. */
+export function apiPage(): [string, string] {
+  const text = readFileSync(API_PAGE, "utf8");
+  const at = text.indexOf(API_START);
+  const end = text.indexOf(API_END);
+  if (at < 0 || end < at) return [text, text];
+  return [text, `${text.slice(0, at + API_START.length)}\n${apiIndex()}\n${text.slice(end)}`];
+}
+
+const API_START = "<!-- exports -->";
+const API_END = "<!-- /exports -->";
+
 if (import.meta.url === `file://${process.argv[1]}`) {
   const check = process.argv.includes("--check");
   const stale: string[] = [];
   const files: [string, string, string][] = [
     [CLI_PAGE, existsSync(CLI_PAGE) ? readFileSync(CLI_PAGE, "utf8") : "", await cliPage()],
     ...methodPages(),
+    [API_PAGE, ...apiPage()],
   ];
   for (const [path, now, generated] of files) {
     if (now === generated) continue;

@@ -1,7 +1,8 @@
 /**
  * The generated docs are what the code says: docs/cli.md is every command's `--help` (scripts/docs.ts renders
  * them from the commands' definitions, and a few are compared with what the `querymask` command itself prints),
- * every method has its page in docs/methods/, and each page's parameter table is the one the method declares.
+ * every method has its page in docs/methods/, each page's parameter table is the one the method declares, and
+ * docs/api.md's index lists every export of the library (from the declarations of src/index.ts).
  * After changing a command or a parameter: `npm run docs`.
  */
 import assert from "node:assert/strict";
@@ -9,7 +10,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { test } from "node:test";
-import { CLI_PAGE, cliPage, METHODS_DIR, methodPages } from "../../scripts/docs.ts";
+import { apiPage, CLI_PAGE, cliPage, METHODS_DIR, methodPages } from "../../scripts/docs.ts";
 import { listMethods } from "../../src/api/methods.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
@@ -46,4 +47,12 @@ test("every method has its page, whose parameter table is the method's (npm run 
     assert.match(now, /<!-- parameters -->[\s\S]*<!-- \/parameters -->/, `${path} has a parameters section`);
     assert.equal(now, generated, `${path}: the parameter table is stale: run npm run docs`);
   }
+});
+
+test("docs/api.md indexes every export of the library (npm run docs)", () => {
+  const [now, generated] = apiPage();
+  assert.match(now, /<!-- exports -->[\s\S]*<!-- \/exports -->/, "docs/api.md has its index");
+  assert.equal(now, generated, "docs/api.md's index is stale: run npm run docs");
+  for (const name of ["anonymize", "audit", "readLog", "ParamError", "Release", "QueryLog"])
+    assert.ok(now.includes(`| \`${name}\` |`), `the index lists ${name}`);
 });
