@@ -1,7 +1,7 @@
 /**
  * Classifier quality (`npm run eval:classifier`): top-level accuracy on the hand-labelled dev set
  * (../shared/data/labels/dev.tsv, rows labelled Unclassifiable left out) with a per-category table like paper
- * 000's Table 4, and coverage (share of query events that get a category) on the shared AOL 1000-user subset.
+ * Pàmies-Estrems et al. 2016's Table 4, and coverage (share of query events that get a category) on the shared AOL 1000-user subset.
  *
  * Reads ../shared/data at run time only (AOL rows are never copied into the project); skips each part with a
  * message when its file is absent. Writes figures to bench/results/classifier-eval.json.
@@ -159,7 +159,7 @@ if (existsSync(devPath)) {
   }
   console.log(`\n## Classifier accuracy on dev.tsv (top level, Unclassifiable rows excluded)\n`);
   console.log(
-    `${ok}/${n} correct = **${((100 * ok) / n).toFixed(2)}%** (paper 000: 58.99% on 1,068 queries); unclassified ${unclassified}\n`,
+    `${ok}/${n} correct = **${((100 * ok) / n).toFixed(2)}%** (Pàmies-Estrems et al. 2016: 58.99% on 1,068 queries); unclassified ${unclassified}\n`,
   );
   console.log(
     "| category | queries | correct | recall | predicted | precision |\n| --- | ---: | ---: | ---: | ---: | ---: |",

@@ -1,5 +1,5 @@
 /**
- * `npm run eval:clientside`: the client-side grid of docs/results/clientside.md (paper 002) — every row one
+ * `npm run eval:clientside`: the client-side grid of docs/results/clientside.md (Erola et al. 2011) — every row one
  * `querymask simulate-clientside … --worst-case 100 --json` command, as a user types it, on the bundled Excite sample
  * and on the shared AOL subset (../shared/data/aol-top1000, classified once with `querymask classify` into
  * `.cache/eval-clientside/`, git-ignored; that part is skipped with a message when the subset is absent). Writes

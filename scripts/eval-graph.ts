@@ -1,5 +1,5 @@
 /**
- * `npm run eval:graph`: the removal methods on ../shared/data/aol-top1000 — paper 001's query-click graph
+ * `npm run eval:graph`: the removal methods on ../shared/data/aol-top1000 — Poblete et al. 2010's query-click graph
  * disconnection (Methods 1–3, with and without the extension towards k-anonymity), the frequency-threshold
  * baseline, and the Korolova et al. DP release — each timed (CPU and wall seconds) with what it removed or
  * released.

@@ -1,6 +1,6 @@
 /**
- * `npm run eval:km`: paper 003's experiment on ../shared/data/aol-top1000 — the km method for m ∈ {2, 3}, k over
- * a grid from 2 to 100 and every target function, with paper 003's measures (% of log size, users, bid, clicks,
+ * `npm run eval:km`: Burghardt et al. 2010's experiment on ../shared/data/aol-top1000 — the km method for m ∈ {2, 3}, k over
+ * a grid from 2 to 100 and every target function, with Burghardt et al. 2010's measures (% of log size, users, bid, clicks,
  * impressions and revenue retained), the CPU time of each run and, optionally, the independent checker's verdict.
  *
  * Writes docs/results/km.tsv (aggregates only: no query, term or user of the AOL log). Rows are appended as
@@ -13,9 +13,9 @@
  *       [--check all|none|users] [--out docs/results/km.tsv] [--seed 1] [--synthetic N]
  *
  * `--synthetic N` runs on bench/km.bench.ts's Altavista-shaped generated log of N users instead of AOL (a
- * contrast: histories of ~15 term occurrences, like paper 003's log, instead of AOL's heaviest users).
+ * contrast: histories of ~15 term occurrences, like Burghardt et al. 2010's log, instead of AOL's heaviest users).
  *
- * **Bids.** No bid table exists for AOL (paper 003 used Yahoo! Search Marketing's recommended bids, which are not
+ * **Bids.** No bid table exists for AOL (Burghardt et al. 2010 used Yahoo! Search Marketing's recommended bids, which are not
  * public), so this script makes a synthetic one in memory from term statistics of the log itself (it is never
  * written out: it would list AOL terms). See {@link syntheticBid} and docs/results/km.md.
  */

@@ -1,5 +1,5 @@
 /**
- * `npm run eval:mdav`: paper 004's comparison (Figs. 2 and 3) on ../shared/data/aol-top1000 — semantic MDAV
+ * `npm run eval:mdav`: Batet et al. 2013's comparison (Figs. 2 and 3) on ../shared/data/aol-top1000 — semantic MDAV
  * and its three baselines for k = 2…7, measured by information loss L (Eqs. 8–9; 80 clusters as in the paper,
  * and the Calinski–Harabasz choice) and record linkage RL (Eq. 10), over several seeds (the methods'
  * randomness: query picks and prototypes; the partitions do not depend on the seed).

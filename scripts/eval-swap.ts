@@ -1,5 +1,5 @@
 /**
- * `npm run eval:swap`: reproduce paper 000's evaluation of the swap anonymizer on the shared AOL subset
+ * `npm run eval:swap`: reproduce Pàmies-Estrems et al. 2016's evaluation of the swap anonymizer on the shared AOL subset
  * (../shared/data/aol-top1000, read in place, never copied) and the saps-qls grid, side by side with the authors'
  * published figures (../shared/anchors/saps-qls). Writes aggregate figures only (no query text, no user id) as
  * TSV plus a markdown summary under docs/results/. Skips cleanly when the data is absent.

@@ -80,7 +80,7 @@ export async function labels(
     if (newest) key = newest.f.slice(11, 27);
   }
   const file = join(CACHE, `classified-${key}.json.gz`);
-  const how = `project classifier (src/classify, paper 000 Algorithm 1), cache key ${key}`;
+  const how = `project classifier (src/classify, Pàmies-Estrems et al. 2016 Algorithm 1), cache key ${key}`;
   if (existsSync(file)) {
     const rows = JSON.parse(gunzipSync(readFileSync(file)).toString("utf8")) as [string, string, string][];
     log(`eval-swap: classified queries from ${file.slice(ROOT.length)}`);
