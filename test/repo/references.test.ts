@@ -4,7 +4,7 @@
  * no user-facing text names a paper by the shared folder's file number ("paper 004", "(000)").
  */
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { test } from "node:test";
 import { attacks } from "../../src/attacks/registry.ts";
@@ -57,4 +57,20 @@ test("the key pattern finds the citations it must (so the check can fail)", () =
   assert.match("the classifier (paper 000, Algorithm 1)", FILE_NUMBER);
   assert.match("swap … (000)", FILE_NUMBER);
   assert.doesNotMatch("ε in [0.001, 1000]", FILE_NUMBER);
+});
+
+function markdown(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? markdown(join(dir, e.name)) : e.name.endsWith(".md") ? [join(dir, e.name)] : [],
+  );
+}
+
+test("the README and the docs cite papers by key, not by file number", () => {
+  for (const f of [join(ROOT, "README.md"), ...markdown(join(ROOT, "docs"))]) {
+    readFileSync(f, "utf8")
+      .split("\n")
+      .forEach((line, i) => {
+        assert.doesNotMatch(line, FILE_NUMBER, `${f.slice(ROOT.length + 1)}:${i + 1}: ${line}`);
+      });
+  }
 });
