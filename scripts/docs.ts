@@ -16,8 +16,7 @@ import ts from "typescript";
 import { listMethods } from "../src/api/methods.ts";
 import { commands } from "../src/cli/commands/index.ts";
 import { buildProgram } from "../src/cli/main.ts";
-import { defaultOf, flagName } from "../src/cli/param-flags.ts";
-import { getMethod } from "../src/methods/registry.ts";
+import { flagName } from "../src/cli/param-flags.ts";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 export const CLI_PAGE = join(ROOT, "docs", "cli.md");
@@ -88,12 +87,11 @@ export function parameterTable(name: string): string {
   if (m === undefined) throw new Error(`no method ${name}`);
   if (m.params.length === 0) return "This method takes no parameters.";
   const cell = (s: string) => s.replace(/\|/g, "\\|");
-  const method = getMethod(name);
   const shown = (v: unknown) =>
     v === undefined ? "—" : `\`${typeof v === "string" ? v : JSON.stringify(v)}\``;
   const rows = m.params.map(
     (p) =>
-      `| \`${p.name}\` | \`--${flagName(p.name)}\` | ${p.type} | ${shown(defaultOf(method, p))} | ${cell(p.description)} |`,
+      `| \`${p.name}\` | \`--${flagName(p.name)}\` | ${p.type} | ${shown(p.default)} | ${cell(p.description)} |`,
   );
   return [
     `Generated from the method's declared parameters (\`npm run docs\`); on the command line \`querymask anonymize --method ${name}\` takes each as the flag shown, in a config as \`params\`.`,

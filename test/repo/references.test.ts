@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { test } from "node:test";
 import { attacks } from "../../src/attacks/registry.ts";
-import { catalog } from "../../src/methods/catalog.ts";
+import { methods } from "../../src/methods/registry.ts";
 import { yardsticks } from "../../src/metrics/registry.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
@@ -27,7 +27,7 @@ const FILE_NUMBER = /\bpapers? 00[0-4]\b|\(00[0-4][),]|\b00[0-4](?: §|'s\b)|\bP
 
 test("every paper a method, an attack or a yardstick names is in docs/references.md", () => {
   const texts = [
-    ...catalog.map((m) => [`method ${m.name}`, `${m.paper} ${m.summary}`] as const),
+    ...methods.map((m) => [`method ${m.name}`, `${m.paper} ${m.summary}`] as const),
     ...attacks.map((a) => [`attack ${a.name}`, `${a.paper} ${a.summary}`] as const),
     ...yardsticks.map((y) => [`yardstick ${y.name}`, `${y.title} ${y.source}`] as const),
   ];
