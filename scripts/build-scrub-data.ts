@@ -10,6 +10,9 @@
  *   near-famous rule (src/scrub/lexicon/famous-near.ts), `e HASH` per two- or three-word form (a three-word name
  *   also without its middle word) and `d HASH` per such form with one letter dropped from a surname of 5 letters or
  *   more.
+ * - name-parts.txt: the names of `humannames` (~197,000 first names and surnames, MIT) that the census first-name
+ *   list lacks and that are no English word of SCOWL's sizes up to 50, as hashes (`h HASH`): first names the 1990
+ *   census missed ("addison", "jaxon"), for the recognizer to weigh at less than a census one.
  * Deterministic: sorted, the same packages give the same bytes.
  */
 import { readFileSync, writeFileSync } from "node:fs";
@@ -173,4 +176,12 @@ writeFileSync(
   join(OUT, "public-people.txt"),
   `${header("Public figures' names (lower case, as queries type them) as hashes: n NAME, f FIRST-WORD MASK, m LONGEST.")}${body.join("\n")}\n`,
 );
-process.stdout.write(`public-people.txt: ${people.size} names\n`);
+const parts = [...human].filter((n) => n.length >= 3 && !censusFirst.has(n) && !englishWords.has(n));
+writeFileSync(
+  join(OUT, "name-parts.txt"),
+  `${header("Names of humannames the census first names lack, as hashes: h NAME.")}${parts
+    .map((p) => `h ${hex(p)}`)
+    .sort()
+    .join("\n")}\n`,
+);
+process.stdout.write(`public-people.txt: ${people.size} names; name-parts.txt: ${parts.length} names\n`);

@@ -149,6 +149,8 @@ export function objective(r: Rates): number {
 const GRID: Partial<Record<keyof NameWeights, readonly number[]>> = {
   threshold: [0.55, 0.6, 0.65],
   privateCue: [0.3, 0.4, 0.5],
+  personalContext: [0.4, 0.5, 0.6],
+  otherFirstName: [0, 0.3, 0.5, 0.6],
   publicCue: [0.5, 0.7, 1],
   weakPublicCue: [0, 0.1, 0.2],
   wordFirstName: [0.5, 0.6, 0.7],

@@ -55,6 +55,7 @@ export async function audit(
       declared,
       params: release.params as Readonly<Record<string, unknown>>,
       original: base,
+      ...(base !== original ? { asRead: original } : {}),
       ...(release.log ? { released: release.log } : {}),
       ...(release.table ? { table: release.table } : {}),
       summary: release.counts,

@@ -7,12 +7,20 @@
 import type { DeclaredInput } from "../log/declared.ts";
 import type { Guarantee } from "../log/guarantee.ts";
 import type { QueryLog } from "../log/record.ts";
-import type { AllowList } from "../scrub/allow-list.ts";
 
 /** A released count table (dp), as read from its file. */
 export interface ReleasedTable {
   readonly queries: readonly { readonly query: string; readonly count: number }[];
   readonly clicks: readonly { readonly query: string; readonly url: string; readonly count: number }[];
+}
+
+/**
+ * The allow list a release was made with, as the audit reads it (the scrubber's `AllowList` is one): its phrases,
+ * each optionally followed by a tab and a category, and its size for a person.
+ */
+export interface AllowedPhrases {
+  entries(): string[];
+  describe(): string;
 }
 
 /** What an audit looks at: the two files and what the method was asked to do. */
@@ -24,6 +32,11 @@ export interface AuditSubject {
   /** The method's parameters with defaults filled in (as its `parse` returns them). */
   readonly params: Readonly<Record<string, unknown>>;
   readonly original: QueryLog;
+  /**
+   * The original as read, when `original` is what the audit made of it to compare with the release (classified or
+   * scrubbed as the method's input was): the identifiers check reads the query-URL pairs as logged.
+   */
+  readonly asRead?: QueryLog;
   /** The released log; absent when the method released a count table. */
   readonly released?: QueryLog;
   /** The released count table (dp). */
@@ -33,7 +46,7 @@ export interface AuditSubject {
   /** The guarantee the release claims (the summary's, or the release's in an experiment and the API). */
   readonly guarantee?: Guarantee;
   /** Phrases the release may keep in its texts though the scrubber finds them (`--allow-list`: public figures). */
-  readonly allow?: AllowList;
+  readonly allow?: AllowedPhrases;
 }
 
 export interface CheckOutcome {

@@ -10,8 +10,10 @@ import { readFileSync } from "node:fs";
 export interface NameWeights {
   /** A candidate is a private person's name when its evidence reaches this. */
   readonly threshold: number;
-  /** Added when the query holds a private cue (obituary, phone, attorney, genealogy …). */
+  /** Added when the query holds a private cue (attorney, dr, born, married …) … */
   readonly privateCue: number;
+  /** … or a personal context, which makes even a famous name an identifier (obituary, genealogy, phone …). */
+  readonly personalContext: number;
   /** Taken off for a public cue (lyrics, nude, senator, discography …) … */
   readonly publicCue: number;
   /** … and for one a query about a private person uses too (photos, video, basketball …). */
@@ -20,6 +22,8 @@ export interface NameWeights {
   readonly wordFirstName: number;
   /** What a census surname that is also a word counts after a first name that is none ("george ash"). */
   readonly wordSurname: number;
+  /** What a first name the census lacks (humannames) counts ("addison", "jaxon"). */
+  readonly otherFirstName: number;
   /** What a word in no list (not a census surname, not English) counts as a surname ("tagliariol"). */
   readonly unknownSurname: number;
   /**
@@ -39,10 +43,12 @@ export interface NameWeights {
 const KEYS: readonly (keyof NameWeights)[] = [
   "threshold",
   "privateCue",
+  "personalContext",
   "publicCue",
   "weakPublicCue",
   "wordFirstName",
   "wordSurname",
+  "otherFirstName",
   "unknownSurname",
   "familyRank",
   "manyUsers",

@@ -98,12 +98,14 @@ describe("methods are given a scrubbed log", () => {
   });
 
   it("--allow-list: a listed name is released by each path and the audit passes with the list, fails without", () => {
-    // An invented public figure the bundled lists lack (the scrubber would drop him); greg montoya stays private.
+    // An invented public figure the bundled lists lack (the scrubber would drop him), searched with a personal
+    // context (which makes even a famous name an identifier for the scrubber and for the audit's own detector,
+    // unless listed); greg montoya stays private.
     const list = join(dir, "public-figures.txt");
     writeFileSync(list, "# -- Sports\ndale brickner\n");
     const named = join(dir, "named.tsv");
     let text = identifyingLog();
-    for (let u = 1; u <= 6; u++) text += row(u, "dale brickner", 40 + u);
+    for (let u = 1; u <= 6; u++) text += row(u, "dale brickner obituary", 40 + u);
     writeFileSync(named, text);
     for (const [method, extra] of [
       ["km", ["--k", "2", "--m", "1"]],
@@ -133,9 +135,9 @@ describe("methods are given a scrubbed log", () => {
         .slice(1)
         .filter((l) => l !== "")
         .map((l) => l.split("\t")[1]!);
-      assert.ok(texts.includes("dale brickner"), `${method} releases the listed name`);
+      assert.ok(texts.includes("dale brickner obituary"), `${method} releases the listed name`);
       assert.deepEqual(
-        identifying(texts).filter((t) => t !== "dale brickner"),
+        identifying(texts).filter((t) => t !== "dale brickner obituary"),
         [],
         method,
       );

@@ -320,11 +320,13 @@ describe("querymask kb train", () => {
     writeFileSync(list, "# athletes\ndale brickner\tSports\n");
     const input = join(dir, "allow-in.tsv");
     const rows = [HEADER];
+    // (his obituary too: a name in a query about a person is an identifier to the audit's own detector unless listed)
     const queries = [
       "dale brickner",
       "john baker genealogy",
       "cheap flights",
       "european soccer barcelona players",
+      "dale brickner obituary",
     ];
     for (let u = 0; u < 12; u++)
       for (const [i, q] of queries.entries())

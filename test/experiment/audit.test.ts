@@ -40,9 +40,10 @@ describe("runExperimentConfig audits every release", () => {
 
   it("allowList: its phrases are not identifiers to the audit, and the run says which list it used", async () => {
     const log = smallLog();
-    // An invented public figure the bundled lists lack, searched by two users: the threshold (k = 2) releases it.
-    log.records.push(rec("alice", "dale brickner", 9000, "Top/Sports"));
-    log.records.push(rec("bob", "dale brickner", 9001, "Top/Sports"));
+    // An invented public figure the bundled lists lack, searched by two users for his obituary (a name in a query
+    // about a person is an identifier to the audit's detector unless listed): the threshold (k = 2) releases it.
+    log.records.push(rec("alice", "dale brickner obituary", 9000, "Top/Sports"));
+    log.records.push(rec("bob", "dale brickner obituary", 9001, "Top/Sports"));
     const dir = tempDir();
     const list = join(dir, "public-figures.txt");
     writeFileSync(list, "dale brickner\n");

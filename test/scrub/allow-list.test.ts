@@ -167,16 +167,15 @@ describe("allow list", () => {
     const { anonymize, audit, createKnowledgeService } = await import("../../src/index.ts");
     const records = [];
     for (let u = 1; u <= 4; u++)
-      for (const [i, query] of ["dale brickner", "cheap flights"].entries())
+      for (const [i, query] of ["dale brickner obituary", "cheap flights"].entries())
         records.push({ user: String(u), query, time: 60 * u + i });
     const log = { format: "aol" as const, records };
     const knowledge = createKnowledgeService(undefined, () => {}, allow);
     const release = await anonymize(log, { method: "threshold", params: { k: 2 }, knowledge });
-    assert.ok(release.log!.records.some((r) => r.query === "dale brickner"));
+    assert.ok(release.log!.records.some((r) => r.query === "dale brickner obituary"));
     assert.ok((await audit(log, release, { knowledge })).ok);
     const plainly = await audit(log, release, { knowledge: createKnowledgeService(undefined, () => {}) });
-    // Without it the audit scrubs the original otherwise (its records of the name left empty and removed) and
-    // finds the name in the release.
+    // Without it the audit's own detector finds the name in a query about a person (an obituary) in the release.
     assert.ok(plainly.results.some((r) => r.name === "identifiers" && !r.ok));
   });
 });

@@ -126,6 +126,7 @@ export function register(program: Command): void {
         declared,
         params,
         original,
+        ...(original !== read ? { asRead: read } : {}),
         released,
         table,
         summary,

@@ -35,6 +35,8 @@ const MEMO_LIMIT = 200_000;
 export interface NameWord {
   /** {@link firstNameness}. */
   readonly first: number;
+  /** A first name the census lacks (humannames), for the recognizer to weigh (`NameWeights.otherFirstName`). */
+  readonly other: boolean;
   /** The lengths of the famous names that start with the word (`NameLexicon.famousLengths`, `publicLengths`). */
   readonly famous: number;
   /** {@link surnameness}, computed on first use (NaN until then). */
@@ -50,6 +52,7 @@ export function nameWord(lex: NameLexicon, w: string): NameWord {
     if (wordMemo.size >= MEMO_LIMIT) wordMemo.clear();
     r = {
       first: firstNameness(lex, w),
+      other: w.length >= 3 && !lex.first.has(w) && lex.otherNames.has(nameHash(w)) && !PARTICLES.has(w),
       famous: (lex.famousLengths.get(w) ?? 0) | (lex.publicLengths.get(nameHash(w)) ?? 0),
       last: Number.NaN,
     };

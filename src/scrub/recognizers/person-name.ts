@@ -27,6 +27,7 @@ import {
   PUBLIC_CUES,
   WEAK_PUBLIC_CUES,
 } from "../lexicon/name-cues.ts";
+import { nameHash } from "../lexicon/name-hash.ts";
 import { firstScore, lastOf, lastScore, type NameWord, nameWord } from "../lexicon/name-words.ts";
 import { isFamous, type NameLexicon, nameLexicon } from "../lexicon/names.ts";
 import { STATE_LAST_WORDS, STATE_NAMES } from "../lexicon/places.ts";
@@ -193,7 +194,8 @@ function tryAt(
     to++;
   if (t[to + 1] && GENERATIONAL.has(t[to + 1]!.text)) to++;
   // a first name that is also a word ("mark", "bill", "ray") before a surname that is none ("spencer") is a name
-  const fEff = l >= 1 && !lex.wordLevel.has(sur.text) ? Math.max(f, W.wordFirstName) : f;
+  const fEff =
+    l >= 1 && words[i]!.first > 0 && !lex.wordLevel.has(sur.text) ? Math.max(f, W.wordFirstName) : f;
   const evidence = Math.min(1.1, fEff * l * weight);
   // (the longer of two names that both pass: "john andrew young" rather than "john andrew")
   const longer = best !== undefined && to > best.to && evidence >= W.threshold;
@@ -207,7 +209,7 @@ function candidateAt(
   i: number,
   covered: Uint8Array,
 ): Candidate | undefined {
-  const f = words[i]!.first;
+  const f = words[i]!.first || (words[i]!.other ? W.otherFirstName : 0);
   if (f === 0) return undefined;
   // the surname right after the first name, or after up to two initials, or after one middle first name
   let best = tryAt(lex, t, i, covered, f, i + 1, 1, undefined);
@@ -286,8 +288,13 @@ function familyAt(
   )
     return undefined;
   if (lastScore(lex, w) === 0 && rank === undefined) return undefined;
-  if (t[i - 1] && (lastScore(lex, t[i - 1]!.text) > 0 || firstScore(lex, t[i - 1]!.text) > 0))
-    return undefined;
+  const before = t[i - 1]?.text;
+  if (before !== undefined && firstScore(lex, before) > 0) return undefined; // the full-name path's
+  // a word in no list before it is the first name the census lacks ("elan …"): removed with the surname
+  if (before !== undefined && lastScore(lex, before) > 0) {
+    if (lex.last.has(before) || lex.wordLevel.has(before) || covered[i - 1]) return undefined;
+    return { from: i - 1, to: i, evidence: 0.6 };
+  }
   return { from: i, to: i, evidence: 0.6 };
 }
 
@@ -365,15 +372,16 @@ function contextShift(q: Query, lex: NameLexicon, c: Candidate): number {
   for (let k = c.from; k <= c.to && k + 1 < t.length; k++) {
     if (charBetween(q, t[k]!, t[k + 1]!, 38)) return -1;
   }
-  let priv = false;
+  let priv = 0;
   let pub = 0;
   for (let k = 0; k < t.length; k++) {
     if (k >= c.from && k <= c.to) continue;
     const w = t[k]!.text;
-    if (PRIVATE_CUES.has(w)) priv = true;
+    if (PRIVATE_CUES.has(w) || PERSONAL_CONTEXT.has(w))
+      priv = Math.max(priv, PERSONAL_CONTEXT.has(w) ? W.personalContext : W.privateCue);
     else if (PUBLIC_CUES.has(w)) pub = Math.max(pub, WEAK_PUBLIC_CUES.has(w) ? W.weakPublicCue : W.publicCue);
   }
-  return priv ? W.privateCue : -pub;
+  return priv > 0 ? priv : -pub;
 }
 
 /** The words of a candidate without a generational suffix or a possessive ("christina agulera's" → christina agulera). */
@@ -405,7 +413,7 @@ function candidates(q: Query, ctx: RecognizerContext, keys?: string[]): Finding[
   let any = false;
   for (let i = 0; i < t.length && !any; i++) {
     const w = t[i]!.text;
-    any = lex.first.has(w) || HONORIFICS.has(w) || FAMILY_CUES.has(w);
+    any = lex.first.has(w) || HONORIFICS.has(w) || FAMILY_CUES.has(w) || lex.otherNames.has(nameHash(w));
   }
   if (!any) return [];
   W = ctx.nameWeights;
@@ -418,9 +426,10 @@ function candidates(q: Query, ctx: RecognizerContext, keys?: string[]): Finding[
   const out: Finding[] = [];
   for (let i = 0; i + 1 < t.length; i++) {
     if (covered[i]) continue;
+    // ("surname, first name" first: a comma is rare, and the surname may be a first name too: "kowalski, maria")
     const c =
-      candidateAt(lex, t, i, covered) ??
       invertedAt(q, lex, i, covered) ??
+      candidateAt(lex, t, i, covered) ??
       honorificAt(lex, t, i, covered) ??
       familyAt(lex, t, i, covered);
     if (!c) continue;

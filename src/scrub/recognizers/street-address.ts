@@ -45,7 +45,7 @@ const UNITS = new Set([
 // biome-ignore format: a word list reads better packed
 const STOP = new Set([
   "the", "a", "an", "to", "of", "in", "on", "for", "and", "or", "with", "by", "at", "from", "how", "what", "why",
-  "best", "top", "ways", "easy", "free", "cheap", "new", "used", "great", "good", "fast", "year", "years", "old",
+  "best", "top", "ways", "easy", "free", "cheap", "new", "used", "great", "good", "fast", "year", "years",
   "day", "days", "hour", "hours", "minute", "minutes", "step", "steps", "inch", "inches", "foot", "feet", "mile",
   "miles", "way", "is", "are", "my", "your", "you", "i", "me", "we", "it",
 ]);
@@ -138,7 +138,8 @@ export const streetAddressRecognizer: Recognizer = {
       if (!houseNumber(tok)) continue;
       if (i + 1 < t.length && FAMOUS.has(`${tok.text} ${t[i + 1]!.text}`)) continue;
       let j = i + 1;
-      if (t[j] && DIRECTIONS.has(t[j]!.text)) j++;
+      // a direction, unless it is the street's name itself ("10 west st")
+      if (t[j] && DIRECTIONS.has(t[j]!.text) && !isSuffix(t[j + 1])) j++;
       // A numbered road right after the house number: "12345 hwy 64", "4050 county road 12".
       const road = t[j]?.text === "county" || t[j]?.text === "state" ? j + 1 : j;
       if (t[road] && NUMBERED_ROADS.has(t[road]!.text) && t[road + 1]?.digits && tok.text.length >= 2) {
