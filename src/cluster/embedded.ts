@@ -74,7 +74,7 @@ export class PartitionedStages {
       throw new SnapshotError(`${what}: does not hold one stage state per partition; not restored`);
     const stages: Stage[] = [];
     for (let p = 0; p < config.partitions; p++) {
-      const ctx = { rng: partitionRng(config.seed, p), progress: silentProgress };
+      const ctx = { rng: partitionRng(config.seed, p, config.partitions), progress: silentProgress };
       stages.push(
         await method.createStage(params, ctx, {
           classified: true,
