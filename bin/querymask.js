@@ -61,4 +61,6 @@ if (args.length === 1 && (args[0] === "--version" || args[0] === "-V")) {
     ({ main } = await import("../src/cli/main.ts"));
   }
   process.exitCode = await main(process.argv);
+  // A failed run ends now, even if something it opened (a connection, a server) would keep the process alive.
+  if (process.exitCode !== 0) setTimeout(() => process.exit(), 1000).unref();
 }

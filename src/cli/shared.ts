@@ -82,11 +82,17 @@ export function parseSeed(value: string): number {
 
 export const DEFAULT_SEED = 1;
 
-/** Parse a whole number ≥ `min` for a flag. */
-export function intArg(min: number): (value: string) => number {
+/** Parse a whole number ≥ `min` (and ≤ `max`, saying `why` that is the most) for a flag. */
+export function intArg(min: number, max?: number, why?: string): (value: string) => number {
   return (value) => {
     const n = Number(value);
-    if (!Number.isInteger(n) || n < min) throw new InvalidArgumentError(`must be a whole number ≥ ${min}`);
+    if (max === undefined) {
+      if (!Number.isInteger(n) || n < min) throw new InvalidArgumentError(`must be a whole number ≥ ${min}`);
+    } else if (!Number.isInteger(n) || n < min || n > max) {
+      throw new InvalidArgumentError(
+        `must be a whole number from ${min} to ${formatNumber(max)}${why === undefined ? "" : ` (${why})`}`,
+      );
+    }
     return n;
   };
 }

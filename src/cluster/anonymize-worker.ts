@@ -119,7 +119,7 @@ async function drive(
   const params = method.parse(config.params);
   const snap = await readSnapshot(bus, partition, config.method);
   if (snap?.ended) return;
-  const ctx = { rng: partitionRng(config.seed, partition), progress: silentProgress };
+  const ctx = { rng: partitionRng(config.seed, partition, config.partitions), progress: silentProgress };
   const stage: Stage = await method.createStage!(params, ctx, {
     classified: true,
     ...(snap ? { snapshot: snap.stage } : {}),

@@ -25,6 +25,15 @@ export interface PipelineConfig {
 const KEY = "config";
 
 export async function writeConfig(bus: Bus, config: PipelineConfig): Promise<void> {
+  await checkConfig(config);
+  await bus.state.put(KEY, JSON.stringify(config));
+}
+
+/**
+ * Refuse a configuration no worker could run (a method without a stream stage, bad parameters, partition or shard
+ * counts out of range) — called before any server is touched, so the error is the run's whole outcome.
+ */
+export async function checkConfig(config: PipelineConfig): Promise<void> {
   const method = await loadMethod(config.method);
   if (!method.createStage)
     throw new UsageError(
@@ -37,7 +46,6 @@ export async function writeConfig(bus: Bus, config: PipelineConfig): Promise<voi
   if (!Number.isInteger(config.classifyShards) || config.classifyShards < 1 || config.classifyShards > 64) {
     throw new UsageError("classify shards must be a whole number from 1 to 64");
   }
-  await bus.state.put(KEY, JSON.stringify(config));
 }
 
 /** The configuration, waiting up to `waitMs` for a run to write it. */

@@ -5,7 +5,7 @@
  * runtime drives the same {@link PartitionedStages}.
  */
 import type { LogRecord } from "../log/record.ts";
-import { loadMethod } from "../methods/registry.ts";
+import { loadMethod, loadMethods } from "../methods/registry.ts";
 import {
   openSnapshot,
   releasedRecordId,
@@ -14,6 +14,7 @@ import {
   type Stage,
   sealSnapshot,
 } from "../stream/stage.ts";
+import { UsageError } from "../util/errors.ts";
 import { silentProgress } from "../util/progress.ts";
 import type { PipelineConfig } from "./config.ts";
 import { partitionOf, partitionRng } from "./partition.ts";
@@ -37,6 +38,11 @@ export class PartitionedStages {
     private readonly stages: Stage[],
   ) {}
 
+  /** The input batches consumed so far (the position the next batch gets is one more). */
+  get inputPosition(): number {
+    return this.position;
+  }
+
   private static scope(config: PartitionedConfig): SnapshotScope {
     return { method: config.method, scope: `${config.partitions} partitions` };
   }
@@ -52,7 +58,12 @@ export class PartitionedStages {
     what = "saved state",
   ): Promise<PartitionedStages> {
     const method = await loadMethod(config.method);
-    if (!method.createStage) throw new Error(`${config.method} has no streaming stage`);
+    if (!method.createStage) {
+      const streaming = (await loadMethods()).filter((m) => m.createStage !== undefined).map((m) => m.name);
+      throw new UsageError(
+        `${config.method} is not a streaming method; a stream runs ${streaming.join(", ")} (anonymize runs the others on a file)`,
+      );
+    }
     const params = method.parse(config.params);
     const opened =
       snapshot === undefined
@@ -63,7 +74,7 @@ export class PartitionedStages {
       throw new SnapshotError(`${what}: does not hold one stage state per partition; not restored`);
     const stages: Stage[] = [];
     for (let p = 0; p < config.partitions; p++) {
-      const ctx = { rng: partitionRng(config.seed, p), progress: silentProgress };
+      const ctx = { rng: partitionRng(config.seed, p, config.partitions), progress: silentProgress };
       stages.push(
         await method.createStage(params, ctx, {
           classified: true,

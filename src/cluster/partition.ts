@@ -4,6 +4,8 @@
  * partitions. Query events stay whole: the rows of one event share their query and so their category. The hash
  * (util/hash.ts's FNV-1a + murmur3 mixer) is the same on every machine and run.
  */
+
+import { methodRng } from "../methods/method.ts";
 import { fmix32, hashString } from "../util/hash.ts";
 import { Rng } from "../util/random.ts";
 
@@ -28,7 +30,12 @@ export function classifyShardOf(query: string, shards: number): number {
   return shards <= 1 ? 0 : hashString(query, 0x5eed) % shards;
 }
 
-/** The random stream of partition p: a function of (seed, p) only, the same in the cluster and embedded. */
-export function partitionRng(seed: number, partition: number): Rng {
+/**
+ * The random stream of partition p of `partitions`: a function of (seed, p) only, the same in the cluster and
+ * embedded. A single partition is the whole stream and takes `anonymize`'s own ({@link methodRng}), so a stream of
+ * one partition releases what `anonymize --seed` does.
+ */
+export function partitionRng(seed: number, partition: number, partitions: number): Rng {
+  if (partitions === 1) return methodRng(seed);
   return Rng.fromSeed(fmix32((seed ^ Math.imul(partition + 1, 0x9e3779b1)) >>> 0) | 0);
 }

@@ -29,10 +29,20 @@ export class Profiler {
   private pendingRecords = 0;
 
   constructor(
-    private readonly store: ProfileStore,
+    private readonly store: Pick<ProfileStore, "add">,
     private readonly depth = 1,
     private readonly flushEvery = 1 << 19,
   ) {}
+
+  /** The last record counted. */
+  get lastRecord(): LogRecord | undefined {
+    return this.last;
+  }
+
+  /** Continue a stream whose last counted record was `last` (a restart: its event's other rows count no more). */
+  resume(last: LogRecord): void {
+    this.last = last;
+  }
 
   /** Count one batch of released records (events spanning batches are counted once). */
   update(batch: readonly LogRecord[]): void {

@@ -8,9 +8,10 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { UsageError } from "../util/errors.ts";
 import { createMetrics, type ServiceMetrics } from "./metrics.ts";
 import { parseBody } from "./parse.ts";
-import type { Runtime } from "./runtime.ts";
+import { type Runtime, Unavailable } from "./runtime.ts";
 
 export interface ServeOptions {
   readonly host?: string;
@@ -118,14 +119,36 @@ export async function startService(runtime: Runtime, opts: ServeOptions = {}): P
     inflight++;
     handle(req, res)
       .catch((e: unknown) => {
-        if (!res.headersSent) send(res, 500, { error: e instanceof Error ? e.message : String(e) });
+        if (!res.headersSent)
+          send(res, e instanceof Unavailable ? 503 : 500, {
+            error: e instanceof Error ? e.message : String(e),
+          });
       })
       .finally(() => {
         inflight--;
         if (inflight === 0) idle?.();
       });
   });
-  await new Promise<void>((res) => server.listen(opts.port ?? 8080, opts.host ?? "127.0.0.1", res));
+  const host = opts.host ?? "127.0.0.1";
+  const port = opts.port ?? 8080;
+  await new Promise<void>((res, rej) => {
+    const failed = (e: NodeJS.ErrnoException) => {
+      const why =
+        e.code === "EADDRINUSE"
+          ? "the port is in use (another service?); give --port another"
+          : e.code === "EACCES"
+            ? "permission denied (a port below 1024 needs root)"
+            : e.code === "EADDRNOTAVAIL"
+              ? "no such address on this machine"
+              : e.message;
+      rej(new UsageError(`${host}:${port}: cannot listen: ${why}`));
+    };
+    server.once("error", failed);
+    server.listen(port, host, () => {
+      server.off("error", failed);
+      res();
+    });
+  });
   const a = server.address() as AddressInfo;
   return {
     server,

@@ -3,7 +3,7 @@
  * click-URL model, the small distributions, the period. Built once, then shared read-only by every user.
  */
 import { Taxonomy } from "../knowledge/taxonomy.ts";
-import { parseAolTime } from "../log/time.ts";
+import { MAX_TIME, parseAolTime } from "../log/time.ts";
 import { UsageError } from "../util/errors.ts";
 import type { Rng } from "../util/random.ts";
 import { type Calibration, defaultCalibration, PII_KINDS, type PiiKind } from "./calibration.ts";
@@ -59,6 +59,11 @@ export class Model {
     if (!Number.isInteger(this.days) || this.days < 1)
       throw new UsageError("days must be a whole number ≥ 1");
     this.end = this.start + this.days * 86400;
+    // A session may run past the last day; a day of margin keeps every time one a log can hold.
+    if (this.end + 86400 > MAX_TIME + 1)
+      throw new UsageError(
+        `days ${this.days} from ${startText} end after 9999-12-31, the last day a log can hold`,
+      );
     this.piiShare = opts.piiShare ?? this.cal.pii.share;
     if (!(this.piiShare >= 0 && this.piiShare <= 1)) throw new UsageError("pii share must be in [0, 1]");
     this.excite = opts.style === "excite";

@@ -156,7 +156,8 @@ describe("km method (paper 003)", () => {
           return true;
         },
       );
-      assert.throws(() => kmParams.parse({ k: 2, m: 0 }), /parameter m: must be an integer ≥ 1.*got 0/);
+      assert.throws(() => kmParams.parse({ k: 2, m: 0 }), /parameter m: must be .*1.*got 0/);
+      assert.throws(() => kmParams.parse({ k: 2, m: 1_000_000 }), /parameter m: must be .*8.*got 1000000/);
       assert.throws(() => kmParams.parse({ k: "2.5" }), /parameter k: .*got "2.5"/);
     });
 

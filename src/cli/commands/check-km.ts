@@ -10,6 +10,7 @@
 import type { Command } from "commander";
 import { checkKmAnonymity } from "../../audit/checks/km.ts";
 import { loadLog } from "../../log/read.ts";
+import { MAX_M } from "../../methods/km/params.ts";
 import { EXIT_FAILURE } from "../../util/errors.ts";
 import { printable } from "../../util/terminal.ts";
 import {
@@ -35,7 +36,11 @@ export function register(program: Command): void {
     .command("check-km")
     .argument("<log...>", "log files or glob patterns (AOL TSV, Excite, NDJSON; plain or .gz)")
     .requiredOption("--k <n>", "minimum number of users holding each combination (≥ 2)", intArg(2))
-    .requiredOption("--m <n>", "largest combination size an adversary knows (≥ 1)", intArg(1))
+    .requiredOption(
+      "--m <n>",
+      `largest combination size an adversary knows (1 to ${MAX_M})`,
+      intArg(1, MAX_M, "the combinations to check grow as terms^m"),
+    )
     .option("--limit <n>", "violations to print at most", intArg(0), 20)
     .option("--json", "print JSON instead of text")
     .addHelpText(

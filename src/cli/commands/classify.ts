@@ -3,6 +3,7 @@
  * scrubbed of identifiers and two columns added (ODP category path, main semantic unit), and prints coverage
  * and the number of query events per top-level category. Unclassified events are counted, never dropped.
  */
+import { availableParallelism } from "node:os";
 import { type Command, InvalidArgumentError, Option } from "commander";
 import { UNCLASSIFIED } from "../../classify/classifier.ts";
 import {
@@ -61,6 +62,9 @@ interface ClassifyFlags extends InputFlags {
   json?: boolean;
 }
 
+/** More threads than this only add memory (~200 MB each) and contention. */
+const MAX_THREADS = 2 * availableParallelism();
+
 export function register(program: Command): void {
   const cmd = program
     .command("classify")
@@ -98,7 +102,7 @@ export function register(program: Command): void {
     .option(
       "--threads <n>",
       "classify on n worker threads (each loads its own classifier, ~200 MB); the output is the same",
-      intArg(1),
+      intArg(1, MAX_THREADS, `2 per core of this machine; each thread loads its own classifier`),
       1,
     )
     .option(

@@ -5,11 +5,12 @@
  * worker processes and writes the released log; `worker` runs one worker (for a supervisor, or by hand).
  */
 import { type ChildProcess, spawn } from "node:child_process";
+import { dirname, resolve } from "node:path";
 import type { Command } from "commander";
 import { runAnonymizeWorker } from "../../cluster/anonymize-worker.ts";
 import { type Bus, openBus } from "../../cluster/bus.ts";
 import { runClassifyWorker } from "../../cluster/classify-worker.ts";
-import { writeConfig } from "../../cluster/config.ts";
+import { checkConfig, writeConfig } from "../../cluster/config.ts";
 import { releasedRecords } from "../../cluster/export.ts";
 import { type IngestResult, ingest } from "../../cluster/ingest.ts";
 import { runProfileWriter } from "../../cluster/profile-writer.ts";
@@ -30,6 +31,7 @@ import type { LogRecord } from "../../log/record.ts";
 import { writeBatches } from "../../log/write.ts";
 import { PgProfileStore } from "../../profile/pg-store.ts";
 import { ClickUsers, dropSingleUserClick } from "../../scrub/click-url.ts";
+import { sortByTime } from "../../stream/time-order.ts";
 import { UsageError } from "../../util/errors.ts";
 import {
   addInputOptions,
@@ -41,6 +43,7 @@ import {
   parseSeed,
   printTable,
   readOptions,
+  reportRejects,
 } from "../shared.ts";
 
 interface ServerFlags {
@@ -196,18 +199,47 @@ export function register(program: Command): void {
         throw new UsageError(`--params: not JSON: ${f.params}`);
       }
       const c = configOf(f);
+      const config = {
+        version: 2 as const,
+        partitions: f.partitions,
+        classifyShards: f.classifiers,
+        method: f.method,
+        params,
+        seed: f.seed,
+        profileDepth: f.profileDepth,
+      };
+      // Before any server or worker: a bad method or parameter is the run's whole outcome, and it exits.
+      await checkConfig(config);
       const opts = readOptions(f, f.out);
       await checkOutputs(inputs, fileOutputs(f.out, opts.rejectsPath));
       const log = await openLog(inputs, opts);
-      // Classifying on the way drops the clicks only one user made, as `querymask classify` and `anonymize` do:
-      // a finite input can be counted first (one pass; bad lines are the main pass's to report). The rule does not
-      // depend on the classification, so it is applied before ingest.
-      const clickUsers = log.classified
-        ? undefined
-        : await ClickUsers.of((await openLog(inputs, { format: opts.format, lenient: true })).batches());
+      // One pass first (bad lines are the main pass's to report): is the log in time order — the stages need it;
+      // one that is not is sorted on the way, as anonymize sorts it — and, classifying on the way, which clicks
+      // only one user made (dropped, as `querymask classify` and `anonymize` do; the rule does not depend on the
+      // classification, so it is applied before ingest).
+      let inOrder = true;
+      let lastTime = Number.NEGATIVE_INFINITY;
+      async function* watched(batches: AsyncIterable<LogRecord[]>): AsyncGenerator<LogRecord[]> {
+        for await (const batch of batches) {
+          for (const r of batch) {
+            if (r.time < lastTime) inOrder = false;
+            lastTime = r.time;
+          }
+          yield batch;
+        }
+      }
+      const first = (await openLog(inputs, { format: opts.format, lenient: true })).batches();
+      let clickUsers: ClickUsers | undefined;
+      if (log.classified) for await (const _ of watched(first));
+      else clickUsers = await ClickUsers.of(watched(first));
+      if (!inOrder && !f.quiet)
+        process.stderr.write("querymask: the log is not in time order; sorting it by time on the way\n");
       let droppedClicks = 0;
       async function* input(): AsyncGenerator<LogRecord[]> {
-        for await (const batch of log.batches()) {
+        const read = inOrder
+          ? log.batches()
+          : sortByTime(log.batches(), { tempDir: dirname(resolve(f.out)) });
+        for await (const batch of read) {
           if (clickUsers === undefined) yield batch;
           else
             yield batch.map((r) => {
@@ -220,52 +252,70 @@ export function register(program: Command): void {
       }
       const t0 = performance.now();
       const bus: Bus = await openBus(natsUrl(c), "run");
-      await resetStreams(bus.jsm);
-      await bus.close();
+      try {
+        await resetStreams(bus.jsm);
+      } finally {
+        await bus.close();
+      }
       const fresh = await openBus(natsUrl(c), "run");
-      const store = await PgProfileStore.open(pgUrl(c));
-      await store.clear();
-      await store.close();
-      await writeConfig(fresh, {
-        version: 2,
-        partitions: f.partitions,
-        classifyShards: f.classifiers,
-        method: f.method,
-        params,
-        seed: f.seed,
-        profileDepth: f.profileDepth,
-      });
-      const args = serverArgs(c);
-      // Workers run under a supervisor: one that dies is started again and resumes where the stream says.
-      const sup = new Supervisor({
-        spawn: (a) => spawnWorker([...a, ...args]),
-        log: (l) => process.stderr.write(`cluster: ${l}\n`),
-      });
-      for (let i = 0; i < f.classifiers; i++)
-        void sup.start(`classify-${i}`, ["classify", "--shard", String(i)]);
-      const finishing = [
-        ...Array.from({ length: f.partitions }, (_, p) =>
-          sup.start(`anonymize-${p}`, ["anonymize", "--partition", String(p)]),
-        ),
-        sup.start("profile", ["profile", "--until-end"]),
-      ];
+      let sup: Supervisor | undefined;
+      // SIGTERM or SIGINT: stop the workers (they are this run's children) before going, so none is left behind.
+      let stopping = false;
+      const onSignal = (signal: NodeJS.Signals) => {
+        if (stopping) return;
+        stopping = true;
+        void (async () => {
+          process.stderr.write(`cluster: ${signal}: stopping the workers\n`);
+          await sup?.stop();
+          await fresh.close().catch(() => {});
+          process.exit(signal === "SIGINT" ? 130 : 143);
+        })();
+      };
+      process.on("SIGTERM", onSignal);
+      process.on("SIGINT", onSignal);
       let ing: IngestResult;
       try {
+        const store = await PgProfileStore.open(pgUrl(c));
+        try {
+          await store.clear();
+        } finally {
+          await store.close();
+        }
+        await writeConfig(fresh, config);
+        const args = serverArgs(c);
+        // Workers run under a supervisor: one that dies is started again and resumes where the stream says.
+        const supervisor = new Supervisor({
+          spawn: (a) => spawnWorker([...a, ...args]),
+          log: (l) => process.stderr.write(`cluster: ${l}\n`),
+        });
+        sup = supervisor;
+        for (let i = 0; i < f.classifiers; i++)
+          void supervisor.start(`classify-${i}`, ["classify", "--shard", String(i)]);
+        const finishing = [
+          ...Array.from({ length: f.partitions }, (_, p) =>
+            supervisor.start(`anonymize-${p}`, ["anonymize", "--partition", String(p)]),
+          ),
+          supervisor.start("profile", ["profile", "--until-end"]),
+        ];
         opts.progress.start("cluster ingest");
-        ing = await Promise.race([ingest(fresh, input(), { batchSize: f.batchSize }), sup.failure]);
+        ing = await Promise.race([ingest(fresh, input(), { batchSize: f.batchSize }), supervisor.failure]);
         opts.progress.stop();
         await Promise.race([
           Promise.all([
             writeBatches(f.out, log.format, releasedRecords(fresh), { classified: log.classified }),
             ...finishing,
           ]),
-          sup.failure,
+          supervisor.failure,
         ]);
       } finally {
-        await sup.stop();
+        opts.progress.stop();
+        await sup?.stop();
         await fresh.close();
         await log.rejects.close();
+        process.off("SIGTERM", onSignal);
+        process.off("SIGINT", onSignal);
       }
+      reportRejects(log.rejects.count, opts.rejectsPath);
       const seconds = (performance.now() - t0) / 1000;
       const summary = {
         method: f.method,

@@ -32,6 +32,10 @@ function share(value: string): number {
   return x;
 }
 
+/** Bounds of a log one can wait for (the AOL log: 657,426 users, 36,389,567 rows). */
+const MAX_USERS = 100_000_000;
+const MAX_ROWS = 10_000_000_000;
+
 /** The layout: --format, else from the file name (`.ndjson`, `.jsonl`), else AOL. */
 function formatFor(flags: GenerateFlags): LogFormat {
   if (flags.format) return flags.format;
@@ -41,8 +45,16 @@ function formatFor(flags: GenerateFlags): LogFormat {
 export function register(program: Command): void {
   program
     .command("generate")
-    .option("--users <n>", "number of users (default: enough for --rows)", intArg(1))
-    .option("--rows <n>", "stop after this many rows", intArg(0))
+    .option(
+      "--users <n>",
+      "number of users (default: enough for --rows)",
+      intArg(1, MAX_USERS, "150 times the AOL log's; more would take days to write"),
+    )
+    .option(
+      "--rows <n>",
+      "stop after this many rows",
+      intArg(0, MAX_ROWS, "280 times the AOL log's; more would take days to write"),
+    )
     .option("--seed <n>", "random seed: the same seed gives a byte-identical log", parseSeed, DEFAULT_SEED)
     .addOption(
       new Option("--format <format>", "output layout (default: aol, or ndjson by file name)").choices(
@@ -57,7 +69,7 @@ export function register(program: Command): void {
     )
     .option("--truth", "add the true ODP category of each query (Category column; aol or ndjson)")
     .option("--start <date>", "first day of the period, YYYY-MM-DD", "2006-03-01")
-    .option("--days <n>", "length of the period in days", intArg(1), 92)
+    .option("--days <n>", "length of the period in days (the period must end by 9999-12-31)", intArg(1), 92)
     .option("--calibration <file>", "calibration JSON (default: the bundled AOL calibration)")
     .option("--json", "print the summary as JSON")
     .option("-q, --quiet", "no progress output")

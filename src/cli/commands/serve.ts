@@ -7,10 +7,11 @@ import type { Command } from "commander";
 import { openBus } from "../../cluster/bus.ts";
 import { writeConfig } from "../../cluster/config.ts";
 import { clusterConfig, natsUrl } from "../../cluster/servers.ts";
+import { journalPath } from "../../service/journal.ts";
 import { ClusterRuntime, EmbeddedRuntime, type Runtime } from "../../service/runtime.ts";
 import { startService } from "../../service/server.ts";
 import { UsageError } from "../../util/errors.ts";
-import { DEFAULT_SEED, intArg, parseSeed } from "../shared.ts";
+import { checkOutputs, DEFAULT_SEED, intArg, parseSeed } from "../shared.ts";
 
 interface ServeFlags {
   host: string;
@@ -86,6 +87,15 @@ export function register(program: Command): void {
         }
         runtime = new ClusterRuntime(bus);
       } else {
+        await checkOutputs(
+          [],
+          [
+            f.released === undefined ? undefined : { path: f.released, role: "released log" },
+            f.state === undefined ? undefined : { path: f.state, role: "state file" },
+            f.state === undefined ? undefined : { path: journalPath(f.state), role: "state journal" },
+            f.db === undefined ? undefined : { path: f.db, role: "profile database" },
+          ],
+        );
         runtime = await EmbeddedRuntime.create(config, {
           profileDepth: f.profileDepth,
           preloadClassifier: true,
@@ -94,12 +104,18 @@ export function register(program: Command): void {
           ...(f.state ? { statePath: f.state } : {}),
         });
       }
-      const service = await startService(runtime, {
-        host: f.host,
-        port: f.port,
-        maxBody: f.maxBody,
-        graceMs: f.grace,
-      });
+      let service: Awaited<ReturnType<typeof startService>>;
+      try {
+        service = await startService(runtime, {
+          host: f.host,
+          port: f.port,
+          maxBody: f.maxBody,
+          graceMs: f.grace,
+        });
+      } catch (e) {
+        await runtime.close();
+        throw e;
+      }
       process.stderr.write(`serve: ${runtime.name} runtime listening on ${service.url}\n`);
       await new Promise<void>((resolve) => {
         const stop = () => {

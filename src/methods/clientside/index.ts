@@ -13,7 +13,7 @@ import type { LogRecord } from "../../log/record.ts";
 import type { RejectSink } from "../../log/rejects.ts";
 import { type Progress, silentProgress } from "../../util/progress.ts";
 import type { Rng } from "../../util/random.ts";
-import { type Method, NO_GUARANTEE, type Release } from "../method.ts";
+import { type Method, NO_GUARANTEE, ParamError, type Release } from "../method.ts";
 import { type ClientsideParams, clientsideDeclaration } from "./meta.ts";
 
 export type { ClientsideParams } from "./meta.ts";
@@ -30,6 +30,12 @@ export async function buildNetwork(
     return { ...r, source: params.edges };
   }
   const nodes = params.nodes || users;
+  if (params.degree >= nodes)
+    throw new ParamError(
+      "clientside",
+      "degree",
+      `must be below the number of nodes (${nodes}${params.nodes ? "" : ", one per log user"}), got ${params.degree}`,
+    );
   const graph = generateGraph(
     { model: params.graph, nodes, degree: params.degree, rewire: params.rewire },
     rng,

@@ -17,10 +17,11 @@ export const clientsideParams = defineParams(
       "small-world",
     ),
     edges: text("edge-list file (two node names per line) instead of a generated network"),
-    degree: int("mean number of neighbours of a generated network", { min: 1, default: 6 }),
+    // Bounds a generated network can be built in memory with (each node's friends are an array).
+    degree: int("mean number of neighbours of a generated network", { min: 1, max: 10_000, default: 6 }),
     rewire: num("small-world rewiring probability", { ...share, default: 0.2 }),
     /** Nodes of a generated network (0 = one per log user). */
-    nodes: int("nodes of a generated network (0 = one per user)", { min: 0, default: 0 }),
+    nodes: int("nodes of a generated network (0 = one per user)", { min: 0, max: 10_000_000, default: 0 }),
     maxHops: int("most hops a query travels (1 = as published, 0 = no forwarding)", {
       min: 0,
       max: 1000,

@@ -5,13 +5,20 @@
 import { choice, defineParams, int, type MethodDeclaration, type ParamsOf, text } from "../method.ts";
 import { BID_TARGETS, TARGETS } from "./targets.ts";
 
+/** The largest m: the combinations to check grow as terms^m (the paper's adversaries know 1 to 4 terms). */
+export const MAX_M = 8;
+
 export const kmParams = defineParams(
   "km",
   {
     /** Every combination of up to m terms of a history must be held by at least k users. */
     k: int("each combination of ≤ m terms is held by ≥ k users (≥ 2)", { min: 2, default: 5 }),
     /** The adversary's knowledge: combinations of up to m terms. */
-    m: int("size of the combinations an adversary knows (≥ 1)", { min: 1, default: 2 }),
+    m: int(`size of the combinations an adversary knows (1 to ${MAX_M}: they grow as terms^m)`, {
+      min: 1,
+      max: MAX_M,
+      default: 2,
+    }),
     /** Which term of a violating combination to suppress (Algorithm 2). */
     target: choice(TARGETS, `which term to suppress: ${TARGETS.join(" | ")}`, "users"),
     /** The term → bid TSV; required for the bid and revenue targets, optional otherwise (for measures). */

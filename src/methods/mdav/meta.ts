@@ -26,7 +26,11 @@ export const mdavParams = defineParams(
     workers: int("worker threads for the blocked variant (0 = none)", { min: 0, max: 64, default: 2 }),
   },
   (p, fail) => {
-    if (p.block < 2 * p.k) fail("block", `must be an integer ≥ ${2 * p.k} (2k), got ${p.block}`);
+    if (p.block < 2 * p.k)
+      fail(
+        "block",
+        `must be an integer ≥ ${2 * p.k} (2k), got ${p.block}${p.block === 1000 ? " (the default: a k this large needs --block)" : ""}`,
+      );
     return p;
   },
 );
