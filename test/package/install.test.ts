@@ -19,6 +19,7 @@
  */
 import assert from "node:assert/strict";
 import { type SpawnSyncReturns, spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
@@ -238,16 +239,23 @@ test("the packed tarball installs into a fresh project, and its CLI and typed AP
   assert.match(readFileSync(join(project, "out/main-job/report.html"), "utf8"), /<html/i);
   assert.doesNotMatch(demo.stderr, /kb: building/, "the demo loads the shipped knowledge");
   assert.ok(!existsSync(join(installed, ".cache")), "nothing written inside node_modules/querymask");
+  const kb = join(installed, "dist", "kb");
+  const listed = (
+    JSON.parse(readFileSync(join(kb, "manifest.json"), "utf8")) as { files: Record<string, string> }
+  ).files;
   assert.deepEqual(
-    readdirSync(join(installed, "dist", "kb")).sort(),
-    Object.keys(
-      (JSON.parse(readFileSync(join(installed, "dist", "kb", "manifest.json"), "utf8")) as { files: object })
-        .files,
-    )
-      .concat("manifest.json")
-      .sort(),
+    readdirSync(kb).sort(),
+    Object.keys(listed).concat("manifest.json").sort(),
     "dist/kb holds what its manifest lists, nothing written beside it",
   );
+  for (const [file, sha] of Object.entries(listed))
+    assert.equal(
+      createHash("sha256")
+        .update(readFileSync(join(kb, file)))
+        .digest("hex"),
+      sha,
+      `${file}'s SHA-256`,
+    );
 
   // 3. The typed API, from TypeScript.
   writeFileSync(join(project, "app.ts"), APP);
