@@ -36,7 +36,7 @@ interface ClassifierLike {
  * Distinct queries a categorizer remembers at most, in two generations of half (src/util/two-generation-cache.ts):
  * what is used survives, what is not is forgotten. It used to be a map emptied whole past this size, so a
  * long-lived stream (a cluster's classify worker) fell back to the classifier for every query at once
- * (bench/classify-memo.bench.ts: hit rates and cost of the policies).
+ * (research/bench/classify-memo.bench.ts: hit rates and cost of the policies).
  */
 export const CATEGORIZE_MEMO = 200_000;
 

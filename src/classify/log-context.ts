@@ -24,7 +24,7 @@
  * and of the log), so a release's Category and Unit stay those its original gives the same text. No click, site or
  * user leaves the run: the tables live in memory for the second pass.
  *
- * Measured on the labelled training queries against the AOL subset (5-fold CV, scripts/classifier-experiments
+ * Measured on the labelled training queries against the AOL subset (5-fold CV, research/classifier-experiments
  * `hostprop`, `userctx`, `logctx`, and through the command `npm run eval:classifier -- --pool --context`;
  * docs/classifier.md).
  */

@@ -75,14 +75,14 @@ export const SELF_TRAINING: SelfTraining = {
 };
 
 /**
- * The context labels' settings (scripts/classifier-experiments `ctxdistill`): 5-fold CV on train 63.77% → 67.80%,
+ * The context labels' settings (research/classifier-experiments `ctxdistill`): 5-fold CV on train 63.77% → 67.80%,
  * 5 of 5 folds up (docs/classifier.md).
  */
 export const CONTEXT_LABELS: ContextLabels = { threshold: 0.7, weight: 0.5, rounds: LOG_CONTEXT.rounds };
 
 /**
  * What `kb train --pool` does and the bundled model was trained with: {@link SELF_TRAINING}'s
- * two fits, then the third on the {@link CONTEXT_LABELS}. The experiments of scripts/classifier-experiments read
+ * two fits, then the third on the {@link CONTEXT_LABELS}. The experiments of research/classifier-experiments read
  * their changes against SELF_TRAINING's two fits, as they were written.
  */
 export const BUNDLED_SELF_TRAINING: SelfTraining = { ...SELF_TRAINING, context: CONTEXT_LABELS };

@@ -126,3 +126,31 @@ export function givenParams(
   }
   return raw;
 }
+
+/**
+ * The raw parameters of a command that also takes them as JSON (`serve`, `cluster run`: `--params '{"k":3}'`):
+ * the kebab-case flags and the JSON merged; a parameter given both ways is a usage error.
+ */
+export function givenParamsWithJson(
+  owner: ParamOwner,
+  owners: readonly ParamOwner[],
+  flags: Readonly<Record<string, unknown>>,
+  json: string | undefined,
+  kind: string,
+): Record<string, unknown> {
+  const fromFlags = givenParams(owner, owners, flags, kind);
+  if (json === undefined) return fromFlags;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(json);
+  } catch {
+    throw new UsageError(`--params: not JSON: ${json}`);
+  }
+  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
+    throw new UsageError(`--params: not a JSON object: ${json}`);
+  }
+  for (const k of Object.keys(parsed)) {
+    if (k in fromFlags) throw new UsageError(`--params: ${k} is also given as --${flagName(k)}`);
+  }
+  return { ...(parsed as Record<string, unknown>), ...fromFlags };
+}

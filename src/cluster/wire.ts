@@ -2,7 +2,7 @@
  * What travels on the streams: a batch of records with the ingest position it comes from, in a compact columnar
  * JSON (one array per field instead of one object per record; users and categories as indexes into the batch's own
  * dictionaries; clicks as a sparse list): 41% fewer bytes through NATS than one JSON object per record, and
- * cheaper to encode and decode at every batch size (bench/wire.bench.ts). A batch is a sequence of such JSON
+ * cheaper to encode and decode at every batch size (research/bench/wire.bench.ts). A batch is a sequence of such JSON
  * texts of at most ~48k characters of field text each, so no string crosses the ~128 KiB past which V8 allocates
  * it in its large-object space and each row costs 3–4× as much to encode and decode. Records lose their source
  * position (a file line would re-link a released record to its input row).
@@ -153,7 +153,7 @@ function decodeChunk(text: string): Columns & { records: LogRecord[] } {
 
 /**
  * Rows of text per chunk, about: a JSON text over ~128 KiB is a string V8 allocates in its large-object space, and
- * encoding or decoding one costs 3–4× as much per row as two smaller ones (bench/wire.bench.ts), so a batch is
+ * encoding or decoding one costs 3–4× as much per row as two smaller ones (research/bench/wire.bench.ts), so a batch is
  * encoded as a sequence of chunks of at most this many characters of field text each.
  */
 const CHUNK_CHARS = 48 * 1024;

@@ -67,7 +67,7 @@ export async function prepareInputs(
   if (note) notes.push(note);
   if (config.classify === true && !categorize) throw new Error(`classify: true, but ${note}`);
   const used = new Set(config.combinations.map((c) => c.method));
-  const prepared = new Map<string, QueryLog>();
+  const prepared = new Map<string, QueryLog>([["as-read", loaded]]);
   for (const m of methods.filter((x) => used.has(x.name))) {
     const key = preparationKey(m, loaded);
     if (prepared.has(key) || key === "as-read" || (key === "classified" && !categorize)) continue;

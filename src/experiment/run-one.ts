@@ -107,6 +107,29 @@ export async function measureRelease(
   return values;
 }
 
+/**
+ * The release of one combination, as the pipeline makes it (src/pipeline/memory.ts) from the log the method is
+ * given (`given`: prepared as it declares, once per preparation for the whole experiment; its origins index it).
+ */
+export async function releaseCombination(
+  input: PreparedInput,
+  combo: Combination,
+): Promise<{ release: Release; given: QueryLog; params: unknown }> {
+  const method = await loadMethod(combo.method);
+  const loaded = input.prepared?.get("as-read") ?? input.log;
+  const given = input.prepared?.get(preparationKey(method, loaded)) ?? loaded;
+  const params = method.parse(combo.params);
+  const { release } = await releaseLog({
+    method,
+    params,
+    seed: combo.seed,
+    log: loaded,
+    prepared: { log: given },
+    ...(input.knowledge ? { knowledge: input.knowledge } : {}),
+  });
+  return { release, given, params };
+}
+
 export async function runCombination(
   input: PreparedInput,
   combo: Combination,
@@ -116,9 +139,6 @@ export async function runCombination(
 ): Promise<ResultRow> {
   const started = performance.now();
   const method = await loadMethod(combo.method);
-  // The log this method is given, as the pipeline prepares it: its origins index it, the audit and the yardsticks
-  // compare the release with it.
-  const given = input.prepared?.get(preparationKey(method, input.log)) ?? input.log;
   const base = { key, method: method.name, paper: method.paper, params: combo.params, seed: combo.seed };
   const values: Record<string, Value> = {};
   const timings: Record<string, number> = {};
@@ -129,15 +149,7 @@ export async function runCombination(
     lap = now;
   };
   try {
-    const params = method.parse(combo.params);
-    const { release } = await releaseLog({
-      method,
-      params,
-      seed: combo.seed,
-      log: given,
-      prepared: { log: given },
-      ...(input.knowledge ? { knowledge: input.knowledge } : {}),
-    });
+    const { release, given, params } = await releaseCombination(input, combo);
     clock("anonymize");
     const audited = audit(
       {

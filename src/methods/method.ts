@@ -172,6 +172,8 @@ export interface RowStage {
   flush(): void;
   /** What the stage did, for the summary (the same counts as the method's record stage or batch release). */
   counts(): Record<string, number>;
+  /** The whole state, in the method's record stage's snapshot format (either stage resumes from it). */
+  snapshot(): unknown;
 }
 
 export interface Method<P = unknown> extends MethodDeclaration<P> {
@@ -199,7 +201,7 @@ export interface Method<P = unknown> extends MethodDeclaration<P> {
     params: P,
     ctx: MethodContext,
     out: RowWriter,
-    opts: { readonly classified: boolean },
+    opts: { readonly classified: boolean; readonly snapshot?: unknown },
   ): RowStage | undefined;
   /**
    * Methods that need each user's whole history but never two users' at once (dp's set selections): the release

@@ -74,6 +74,19 @@ export async function loadMethod(name: string): Promise<AnyMethod> {
   return methodEntry(name).load();
 }
 
+/** The methods a stream runs (`serve`, the cluster): those that declare they read in time order (a stage). */
+export const streamingMethods: readonly MethodEntry[] = methods.filter((m) => m.input.timeOrder);
+
+/** The streaming method named `name`; a {@link UsageError} for an unknown or a batch-only method. */
+export function streamingMethod(name: string): MethodEntry {
+  const m = methodEntry(name);
+  if (!m.input.timeOrder) {
+    const known = streamingMethods.map((x) => x.name).join(", ");
+    throw new UsageError(`${name} has no streaming stage; a stream runs ${known}`);
+  }
+  return m;
+}
+
 /** Every method, loaded (in registry order). */
 export async function loadMethods(): Promise<AnyMethod[]> {
   return Promise.all(methods.map((m) => m.load()));

@@ -3,7 +3,7 @@
  * old one (the previous old one is dropped) and a new young one starts. A hit in the old generation is copied
  * into the young one, so what is used survives. At most 2 × `size` entries; approximately least-recently-used
  * eviction, without the per-hit bookkeeping of an LRU list (lru-cache's cost 1.6× a Map's per hit in the classify
- * worker's profile: bench/classify-memo.bench.ts).
+ * worker's profile: research/bench/classify-memo.bench.ts).
  */
 export class TwoGenerationCache<K, V> {
   private young = new Map<K, V>();

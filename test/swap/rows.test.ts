@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import fc from "fast-check";
+import { loadLog } from "../../src/log/read.ts";
 import type { LogRecord } from "../../src/log/record.ts";
 import { RejectSink } from "../../src/log/rejects.ts";
 import { createRowWriter } from "../../src/log/row-write.ts";
@@ -15,6 +16,7 @@ import { writeLog } from "../../src/log/write.ts";
 import { methodRng } from "../../src/methods/method.ts";
 import { swap, swapRecords } from "../../src/methods/swap/index.ts";
 import { SwapRowStage } from "../../src/methods/swap/rows.ts";
+import { SwapStage } from "../../src/methods/swap/stage.ts";
 import { tempDir } from "../helpers/tmp.ts";
 import { buildLog, eventSpec } from "./fixtures.ts";
 
@@ -63,4 +65,57 @@ test("events held across the reader's blocks are released intact (a log of sever
   const r = await bothPaths(buildLog(specs), { k: 3, depth: 3 }, 9);
   assert.ok(r.rows.length > 1 << 20);
   assert.equal(r.rows, r.records);
+});
+
+/** Released records as compared: what a written release holds. */
+const shown = (rs: readonly LogRecord[]) =>
+  rs.map((r) => [r.user, r.query, r.time, r.itemRank ?? null, r.clickUrl ?? null, r.category ?? ""]);
+
+test("one stage contract: the raw-row stage's snapshot resumes as the record stage, and the record stage's as the raw-row stage", async () => {
+  await fc.assert(
+    fc.asyncProperty(
+      fc.array(eventSpec(5), { maxLength: 120 }),
+      fc.double({ min: 0, max: 1, noNaN: true }),
+      fc.constantFrom(2, 3),
+      fc.constantFrom("release", "suppress"),
+      fc.integer({ min: 1, max: 1000 }),
+      async (specs, cutAt, k, end, seed) => {
+        const records = buildLog(specs);
+        // A cut between two rows, inside an event or not: the snapshot carries the event being assembled.
+        const cut = Math.floor(cutAt * records.length);
+        const params = swap.parse({ k, end });
+        const expected = shown(swapRecords(records, params, methodRng(seed).derive("swap")).records);
+        const tag = ++n;
+        const second = join(dir, `second-${tag}.tsv`);
+        await writeLog(second, { records: records.slice(cut), format: "aol", classified: true });
+        const first = join(dir, `first-${tag}.tsv`);
+        await writeLog(first, { records: records.slice(0, cut), format: "aol", classified: true });
+        const rng = () => methodRng(seed).derive("swap");
+        const read = async (path: string) => (await loadLog([path], { keepSource: false })).records;
+
+        // Raw rows first, then the record stage from the raw-row stage's snapshot (through JSON, as saved).
+        const headPath = join(dir, `head-${tag}.tsv`);
+        const head = createRowWriter(headPath, true);
+        const rows = new SwapRowStage(params, rng(), head);
+        for await (const b of readRows([first], false, new RejectSink(undefined))) rows.push(b);
+        const saved = JSON.parse(JSON.stringify(rows.snapshot()));
+        await head.close();
+        const tail = new SwapStage(params, rng(), undefined, saved);
+        const rest = [...tail.push(records.slice(cut)), ...tail.flush()];
+        assert.deepEqual(shown([...(await read(headPath)), ...rest]), expected, "rows, then records");
+
+        // The record stage first, then the raw-row stage from its snapshot.
+        const lead = new SwapStage(params, rng());
+        const released = lead.push(records.slice(0, cut));
+        const resumedPath = join(dir, `resumed-${tag}.tsv`);
+        const out = createRowWriter(resumedPath, true);
+        const resumed = new SwapRowStage(params, rng(), out, JSON.parse(JSON.stringify(lead.snapshot())));
+        for await (const b of readRows([second], false, new RejectSink(undefined))) resumed.push(b);
+        resumed.flush();
+        await out.close();
+        assert.deepEqual(shown([...released, ...(await read(resumedPath))]), expected, "records, then rows");
+      },
+    ),
+    { numRuns: 40 },
+  );
 });

@@ -29,10 +29,11 @@ import { resetStreams } from "../../cluster/topology.ts";
 import { openLog } from "../../log/read.ts";
 import type { LogRecord } from "../../log/record.ts";
 import { writeBatches } from "../../log/write.ts";
+import { streamingMethods as streaming, streamingMethod } from "../../methods/registry.ts";
 import { PgProfileStore } from "../../profile/pg-store.ts";
 import { ClickUsers, dropSingleUserClick } from "../../scrub/click-url.ts";
 import { sortByTime } from "../../stream/time-order.ts";
-import { UsageError } from "../../util/errors.ts";
+import { addParamFlags, givenParamsWithJson } from "../param-flags.ts";
 import {
   addInputOptions,
   checkOutputs,
@@ -47,6 +48,7 @@ import {
 } from "../shared.ts";
 
 interface ServerFlags {
+  quiet?: boolean;
   dir: string;
   natsPort: number;
   natsMonitorPort: number;
@@ -60,6 +62,16 @@ function serverOptions(cmd: Command): Command {
     .option("--nats-monitor-port <n>", "NATS monitoring port (loopback)", intArg(1), 18222)
     .option("--pg-port <n>", "PostgreSQL port (loopback)", intArg(1), 15433);
 }
+
+/** `-q`, for the subcommands that do not read a log (those take it with the input options). */
+function quietOption(cmd: Command): Command {
+  return cmd.option("-q, --quiet", "no informational lines on stderr");
+}
+
+/** Informational lines on stderr, unless quiet. */
+const sayer = (f: { quiet?: boolean }) => (line: string) => {
+  if (!f.quiet) process.stderr.write(`cluster: ${line}\n`);
+};
 
 function configOf(f: ServerFlags): ClusterConfig {
   return clusterConfig(f.dir, { natsPort: f.natsPort, natsMonitorPort: f.natsMonitorPort, pgPort: f.pgPort });
@@ -77,14 +89,22 @@ export function spawnWorker(args: string[]): ChildProcess {
 interface RunFlags extends ServerFlags, InputFlags {
   out: string;
   method: string;
-  params: string;
+  params?: string;
   seed: number;
   partitions: number;
   classifiers: number;
   batchSize: number;
   profileDepth: number;
   json?: boolean;
+  [param: string]: unknown;
 }
+
+/** Flags of `cluster run` itself, which a method parameter's flag must not take. */
+const RESERVED = new Set(
+  "out method params seed partitions classifiers batch-size profile-depth json dir nats-port nats-monitor-port pg-port format lenient rejects quiet help".split(
+    " ",
+  ),
+);
 
 export function register(program: Command): void {
   const cluster = program
@@ -93,14 +113,18 @@ export function register(program: Command): void {
       "run the pipeline distributed on NATS JetStream and PostgreSQL (loopback, the project's own ports)",
     );
 
-  serverOptions(
-    cluster.command("up").description("install what is missing, then start NATS (JetStream) and PostgreSQL"),
+  quietOption(
+    serverOptions(
+      cluster
+        .command("up")
+        .description("install what is missing, then start NATS (JetStream) and PostgreSQL"),
+    ),
   )
     .option("--no-install", "do not install missing packages")
     .action(async (f: ServerFlags & { install: boolean }) => {
       const states = await clusterUp(configOf(f), {
         install: f.install,
-        log: (l) => process.stderr.write(`cluster: ${l}\n`),
+        log: sayer(f),
       });
       for (const s of states)
         process.stdout.write(
@@ -108,14 +132,14 @@ export function register(program: Command): void {
         );
     });
 
-  serverOptions(cluster.command("down").description("stop both servers"))
+  quietOption(serverOptions(cluster.command("down").description("stop both servers")))
     .option("--wipe", "delete their data too")
     .action(async (f: ServerFlags & { wipe?: boolean }) => {
       await clusterDown(configOf(f), { wipe: f.wipe ?? false });
       process.stdout.write("cluster: stopped\n");
     });
 
-  serverOptions(cluster.command("status").description("which server runs, where"))
+  quietOption(serverOptions(cluster.command("status").description("which server runs, where")))
     .option("--json", "print JSON")
     .action((f: ServerFlags & { json?: boolean }) => {
       const states = clusterStatus(configOf(f));
@@ -129,10 +153,12 @@ export function register(program: Command): void {
     });
 
   const worker = cluster.command("worker").description("run one pipeline worker against the cluster");
-  serverOptions(
-    worker
-      .command("classify")
-      .description("classify one shard of the ingest batches (the records whose query hashes to it)"),
+  quietOption(
+    serverOptions(
+      worker
+        .command("classify")
+        .description("classify one shard of the ingest batches (the records whose query hashes to it)"),
+    ),
   )
     .option("--shard <s>", "classify shard, 0 … the run's shards − 1", intArg(0), 0)
     .action(async (f: ServerFlags & { shard: number }) => {
@@ -146,7 +172,11 @@ export function register(program: Command): void {
         await bus.close(); // also when the worker failed: an open connection would keep a dead worker's process alive
       }
     });
-  serverOptions(worker.command("anonymize").description("anonymize one partition (one worker per partition)"))
+  quietOption(
+    serverOptions(
+      worker.command("anonymize").description("anonymize one partition (one worker per partition)"),
+    ),
+  )
     .requiredOption("--partition <p>", "partition number", intArg(0))
     .action(async (f: ServerFlags & { partition: number }) => {
       const bus = await openBus(natsUrl(configOf(f)), `anonymize-${f.partition}`);
@@ -158,7 +188,11 @@ export function register(program: Command): void {
         await bus.close();
       }
     });
-  serverOptions(worker.command("profile").description("write released profiles to PostgreSQL (idempotent)"))
+  quietOption(
+    serverOptions(
+      worker.command("profile").description("write released profiles to PostgreSQL (idempotent)"),
+    ),
+  )
     .option("--until-end", "stop once every partition's end of stream is applied")
     .action(async (f: ServerFlags & { untilEnd?: boolean }) => {
       const c = configOf(f);
@@ -174,7 +208,7 @@ export function register(program: Command): void {
       }
     });
 
-  addInputOptions(
+  const run = addInputOptions(
     serverOptions(
       cluster
         .command("run")
@@ -183,153 +217,151 @@ export function register(program: Command): void {
     ),
   )
     .requiredOption("-o, --out <file>", "released log")
-    .option("-m, --method <name>", "streaming method", "swap")
-    .option("--params <json>", "method parameters as JSON, e.g. '{\"k\":3}'", "{}")
+    .option(
+      "-m, --method <name>",
+      `streaming method: ${streaming.map((m) => m.name).join(", ")}`,
+      streaming[0]?.name,
+    )
+    .option("--params <json>", "method parameters as JSON, e.g. '{\"k\":3}' (or as flags: --k 3)")
     .option("--seed <n>", "random seed", parseSeed, DEFAULT_SEED)
     .option("--partitions <n>", "anonymizer partitions (one worker each)", intArg(1), 2)
     .option("--classifiers <n>", "classify workers (one per shard of the query texts)", intArg(1), 1)
     .option("--batch-size <n>", "records per ingest batch", intArg(1), 1000)
     .option("--profile-depth <n>", "ODP depth of the PostgreSQL profiles", intArg(1), 1)
-    .option("--json", "print the summary as JSON")
-    .action(async (inputs: string[], f: RunFlags) => {
-      let params: Record<string, unknown>;
-      try {
-        params = JSON.parse(f.params) as Record<string, unknown>;
-      } catch {
-        throw new UsageError(`--params: not JSON: ${f.params}`);
-      }
-      const c = configOf(f);
-      const config = {
-        version: 2 as const,
-        partitions: f.partitions,
-        classifyShards: f.classifiers,
-        method: f.method,
-        params,
-        seed: f.seed,
-        profileDepth: f.profileDepth,
-      };
-      // Before any server or worker: a bad method or parameter is the run's whole outcome, and it exits.
-      await checkConfig(config);
-      const opts = readOptions(f, f.out);
-      await checkOutputs(inputs, fileOutputs(f.out, opts.rejectsPath));
-      const log = await openLog(inputs, opts);
-      // One pass first (bad lines are the main pass's to report): is the log in time order — the stages need it;
-      // one that is not is sorted on the way, as anonymize sorts it — and, classifying on the way, which clicks
-      // only one user made (dropped, as `querymask classify` and `anonymize` do; the rule does not depend on the
-      // classification, so it is applied before ingest).
-      let inOrder = true;
-      let lastTime = Number.NEGATIVE_INFINITY;
-      async function* watched(batches: AsyncIterable<LogRecord[]>): AsyncGenerator<LogRecord[]> {
-        for await (const batch of batches) {
-          for (const r of batch) {
-            if (r.time < lastTime) inOrder = false;
-            lastTime = r.time;
-          }
-          yield batch;
+    .option("--json", "print the summary as JSON");
+  addParamFlags(run, streaming, "method", "method", RESERVED);
+  run.action(async (inputs: string[], f: RunFlags) => {
+    const params = givenParamsWithJson(streamingMethod(f.method), streaming, f, f.params, "method");
+    const c = configOf(f);
+    const config = {
+      version: 2 as const,
+      partitions: f.partitions,
+      classifyShards: f.classifiers,
+      method: f.method,
+      params,
+      seed: f.seed,
+      profileDepth: f.profileDepth,
+    };
+    // Before any server or worker: a bad method or parameter is the run's whole outcome, and it exits.
+    await checkConfig(config);
+    const opts = readOptions(f, f.out);
+    await checkOutputs(inputs, fileOutputs(f.out, opts.rejectsPath));
+    const log = await openLog(inputs, opts);
+    // One pass first (bad lines are the main pass's to report): is the log in time order — the stages need it;
+    // one that is not is sorted on the way, as anonymize sorts it — and, classifying on the way, which clicks
+    // only one user made (dropped, as `querymask classify` and `anonymize` do; the rule does not depend on the
+    // classification, so it is applied before ingest).
+    let inOrder = true;
+    let lastTime = Number.NEGATIVE_INFINITY;
+    async function* watched(batches: AsyncIterable<LogRecord[]>): AsyncGenerator<LogRecord[]> {
+      for await (const batch of batches) {
+        for (const r of batch) {
+          if (r.time < lastTime) inOrder = false;
+          lastTime = r.time;
         }
+        yield batch;
       }
-      const first = (await openLog(inputs, { format: opts.format, lenient: true })).batches();
-      let clickUsers: ClickUsers | undefined;
-      if (log.classified) for await (const _ of watched(first));
-      else clickUsers = await ClickUsers.of(watched(first));
-      if (!inOrder && !f.quiet)
-        process.stderr.write("querymask: the log is not in time order; sorting it by time on the way\n");
-      let droppedClicks = 0;
-      async function* input(): AsyncGenerator<LogRecord[]> {
-        const read = inOrder
-          ? log.batches()
-          : sortByTime(log.batches(), { tempDir: dirname(resolve(f.out)) });
-        for await (const batch of read) {
-          if (clickUsers === undefined) yield batch;
-          else
-            yield batch.map((r) => {
-              // Only records the classify workers will classify: a classified record went through `classify` already.
-              const out = r.category === undefined ? dropSingleUserClick(r, clickUsers) : r;
-              if (out !== r) droppedClicks++;
-              return out;
-            });
-        }
+    }
+    const first = (await openLog(inputs, { format: opts.format, lenient: true })).batches();
+    let clickUsers: ClickUsers | undefined;
+    if (log.classified) for await (const _ of watched(first));
+    else clickUsers = await ClickUsers.of(watched(first));
+    if (!inOrder && !f.quiet)
+      process.stderr.write("querymask: the log is not in time order; sorting it by time on the way\n");
+    let droppedClicks = 0;
+    async function* input(): AsyncGenerator<LogRecord[]> {
+      const read = inOrder ? log.batches() : sortByTime(log.batches(), { tempDir: dirname(resolve(f.out)) });
+      for await (const batch of read) {
+        if (clickUsers === undefined) yield batch;
+        else
+          yield batch.map((r) => {
+            // Only records the classify workers will classify: a classified record went through `classify` already.
+            const out = r.category === undefined ? dropSingleUserClick(r, clickUsers) : r;
+            if (out !== r) droppedClicks++;
+            return out;
+          });
       }
-      const t0 = performance.now();
-      const bus: Bus = await openBus(natsUrl(c), "run");
-      try {
-        await resetStreams(bus.jsm);
-      } finally {
-        await bus.close();
-      }
-      const fresh = await openBus(natsUrl(c), "run");
-      let sup: Supervisor | undefined;
-      // SIGTERM or SIGINT: stop the workers (they are this run's children) before going, so none is left behind.
-      let stopping = false;
-      const onSignal = (signal: NodeJS.Signals) => {
-        if (stopping) return;
-        stopping = true;
-        void (async () => {
-          process.stderr.write(`cluster: ${signal}: stopping the workers\n`);
-          await sup?.stop();
-          await fresh.close().catch(() => {});
-          process.exit(signal === "SIGINT" ? 130 : 143);
-        })();
-      };
-      process.on("SIGTERM", onSignal);
-      process.on("SIGINT", onSignal);
-      let ing: IngestResult;
-      try {
-        const store = await PgProfileStore.open(pgUrl(c));
-        try {
-          await store.clear();
-        } finally {
-          await store.close();
-        }
-        await writeConfig(fresh, config);
-        const args = serverArgs(c);
-        // Workers run under a supervisor: one that dies is started again and resumes where the stream says.
-        const supervisor = new Supervisor({
-          spawn: (a) => spawnWorker([...a, ...args]),
-          log: (l) => process.stderr.write(`cluster: ${l}\n`),
-        });
-        sup = supervisor;
-        for (let i = 0; i < f.classifiers; i++)
-          void supervisor.start(`classify-${i}`, ["classify", "--shard", String(i)]);
-        const finishing = [
-          ...Array.from({ length: f.partitions }, (_, p) =>
-            supervisor.start(`anonymize-${p}`, ["anonymize", "--partition", String(p)]),
-          ),
-          supervisor.start("profile", ["profile", "--until-end"]),
-        ];
-        opts.progress.start("cluster ingest");
-        ing = await Promise.race([ingest(fresh, input(), { batchSize: f.batchSize }), supervisor.failure]);
-        opts.progress.stop();
-        await Promise.race([
-          Promise.all([
-            writeBatches(f.out, log.format, releasedRecords(fresh), { classified: log.classified }),
-            ...finishing,
-          ]),
-          supervisor.failure,
-        ]);
-      } finally {
-        opts.progress.stop();
+    }
+    const t0 = performance.now();
+    const bus: Bus = await openBus(natsUrl(c), "run");
+    try {
+      await resetStreams(bus.jsm);
+    } finally {
+      await bus.close();
+    }
+    const fresh = await openBus(natsUrl(c), "run");
+    let sup: Supervisor | undefined;
+    // SIGTERM or SIGINT: stop the workers (they are this run's children) before going, so none is left behind.
+    let stopping = false;
+    const onSignal = (signal: NodeJS.Signals) => {
+      if (stopping) return;
+      stopping = true;
+      void (async () => {
+        process.stderr.write(`cluster: ${signal}: stopping the workers\n`);
         await sup?.stop();
-        await fresh.close();
-        await log.rejects.close();
-        process.off("SIGTERM", onSignal);
-        process.off("SIGINT", onSignal);
+        await fresh.close().catch(() => {});
+        process.exit(signal === "SIGINT" ? 130 : 143);
+      })();
+    };
+    process.on("SIGTERM", onSignal);
+    process.on("SIGINT", onSignal);
+    let ing: IngestResult;
+    try {
+      const store = await PgProfileStore.open(pgUrl(c));
+      try {
+        await store.clear();
+      } finally {
+        await store.close();
       }
-      reportRejects(log.rejects.count, opts.rejectsPath);
-      const seconds = (performance.now() - t0) / 1000;
-      const summary = {
-        method: f.method,
-        partitions: f.partitions,
-        classifiers: f.classifiers,
-        records: ing.records,
-        batches: ing.batches,
-        "single-user clicks dropped": droppedClicks,
-        "worker restarts": Object.values(sup.restarts()).reduce((a, n) => a + n, 0),
-        out: f.out,
-        seconds,
-        "records/s": ing.records / seconds,
-      };
-      if (f.json) process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
-      else printTable(Object.entries(summary).map(([k, v]) => [k, typeof v === "number" ? v : String(v)]));
-    });
+      await writeConfig(fresh, config);
+      const args = serverArgs(c);
+      // Workers run under a supervisor: one that dies is started again and resumes where the stream says.
+      const supervisor = new Supervisor({
+        spawn: (a) => spawnWorker([...a, ...args]),
+        log: (l) => process.stderr.write(`cluster: ${l}\n`),
+      });
+      sup = supervisor;
+      for (let i = 0; i < f.classifiers; i++)
+        void supervisor.start(`classify-${i}`, ["classify", "--shard", String(i)]);
+      const finishing = [
+        ...Array.from({ length: f.partitions }, (_, p) =>
+          supervisor.start(`anonymize-${p}`, ["anonymize", "--partition", String(p)]),
+        ),
+        supervisor.start("profile", ["profile", "--until-end"]),
+      ];
+      opts.progress.start("cluster ingest");
+      ing = await Promise.race([ingest(fresh, input(), { batchSize: f.batchSize }), supervisor.failure]);
+      opts.progress.stop();
+      await Promise.race([
+        Promise.all([
+          writeBatches(f.out, log.format, releasedRecords(fresh), { classified: log.classified }),
+          ...finishing,
+        ]),
+        supervisor.failure,
+      ]);
+    } finally {
+      opts.progress.stop();
+      await sup?.stop();
+      await fresh.close();
+      await log.rejects.close();
+      process.off("SIGTERM", onSignal);
+      process.off("SIGINT", onSignal);
+    }
+    reportRejects(log.rejects.count, opts.rejectsPath);
+    const seconds = (performance.now() - t0) / 1000;
+    const summary = {
+      method: f.method,
+      partitions: f.partitions,
+      classifiers: f.classifiers,
+      records: ing.records,
+      batches: ing.batches,
+      "single-user clicks dropped": droppedClicks,
+      "worker restarts": Object.values(sup.restarts()).reduce((a, n) => a + n, 0),
+      out: f.out,
+      seconds,
+      "records/s": ing.records / seconds,
+    };
+    if (f.json) process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
+    else printTable(Object.entries(summary).map(([k, v]) => [k, typeof v === "number" ? v : String(v)]));
+  });
 }

@@ -32,6 +32,7 @@ interface TrainFlags {
   pool?: string;
   contextLabels?: boolean;
   json?: boolean;
+  quiet?: boolean;
 }
 
 export function register(program: Command): void {
@@ -55,7 +56,8 @@ export function register(program: Command): void {
       "after",
       "\nExample:\n  querymask kb build\n  querymask kb build --termstats my-hit-counts.tsv",
     )
-    .action(async (flags: { out: string; termstats?: string }) => {
+    .option("-q, --quiet", "no progress or result lines on stderr")
+    .action(async (flags: { out: string; termstats?: string; quiet?: boolean }) => {
       await checkOutputs(
         [
           flags.termstats === undefined
@@ -70,11 +72,13 @@ export function register(program: Command): void {
       const t0 = performance.now();
       const snap = buildKnowledgeBase(flags.out, flags.termstats ? { termstats: flags.termstats } : {});
       const secs = ((performance.now() - t0) / 1000).toFixed(1);
-      process.stderr.write(
-        `built ${flags.out} (${snap.categories.length} categories referenced) in ${secs} s\n`,
-      );
-      if (resolve(flags.out) !== resolve(DEFAULT_SNAPSHOT))
-        process.stderr.write(`commands load it with QUERYMASK_KB=${flags.out}\n`);
+      if (!flags.quiet) {
+        process.stderr.write(
+          `built ${flags.out} (${snap.categories.length} categories referenced) in ${secs} s\n`,
+        );
+        if (resolve(flags.out) !== resolve(DEFAULT_SNAPSHOT))
+          process.stderr.write(`commands load it with QUERYMASK_KB=${flags.out}\n`);
+      }
     });
 
   kb.command("train")
@@ -99,6 +103,7 @@ export function register(program: Command): void {
       "with --pool: leave out the third fit, on the labels the log context gives the pool (docs/classifier.md)",
     )
     .option("--json", "print the figures as JSON")
+    .option("-q, --quiet", "no progress lines on stderr")
     .addHelpText(
       "after",
       "\nThe model is bound to the current knowledge-base snapshot: rebuild the snapshot, retrain.\n" +
@@ -112,6 +117,9 @@ export function register(program: Command): void {
     )
     .action(async (labelsArg: string | undefined, flags: TrainFlags) => {
       const labels = labelsArg ?? DEFAULT_LABELS;
+      const say = (line: string) => {
+        if (!flags.quiet) process.stderr.write(`${line}\n`);
+      };
       const seed = Number(flags.seed);
       const folds = Number(flags.folds);
       if (!Number.isSafeInteger(seed)) throw new UsageError(`--seed: expected an integer, got ${flags.seed}`);
@@ -126,13 +134,13 @@ export function register(program: Command): void {
       );
       const t0 = performance.now();
       const rows = readLabelled(labels);
-      process.stderr.write(`training on ${rows.length} labelled queries of ${labels}…\n`);
+      say(`training on ${rows.length} labelled queries of ${labels}…`);
       const withhold = readQueries(labels);
       let pool: Pool | undefined;
       if (flags.pool !== undefined) {
         pool = await readPool(flags.pool, labelledBeside(labels));
-        process.stderr.write(
-          `self-training on ${pool.users.size} distinct unlabelled queries of ${flags.pool} (${pool.clicks.size} queries with clicks)…\n`,
+        say(
+          `self-training on ${pool.users.size} distinct unlabelled queries of ${flags.pool} (${pool.clicks.size} queries with clicks)…`,
         );
       }
       const run = await trainFromLabels(rows, {
@@ -141,7 +149,7 @@ export function register(program: Command): void {
         withhold,
         ...(pool !== undefined ? { pool } : {}),
         ...(flags.contextLabels === false ? { selfTraining: SELF_TRAINING } : {}),
-        progress: (line) => process.stderr.write(`${line}\n`),
+        progress: say,
       });
       await writeFileAtomic(flags.out, `${JSON.stringify(run.file)}\n`);
       const secs = ((performance.now() - t0) / 1000).toFixed(1);
@@ -178,7 +186,7 @@ export function register(program: Command): void {
             `${r.label.padEnd(15)} ${String(r.n).padStart(7)}  ${r.precision.toFixed(2).padStart(9)}  ${r.recall.toFixed(2).padStart(6)}\n`,
           );
       }
-      process.stderr.write(`wrote ${flags.out} (${run.model.size} features) in ${secs} s\n`);
+      say(`wrote ${flags.out} (${run.model.size} features) in ${secs} s`);
     });
 
   kb.command("info")
@@ -190,7 +198,8 @@ export function register(program: Command): void {
       ),
     )
     .option("--json", "print JSON instead of a table")
-    .action(async (flags: { snapshot: string; json?: boolean }) => {
+    .option("-q, --quiet", "no progress lines on stderr")
+    .action(async (flags: { snapshot: string; json?: boolean; quiet?: boolean }) => {
       // A missing snapshot is built there: the path must be one a file can be written at.
       await checkOutputs([], [{ path: flags.snapshot, role: "snapshot" }]);
       const t0 = performance.now();

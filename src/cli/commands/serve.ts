@@ -7,10 +7,11 @@ import type { Command } from "commander";
 import { openBus } from "../../cluster/bus.ts";
 import { writeConfig } from "../../cluster/config.ts";
 import { clusterConfig, natsUrl } from "../../cluster/servers.ts";
+import { streamingMethods as streaming, streamingMethod } from "../../methods/registry.ts";
 import { journalPath } from "../../service/journal.ts";
 import { ClusterRuntime, EmbeddedRuntime, type Runtime } from "../../service/runtime.ts";
 import { startService } from "../../service/server.ts";
-import { UsageError } from "../../util/errors.ts";
+import { addParamFlags, givenParamsWithJson } from "../param-flags.ts";
 import { checkOutputs, DEFAULT_SEED, intArg, parseSeed } from "../shared.ts";
 
 interface ServeFlags {
@@ -19,7 +20,10 @@ interface ServeFlags {
   maxBody: number;
   grace: number;
   method: string;
-  params: string;
+  params?: string;
+  quiet?: boolean;
+  json?: boolean;
+  [param: string]: unknown;
   seed: number;
   partitions: number;
   released?: string;
@@ -32,8 +36,15 @@ interface ServeFlags {
   natsPort: number;
 }
 
+/** Flags of serve itself, which a method parameter's flag must not take. */
+const RESERVED = new Set(
+  "host port max-body grace method params seed partitions released db state profile-depth cluster classify-shards dir nats-port quiet json help".split(
+    " ",
+  ),
+);
+
 export function register(program: Command): void {
-  program
+  const cmd = program
     .command("serve")
     .description("run the pipeline as an HTTP service: POST /ingest, GET /healthz, /readyz, /metrics")
     .option("--host <addr>", "address to bind (loopback unless you say otherwise)", "127.0.0.1")
@@ -45,8 +56,8 @@ export function register(program: Command): void {
       intArg(0),
       2000,
     )
-    .option("-m, --method <name>", "streaming method", "swap")
-    .option("--params <json>", "method parameters as JSON, e.g. '{\"k\":3}'", "{}")
+    .option("-m, --method <name>", `streaming method: ${streaming.map((m) => m.name).join(", ")}`, "swap")
+    .option("--params <json>", "method parameters as JSON, e.g. '{\"k\":3}' (or as flags: --k 3)")
     .option("--seed <n>", "random seed", parseSeed, DEFAULT_SEED)
     .option("--partitions <n>", "anonymizer partitions", intArg(1), 1)
     .option("--released <file>", "append released records here (NDJSON)")
@@ -62,17 +73,21 @@ export function register(program: Command): void {
     )
     .option("--dir <dir>", "cluster data directory (with --cluster)", ".cache/cluster")
     .option("--nats-port <n>", "cluster NATS port (with --cluster)", intArg(1), 14222)
+    .option("-q, --quiet", "no informational lines on stderr")
+    .option("--json", "print where it listens as JSON on stdout ({ runtime, url })");
+  addParamFlags(cmd, streaming, "method", "method", RESERVED);
+  cmd
     .addHelpText(
       "after",
-      "\nExamples:\n  querymask serve --port 8080 --released released.ndjson --db profiles.sqlite --state state.json\n  curl -s --data-binary @batch.ndjson localhost:8080/ingest",
+      "\nExamples:\n  querymask serve --port 8080 --k 3 --released released.ndjson --db profiles.sqlite --state state.json\n  curl -s --data-binary @batch.ndjson localhost:8080/ingest",
     )
     .action(async (f: ServeFlags) => {
-      let params: Record<string, unknown>;
-      try {
-        params = JSON.parse(f.params) as Record<string, unknown>;
-      } catch {
-        throw new UsageError(`--params: not JSON: ${f.params}`);
-      }
+      const say = (line: string) => {
+        if (!f.quiet) process.stderr.write(`serve: ${line}\n`);
+      };
+      const entry = streamingMethod(f.method);
+      const params = givenParamsWithJson(entry, streaming, f, f.params, "method");
+      entry.params.parse(params); // refuse bad parameters before anything starts
       const config = { partitions: f.partitions, method: f.method, params, seed: f.seed };
       let runtime: Runtime;
       if (f.cluster) {
@@ -116,10 +131,11 @@ export function register(program: Command): void {
         await runtime.close();
         throw e;
       }
-      process.stderr.write(`serve: ${runtime.name} runtime listening on ${service.url}\n`);
+      say(`${runtime.name} runtime listening on ${service.url}`);
+      if (f.json) process.stdout.write(`${JSON.stringify({ runtime: runtime.name, url: service.url })}\n`);
       await new Promise<void>((resolve) => {
         const stop = () => {
-          process.stderr.write("serve: shutting down (draining requests in flight)\n");
+          say("shutting down (draining requests in flight)");
           service.shutdown().then(resolve, (e: unknown) => {
             process.stderr.write(`serve: ${e instanceof Error ? e.message : String(e)}\n`);
             process.exitCode = 1;
@@ -129,6 +145,6 @@ export function register(program: Command): void {
         process.once("SIGTERM", stop);
         process.once("SIGINT", stop);
       });
-      process.stderr.write("serve: stopped\n");
+      say("stopped");
     });
 }

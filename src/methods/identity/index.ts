@@ -31,6 +31,8 @@ export const identity: Method<Readonly<Record<string, never>>> = {
       },
       flush() {},
       counts: () => ({ released }),
+      // Nothing is held between blocks: the state is what was released.
+      snapshot: () => ({ released }),
     };
   },
 };

@@ -9,26 +9,25 @@ import type { Categorize } from "../../classify/categorize.ts";
 import type { LogRecord } from "../../log/record.ts";
 import type { Rng } from "../../util/random.ts";
 import { type Guarantee, type Method, NO_GUARANTEE, type Release } from "../method.ts";
-import { SwapCore } from "./core.ts";
-import { sameEvent } from "./events.ts";
 import { type SwapParams, swapDeclaration } from "./meta.ts";
 import { SwapRowStage } from "./rows.ts";
-import { releasedRow, SwapStage, type SwapStageSnapshot, swapCounts } from "./stage.ts";
+import { SwapStage, type SwapStageSnapshot } from "./stage.ts";
 
 /** The depth rule, for the attacks that replay it (attacks/deanonymizer.ts): swap's public surface. */
 export { ancestorKeys, type Bucket, BucketTree } from "./buckets.ts";
 
 /**
- * Anonymize a whole log held in memory. Records are fed in time order — a stable sort by time, exactly the order
- * the CLI's stream gets from `sortByTime` (src/stream/time-order.ts) — as a search engine's stream would deliver
- * them, whatever the file order (AOL files are sorted by user); consecutive records with the same user, query
- * and time in that order are one event. `origin[i]` is the input index of released record i.
+ * Anonymize a whole log held in memory: the record stage run over the log in time order — a stable sort by time,
+ * exactly the order the CLI's stream gets from `sortByTime` (src/stream/time-order.ts) — as a search engine's
+ * stream would deliver it, whatever the file order (AOL files are sorted by user). `origin[i]` is the input index
+ * of released record i. Records without a category are classified on the way by `categorize`.
  */
 export function swapRecords(
   input: readonly LogRecord[],
   params: SwapParams,
   rng: Rng,
   progress?: { tick(n?: number): void },
+  categorize?: Categorize,
 ): {
   records: LogRecord[];
   origin: Int32Array;
@@ -39,31 +38,20 @@ export function swapRecords(
   const order = new Uint32Array(input.length);
   for (let i = 0; i < order.length; i++) order[i] = i;
   order.sort((a, b) => input[a]!.time - input[b]!.time || a - b);
-  const records: LogRecord[] = [];
   const originList: number[] = [];
-  const core = new SwapCore(params, rng, (e, user, time) => {
-    for (let r = 0; r < e.rows.length; r++) {
-      records.push(releasedRow(e.rows[r]!, user, time));
-      originList.push(order[e.tag + r]!);
-    }
+  const stage = new SwapStage(params, rng, categorize, undefined, (e) => {
+    for (let r = 0; r < e.rows.length; r++) originList.push(order[e.tag + r]!);
   });
-  let n = 0;
-  for (let s = 0; s < order.length; ) {
-    const first = input[order[s]!]!;
-    const rows = [first];
-    let e = s + 1;
-    while (e < order.length && sameEvent(first, input[order[e]!]!)) rows.push(input[order[e++]!]!);
-    core.add({ user: first.user, time: first.time, tag: s, rows }, first.category ?? "");
-    s = e;
-    if (progress && ++n % 65536 === 0) progress.tick(65536);
+  const records: LogRecord[] = [];
+  const step = 65_536;
+  for (let s = 0; s < order.length; s += step) {
+    const batch: LogRecord[] = [];
+    for (let i = s; i < Math.min(order.length, s + step); i++) batch.push(input[order[i]!]!);
+    for (const r of stage.push(batch)) records.push(r);
+    progress?.tick(batch.length);
   }
-  core.flushAll();
-  return {
-    records,
-    origin: Int32Array.from(originList),
-    counts: swapCounts(core),
-    buckets: core.bucketKs(),
-  };
+  for (const r of stage.flush()) records.push(r);
+  return { records, origin: Int32Array.from(originList), counts: stage.counts(), buckets: stage.bucketKs() };
 }
 
 /**
@@ -83,20 +71,16 @@ export const swap: Method<SwapParams> = {
   parse: (raw) => swapDeclaration.params.parse(raw),
 
   async anonymize(input, params, ctx): Promise<Release> {
-    let records = input.records;
+    const records = input.records;
     // Loaded here only: the CLI's raw-row path starts without the classifier's modules.
     const { isClassified, loadCategorize } = await import("../../classify/categorize.ts");
+    let categorize: Categorize | undefined;
     if (!isClassified(records)) {
       const { ClickUsers } = await import("../../scrub/click-url.ts");
-      const categorize: Categorize = await loadCategorize(ctx.knowledge, new ClickUsers().add(records));
-      records = records.map((r) => {
-        const copy = { ...r };
-        if (copy.category === undefined) categorize(copy);
-        return copy;
-      });
+      categorize = await loadCategorize(ctx.knowledge, new ClickUsers().add(records));
     }
     ctx.progress.start("swap", records.length);
-    const out = swapRecords(records, params, ctx.rng.derive("swap"), ctx.progress);
+    const out = swapRecords(records, params, ctx.rng.derive("swap"), ctx.progress, categorize);
     ctx.progress.stop();
     return {
       log: { records: out.records, format: input.format, classified: input.classified },
@@ -122,5 +106,7 @@ export const swap: Method<SwapParams> = {
 
   // An unclassified log is classified on the way, which rewrites records: the record stage does that.
   createRowStage: (params, ctx, out, opts) =>
-    opts.classified ? new SwapRowStage(params, ctx.rng.derive("swap"), out) : undefined,
+    opts.classified
+      ? new SwapRowStage(params, ctx.rng.derive("swap"), out, opts.snapshot as SwapStageSnapshot | undefined)
+      : undefined,
 };

@@ -15,8 +15,9 @@ import type { Rng } from "../../util/random.ts";
 import type { RowStage } from "../method.ts";
 import { SwapCore } from "./core.ts";
 import type { EventRows } from "./entry.ts";
+import { EventGrouper } from "./events.ts";
 import type { SwapParams } from "./meta.ts";
-import { swapCounts } from "./stage.ts";
+import { type SwapStageSnapshot, swapCounts } from "./stage.ts";
 
 const NO_BYTES = Buffer.alloc(0);
 const EMPTY: Int32Array = new Int32Array(0);
@@ -38,6 +39,10 @@ class HeldEvents implements EventRows<number> {
   queryStart = EMPTY;
   queryEnd = EMPTY;
   rows = EMPTY;
+  /** The event's user, time and category (of its first row). */
+  user: string[] = [];
+  time = new Float64Array(0);
+  category: string[] = [];
   private readonly free: number[] = [];
   private size = 0;
 
@@ -71,7 +76,38 @@ class HeldEvents implements EventRows<number> {
       this.queryEnd[h] = rows.tab2[i]!;
     }
     this.rows[h] = 1;
+    this.user[h] = rows.user[i]!;
+    this.time[h] = rows.time[i]!;
+    this.category[h] = rows.category[i] ?? "";
     return h;
+  }
+
+  /** A new event holding `records` (a snapshot's). */
+  adopt(records: LogRecord[]): number {
+    const h = this.free.pop() ?? this.make();
+    const first = records[0]!;
+    this.bytes[h] = NO_BYTES;
+    this.recs[h] = [...records];
+    this.rows[h] = records.length;
+    this.user[h] = first.user;
+    this.time[h] = first.time;
+    this.category[h] = first.category ?? "";
+    return h;
+  }
+
+  /** Event h's rows as records (for a snapshot): the lines parsed, or the records it holds. */
+  records(h: number): LogRecord[] {
+    const recs = this.recs[h];
+    if (recs !== undefined) return [...recs];
+    const out: LogRecord[] = [];
+    const b = this.bytes[h]!;
+    for (let s = this.start[h]!, end = this.end[h]!; s <= end; ) {
+      let nl = b.indexOf(10, s);
+      if (nl < 0 || nl > end) nl = end;
+      out.push(lineRecord(b, s, nl, true));
+      s = nl + 1;
+    }
+    return out;
   }
 
   private make(): number {
@@ -83,9 +119,14 @@ class HeldEvents implements EventRows<number> {
       this.queryStart = more(this.queryStart);
       this.queryEnd = more(this.queryEnd);
       this.rows = more(this.rows);
+      const time = new Float64Array(this.start.length);
+      time.set(this.time);
+      this.time = time;
     }
     this.bytes.push(NO_BYTES);
     this.recs.push(undefined);
+    this.user.push("");
+    this.category.push("");
     return h;
   }
 
@@ -188,6 +229,10 @@ class HeldEvents implements EventRows<number> {
   }
 }
 
+/**
+ * The raw-row stage: the {@link RowStage} contract of ./stage.ts' record stage (same grouping, same core, same
+ * release byte for byte, and a snapshot in the record stage's format, so either resumes the other's).
+ */
 export class SwapRowStage implements RowStage {
   readonly timeOrdered = true;
   private readonly core: SwapCore<number>;
@@ -196,16 +241,11 @@ export class SwapRowStage implements RowStage {
   private readonly opened: number[] = [];
   /** The last released event: kept until the next release (the core may compare its query). */
   private last = -1;
-  /** The event being assembled (-1: none), with its user, time, category and tag. */
-  private pending = -1;
-  private pendingUser = "";
-  private pendingTime = 0;
-  private pendingCategory = "";
-  private pendingTag = 0;
-  private nextTag = 0;
+  private readonly events: EventGrouper<RowBlock, number>;
 
-  constructor(params: SwapParams, rng: Rng, out: RowWriter) {
+  constructor(params: SwapParams, rng: Rng, out: RowWriter, snapshot?: SwapStageSnapshot) {
     const held = this.held;
+    const core = snapshot?.core;
     this.core = new SwapCore<number>(
       params,
       rng,
@@ -214,52 +254,62 @@ export class SwapRowStage implements RowStage {
         if (this.last >= 0) held.drop(this.last);
         this.last = e.rows;
       },
-      undefined,
+      core && {
+        ...core,
+        buckets: core.buckets.map(([key, b]) => [
+          key,
+          { ...b, entries: b.entries.map((e) => ({ ...e, rows: held.adopt(e.rows) })) },
+        ]),
+      },
       held,
+    );
+    const opened = this.opened;
+    this.events = new EventGrouper<RowBlock, number>(
+      {
+        open: (rows, i) => {
+          const h = held.open(rows, i);
+          opened.push(h);
+          return h;
+        },
+        continues: (h, rows, i) =>
+          rows.user[i] === held.user[h] && rows.time[i] === held.time[h] && held.sameQuery(h, rows, i),
+        extend: (h, rows, i) => held.extend(h, rows, i),
+        close: (h, tag) =>
+          this.core.add({ user: held.user[h]!, time: held.time[h]!, tag, rows: h }, held.category[h]!),
+      },
+      snapshot && {
+        nextTag: snapshot.nextTag,
+        pending: snapshot.pending && { tag: snapshot.pending.tag, rows: held.adopt(snapshot.pending.rows) },
+      },
     );
   }
 
   push(rows: RowBlock): void {
-    const held = this.held;
-    const { user, time } = rows;
-    for (let i = 0; i < rows.n; i++) {
-      const h = this.pending;
-      if (
-        h >= 0 &&
-        user[i] === this.pendingUser &&
-        time[i] === this.pendingTime &&
-        held.sameQuery(h, rows, i)
-      ) {
-        held.extend(h, rows, i);
-      } else {
-        if (h >= 0) this.close();
-        this.pending = held.open(rows, i);
-        this.opened.push(this.pending);
-        this.pendingUser = user[i]!;
-        this.pendingTime = time[i]!;
-        this.pendingCategory = rows.category[i] ?? "";
-        this.pendingTag = this.nextTag;
-      }
-      this.nextTag++;
-    }
+    this.events.push(rows, rows.n);
     // What is still held (in a bucket, being assembled, or the last released) must outlive the reader's buffer.
-    for (const h of this.opened) held.detach(h, rows.bytes);
+    for (const h of this.opened) this.held.detach(h, rows.bytes);
     this.opened.length = 0;
   }
 
-  /** Hand the event being assembled to the core. */
-  private close(): void {
-    const h = this.pending;
-    this.pending = -1;
-    this.core.add(
-      { user: this.pendingUser, time: this.pendingTime, tag: this.pendingTag, rows: h },
-      this.pendingCategory,
-    );
+  flush(): void {
+    this.events.flush();
+    this.core.flushAll();
   }
 
-  flush(): void {
-    if (this.pending >= 0) this.close();
-    this.core.flushAll();
+  /** The whole state, in the record stage's format (./stage.ts): either stage resumes from it. */
+  snapshot(): SwapStageSnapshot {
+    const held = this.held;
+    const core = this.core.snapshot();
+    return {
+      core: {
+        ...core,
+        buckets: core.buckets.map(([key, b]) => [
+          key,
+          { ...b, entries: b.entries.map((e) => ({ ...e, rows: held.records(e.rows) })) },
+        ]),
+      },
+      ...this.events.state((h) => held.records(h)),
+    };
   }
 
   counts(): Record<string, number> {

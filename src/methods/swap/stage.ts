@@ -15,11 +15,12 @@ import type { Stage } from "../../stream/stage.ts";
 import { UsageError } from "../../util/errors.ts";
 import type { Rng } from "../../util/random.ts";
 import { SwapCore } from "./core.ts";
-import type { CoreSnapshot, Entry } from "./entry.ts";
-import { EventGrouper, type GrouperState } from "./events.ts";
+import type { CoreSnapshot, Emit, Entry } from "./entry.ts";
+import { EventGrouper, type GrouperState, recordSink } from "./events.ts";
 import type { SwapParams } from "./meta.ts";
 
-export interface SwapStageSnapshot extends GrouperState<LogRecord> {
+/** The stage's whole state; the raw-row stage (./rows.ts) writes and reads the same. */
+export interface SwapStageSnapshot extends GrouperState<LogRecord[]> {
   readonly core: CoreSnapshot;
 }
 
@@ -36,7 +37,7 @@ export function releasedRow(row: LogRecord, user: string, time: number): LogReco
 export class SwapStage implements Stage<SwapStageSnapshot> {
   private readonly core: SwapCore;
   private out: LogRecord[] = [];
-  private readonly events: EventGrouper<LogRecord>;
+  private readonly events: EventGrouper<readonly LogRecord[], LogRecord[]>;
 
   constructor(
     params: SwapParams,
@@ -44,17 +45,26 @@ export class SwapStage implements Stage<SwapStageSnapshot> {
     /** For records without a category (unclassified input); absent = such records are an error. */
     private readonly categorize?: Categorize,
     snapshot?: SwapStageSnapshot,
+    /** Told each released event (the batch release keeps its origins). */
+    private readonly released?: Emit,
   ) {
     this.core = new SwapCore(params, rng, (e, u, t) => this.emit(e, u, t), snapshot?.core);
-    this.events = new EventGrouper((rows, tag) => this.add(rows, tag), snapshot);
+    this.events = new EventGrouper(
+      recordSink((rows, tag) => this.add(rows, tag)),
+      snapshot && {
+        ...snapshot,
+        pending: snapshot.pending && { ...snapshot.pending, rows: [...snapshot.pending.rows] },
+      },
+    );
   }
 
   private emit(e: Entry, user: string, time: number): void {
     for (const row of e.rows) this.out.push(releasedRow(row, user, time));
+    this.released?.(e, user, time);
   }
 
   push(batch: readonly LogRecord[]): LogRecord[] {
-    this.events.push(batch);
+    this.events.push(batch, batch.length);
     return this.take();
   }
 
@@ -92,7 +102,12 @@ export class SwapStage implements Stage<SwapStageSnapshot> {
   }
 
   snapshot(): SwapStageSnapshot {
-    return { core: this.core.snapshot(), ...this.events.state() };
+    return { core: this.core.snapshot(), ...this.events.state((rows) => [...rows]) };
+  }
+
+  /** Each bucket's key and final k. */
+  bucketKs(): [string, number][] {
+    return this.core.bucketKs();
   }
 
   counts(): Record<string, number> {

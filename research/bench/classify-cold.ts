@@ -13,10 +13,10 @@
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { DEFAULT_EMBEDDINGS } from "../src/knowledge/embeddings.ts";
-import { DEFAULT_SNAPSHOT } from "../src/knowledge/snapshot.ts";
-import { loadLog } from "../src/log/read.ts";
-import { ROOT, sharedAolOrSkip } from "./shared-aol.ts";
+import { ROOT, sharedAolOrSkip } from "../../bench/shared-aol.ts";
+import { DEFAULT_EMBEDDINGS } from "../../src/knowledge/embeddings.ts";
+import { DEFAULT_SNAPSHOT } from "../../src/knowledge/snapshot.ts";
+import { loadLog } from "../../src/log/read.ts";
 
 const root = ROOT;
 const aolPath = sharedAolOrSkip("classify-cold");

@@ -1,12 +1,12 @@
 import { Session } from "node:inspector/promises";
 import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
-import { BUNDLED_MODEL, Classifier, loadModel } from "../src/classify/classifier.ts";
-import { Embeddings } from "../src/knowledge/embeddings.ts";
-import { SnapshotKnowledgeBase } from "../src/knowledge/knowledge-base.ts";
-import { readSnapshot } from "../src/knowledge/snapshot.ts";
-import { loadLog } from "../src/log/read.ts";
-import { ROOT, sharedAolOrSkip } from "./shared-aol.ts";
+import { ROOT, sharedAolOrSkip } from "../../bench/shared-aol.ts";
+import { BUNDLED_MODEL, Classifier, loadModel } from "../../src/classify/classifier.ts";
+import { Embeddings } from "../../src/knowledge/embeddings.ts";
+import { SnapshotKnowledgeBase } from "../../src/knowledge/knowledge-base.ts";
+import { readSnapshot } from "../../src/knowledge/snapshot.ts";
+import { loadLog } from "../../src/log/read.ts";
 
 const _root = ROOT;
 const aolPath = sharedAolOrSkip("classify-profile");

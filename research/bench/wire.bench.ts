@@ -11,18 +11,18 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { decode, encode } from "../src/cluster/wire.ts";
-import { openLog } from "../src/log/read.ts";
-import type { LogRecord } from "../src/log/record.ts";
-import { writeResults } from "./results.ts";
-import { sharedAol } from "./shared-aol.ts";
+import { writeResults } from "../../bench/results.ts";
+import { sharedAol } from "../../bench/shared-aol.ts";
+import { decode, encode } from "../../src/cluster/wire.ts";
+import { openLog } from "../../src/log/read.ts";
+import type { LogRecord } from "../../src/log/record.ts";
 
 const AOL = sharedAol();
 let path = AOL ?? "";
 let source = "shared AOL subset";
 if (AOL === undefined) {
   path = join(mkdtempSync(join(tmpdir(), "qm-bench-wire-")), "gen.tsv");
-  const cli = fileURLToPath(new URL("../src/cli/main.ts", import.meta.url));
+  const cli = fileURLToPath(new URL("../../src/cli/main.ts", import.meta.url));
   const args = ["--import", "tsx", cli, "generate", "--users", "500", "--seed", "1", "-q", "-o", path];
   if (spawnSync(process.execPath, args).status !== 0) throw new Error("generate failed");
   source = "generated 500-user log (shared data absent)";

@@ -20,7 +20,7 @@ import { join } from "node:path";
 import { constants, PerformanceObserver } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 
-const ROOT = fileURLToPath(new URL("../", import.meta.url));
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const INPUT = join(ROOT, ".cache/bench/aol-classified-by-time-5999999.tsv");
 const DIST = join(ROOT, "dist");
 const LAYERS = ["read", "stage", "write"] as const;

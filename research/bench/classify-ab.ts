@@ -16,16 +16,16 @@
 import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { BUNDLED_MODEL } from "../src/classify/classifier.ts";
-import { DEFAULT_EMBEDDINGS } from "../src/knowledge/embeddings.ts";
-import { DEFAULT_SNAPSHOT } from "../src/knowledge/snapshot.ts";
-import { loadLog } from "../src/log/read.ts";
+import { BUNDLED_MODEL } from "../../src/classify/classifier.ts";
+import { DEFAULT_EMBEDDINGS } from "../../src/knowledge/embeddings.ts";
+import { DEFAULT_SNAPSHOT } from "../../src/knowledge/snapshot.ts";
+import { loadLog } from "../../src/log/read.ts";
 
 interface Classifies {
   classify(query: string): unknown;
 }
 
-const root = dirname(dirname(fileURLToPath(import.meta.url)));
+const root = dirname(dirname(dirname(fileURLToPath(import.meta.url))));
 const aolPath = join(
   process.env.QUERYMASK_SHARED ?? join(root, "..", "shared", "data"),
   "aol-top1000",

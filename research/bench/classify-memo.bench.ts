@@ -13,13 +13,15 @@ import { existsSync } from "node:fs";
 import { loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
 import { LRUCache } from "lru-cache";
-import { CATEGORIZE_MEMO } from "../src/classify/categorize.ts";
-import { classifyShardOf } from "../src/cluster/partition.ts";
-import { openLog } from "../src/log/read.ts";
-import { TwoGenerationCache } from "../src/util/two-generation-cache.ts";
-import { writeResults } from "./results.ts";
+import { writeResults } from "../../bench/results.ts";
+import { CATEGORIZE_MEMO } from "../../src/classify/categorize.ts";
+import { classifyShardOf } from "../../src/cluster/partition.ts";
+import { openLog } from "../../src/log/read.ts";
+import { TwoGenerationCache } from "../../src/util/two-generation-cache.ts";
 
-const AOL = fileURLToPath(new URL("../../shared/data/aol-top1000/aol_top1000_users.tsv.gz", import.meta.url));
+const AOL = fileURLToPath(
+  new URL("../../../shared/data/aol-top1000/aol_top1000_users.tsv.gz", import.meta.url),
+);
 if (!existsSync(AOL)) {
   console.log(`classify-memo bench skipped: needs the shared AOL subset (${AOL})`);
   process.exit(0);
