@@ -11,6 +11,7 @@
  *    a not-yet-claimed record of user u with the same query text (a multiset match), which is what the paper's
  *    "recovered original logs" counts.
  */
+import type { MethodModel } from "../log/declared.ts";
 import type { LogRecord, QueryLog } from "../log/record.ts";
 import type { ParamSpec } from "../util/params.ts";
 import type { Progress } from "../util/progress.ts";
@@ -60,8 +61,11 @@ export interface Attack {
   readonly name: string;
   readonly summary: string;
   readonly paper: string;
-  /** The release it models, when it models one: the de-anonymizers model the swap's (see fit.ts). */
-  readonly designedFor?: "swap";
+  /**
+   * The privacy model of the release it models, when it models one (src/log/declared.ts): the de-anonymizers
+   * model a k-bucket swap's (see fit.ts).
+   */
+  readonly designedFor?: MethodModel;
   /** The parameters it takes (for `--help`, the CLI's flags and validation), like a method's. */
   readonly params: readonly ParamSpec[];
   /**

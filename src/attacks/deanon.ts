@@ -25,7 +25,7 @@ function deanon(name: string, summary: string, rule: PickRule): Attack {
     name,
     summary,
     paper: "Pàmies-Estrems et al. 2016",
-    designedFor: "swap",
+    designedFor: "k-bucket",
     params: DEANON_PARAMS,
     parse: (raw) => parseDeanon(name, raw),
     run: async (input) => runDeanonymizer(name, rule, { ...input, params: parseDeanon(name, input.params) }),

@@ -1,8 +1,8 @@
 /**
  * The main job (`npm start`): bundled Excite sample → classify (when the classifier is available) → anonymize
  * with the default method → attack → measure → report.html. It is an ordinary experiment with a built-in
- * config: the default method ("swap" when registered, else the first registered method) at its default
- * parameters, plus the "identity" and "drop-all" baselines that mark the two ends of the frontier.
+ * config: the default method (the registry's first release with a privacy model: swap) at its default
+ * parameters, plus the baselines that mark the two ends of the frontier (identity and drop-all).
  */
 import { cpus } from "node:os";
 import { join } from "node:path";
@@ -15,12 +15,15 @@ import { runExperimentConfig } from "./runner.ts";
 /** The bundled sample: Excite query log sample, from the Apache Pig tutorial (Apache License 2.0). */
 export const SAMPLE_LOG = fileURLToPath(new URL("../../data/excite/excite-small.log", import.meta.url));
 
-const BASELINES = ["identity", "drop-all"];
+/**
+ * The baselines that mark the two ends of the frontier: the releases that claim no privacy model (identity
+ * releases the log unchanged, drop-all nothing).
+ */
+const baselines = () => methods.filter((m) => m.kind === "release" && m.model === "none").map((m) => m.name);
 
-/** The method the main job demonstrates. */
+/** The method the main job demonstrates: the registry's first release with a privacy model. */
 export function defaultMethod(): string {
-  if (methods.some((m) => m.name === "swap")) return "swap";
-  const first = methods.find((m) => !BASELINES.includes(m.name)) ?? methods[0];
+  const first = methods.find((m) => m.kind === "release" && m.model !== "none") ?? methods[0];
   if (!first) throw new Error("no anonymization method is registered");
   return first.name;
 }
@@ -38,12 +41,11 @@ export interface MainJobOptions {
 /** Run the main job; returns the path of report.html. */
 export async function runMainJob(opts: MainJobOptions): Promise<string> {
   const method = defaultMethod();
-  const present = (n: string) => methods.some((m) => m.name === n);
   const config = parseConfig(
     {
       log: opts.log ?? SAMPLE_LOG,
       seeds: [opts.seed],
-      methods: [method, ...BASELINES.filter((b) => b !== method && present(b))],
+      methods: [method, ...baselines().filter((b) => b !== method)],
       jobs: Math.min(2, cpus().length),
     },
     "(main job: built-in config)",

@@ -85,7 +85,7 @@ export function register(program: Command): void {
     reportRejects(rejects.count, opts.rejectsPath);
     // An attack modelled on one release (deanon1–4: the swap's) says so when run on a release of another shape.
     const misfit =
-      attack.designedFor === "swap"
+      attack.designedFor === "k-bucket"
         ? notSwapShaped(releaseShape(original.records, released.records))
         : undefined;
     if (misfit !== undefined && !flags.quiet) {

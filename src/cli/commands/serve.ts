@@ -56,7 +56,11 @@ export function register(program: Command): void {
       intArg(0),
       2000,
     )
-    .option("-m, --method <name>", `streaming method: ${streaming.map((m) => m.name).join(", ")}`, "swap")
+    .option(
+      "-m, --method <name>",
+      `streaming method: ${streaming.map((m) => m.name).join(", ")}`,
+      streaming[0]?.name,
+    )
     .option("--params <json>", "method parameters as JSON, e.g. '{\"k\":3}' (or as flags: --k 3)")
     .option("--seed <n>", "random seed", parseSeed, DEFAULT_SEED)
     .option("--partitions <n>", "anonymizer partitions", intArg(1), 1)
