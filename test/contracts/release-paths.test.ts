@@ -48,8 +48,27 @@ const flags = (params: Record<string, unknown>) =>
     String(v),
   ]);
 
-const cli = (...args: string[]) =>
-  spawnSync(process.execPath, ["bin/querymask.js", ...args], { encoding: "utf8" });
+/** `querymask anonymize` of `file` into `out` (it must exit 0). */
+function anonymizeCli(method: string, params: Record<string, unknown>, file: string, out: string): void {
+  const r = spawnSync(
+    process.execPath,
+    [
+      "bin/querymask.js",
+      "anonymize",
+      "-q",
+      "--method",
+      method,
+      ...flags(params),
+      "--seed",
+      String(SEED),
+      file,
+      "-o",
+      out,
+    ],
+    { encoding: "utf8" },
+  );
+  assert.equal(r.status, 0, r.stderr);
+}
 
 /** A release written as the CLI writes it: the log in the input's layout, or the count table. */
 async function written(path: string, release: Release, input: QueryLog): Promise<string> {
@@ -75,19 +94,7 @@ describe("every method releases the same bytes through the CLI, the library and 
         const log = await loadLog([file], { progress: silentProgress });
 
         const byCli = join(dir, `${tag}.cli`);
-        const r = cli(
-          "anonymize",
-          "-q",
-          "--method",
-          m.name,
-          ...flags(params),
-          "--seed",
-          String(SEED),
-          file,
-          "-o",
-          byCli,
-        );
-        assert.equal(r.status, 0, r.stderr);
+        anonymizeCli(m.name, params, file, byCli);
         const expected = readFileSync(byCli, "utf8");
 
         const lib = await anonymize(log, { method: m.name as MethodName, params, seed: SEED, knowledge });
@@ -117,19 +124,7 @@ describe("a streaming method's release through serve's runtime is the CLI's", ()
       // Nothing held is paired at the end of the stream, which a service never reaches.
       const params = { end: "suppress" };
       const byCli = join(dir, `${m.name}.serve.cli.tsv`);
-      const r = cli(
-        "anonymize",
-        "-q",
-        "--method",
-        m.name,
-        ...flags(params),
-        "--seed",
-        String(SEED),
-        classified,
-        "-o",
-        byCli,
-      );
-      assert.equal(r.status, 0, r.stderr);
+      anonymizeCli(m.name, params, classified, byCli);
       const released = join(dir, `${m.name}.released.ndjson`);
       const runtime = await EmbeddedRuntime.create(
         { partitions: 1, method: m.name, params, seed: SEED },
