@@ -8,13 +8,13 @@
  * (it cannot be read twice), goes to the batch path instead.
  */
 import { statSync } from "node:fs";
-import { openLog } from "../log/read.ts";
 import type { LogRecord } from "../log/record.ts";
 import { NotGroupedByUser, userBlocks } from "../log/user-blocks.ts";
 import { type Method, type MethodContext, type Release, withParamRange } from "../methods/method.ts";
 import { ClickUsers } from "../scrub/click-url.ts";
 import { emptyCounts, scrubRecords, scrubsInput } from "../scrub/scrub-log.ts";
 import { createScrubber } from "../scrub/scrubber.ts";
+import { fileReading } from "./read.ts";
 import { type FileRelease, scrubCounts } from "./release.ts";
 
 export interface ByUserRun {
@@ -32,7 +32,7 @@ export async function releaseByUser<P>(
   method: Method<P>,
   params: P,
   ctx: MethodContext,
-  req: Pick<FileRelease<P>, "inputs" | "read" | "progress" | "say" | "heap" | "allow">,
+  req: Pick<FileRelease<P>, "inputs" | "read" | "progress" | "say" | "heap" | "allow" | "reading">,
 ): Promise<ByUserRun | undefined> {
   // The state grows with the log's distinct queries, not its rows.
   req.heap?.byUser(true);
@@ -43,6 +43,7 @@ export async function releaseByUser<P>(
   async function attempt(): Promise<ByUserRun | undefined> {
     const release = method.anonymizeByUser?.bind(method);
     const { inputs, progress } = req;
+    const openLog = (req.reading ?? fileReading).open;
     if (release === undefined) return undefined;
     // The reader's progress counts rows; the method's phases count users' rows themselves.
     const first = await openLog(inputs, { ...req.read, progress: undefined });

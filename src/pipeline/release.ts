@@ -26,6 +26,7 @@ import {
 import type { AllowList } from "../scrub/allow-list.ts";
 import type { Progress } from "../util/progress.ts";
 import { preparationFor, prepareLog } from "./prepare.ts";
+import { fileReading, type LogReading } from "./read.ts";
 import { streamRelease } from "./stream.ts";
 import { type Disclosed, disclose, disclosedProgress } from "./summary.ts";
 
@@ -61,6 +62,8 @@ export interface FileRelease<P> {
   /** A note of the method (`MethodContext.warn`). */
   readonly warn?: (message: string) => void;
   readonly heap?: HeapTuning;
+  /** How the log is read (default: the files, src/log/read.ts): the seam for another reader (read.ts). */
+  readonly reading?: LogReading;
 }
 
 /** What a run of the pipeline did, split for its disclosure (summary.ts). */
@@ -117,9 +120,8 @@ export async function releaseFiles<P>(given: FileRelease<P>): Promise<FileReleas
     }
   }
   if (release === undefined) {
-    const { loadLog } = await import("../log/read.ts");
     req.progress.start("reading");
-    const read = await loadLog(req.inputs, { ...req.read, progress: req.progress });
+    const read = await (req.reading ?? fileReading).load(req.inputs, { ...req.read, progress: req.progress });
     req.progress.stop();
     const prepared = await prepareLog(read, preparationFor(method.input.text, read), {
       crossUser: method.input.crossUser,

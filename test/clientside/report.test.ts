@@ -40,6 +40,11 @@ test("client-side joins the experiment as a method; the report shows its PEL dis
     /<th scope="row">clientside degree=2 maxHops=0<\/th><td>2<\/td><td>3\.0<\/td><td>100\.0<\/td>/,
   );
   assert.ok(html.includes("<h3>clientside</h3>"));
+  // Client-side protection is a simulation of what the engine would see, not a release to ship: the decision
+  // recommends releases only and shows it as a what-if.
+  const decision = /<section id="decision"[^>]*>([\s\S]*?)<\/section>/.exec(html)?.[1] ?? "";
+  assert.doesNotMatch(decision, /ship <strong>clientside/);
+  assert.match(decision, /What-if: client-side protection is not a release a data team can apply/);
 });
 
 test("the PEL section is absent without client-side rows, and averages seeds", () => {
