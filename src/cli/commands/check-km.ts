@@ -10,7 +10,7 @@
 import type { Command } from "commander";
 import { checkKmAnonymity } from "../../audit/checks/km.ts";
 import { loadLog } from "../../log/read.ts";
-import { MAX_M } from "../../methods/km/params.ts";
+import { MAX_M } from "../../methods/km/meta.ts";
 import { EXIT_FAILURE } from "../../util/errors.ts";
 import { printable } from "../../util/terminal.ts";
 import {
