@@ -83,9 +83,10 @@ async function firstLine(file: string): Promise<string | undefined> {
   let text: Buffer = head;
   if (head[0] === 0x1f && head[1] === 0x8b) {
     const gz = createReadStream(file).pipe(createGunzip());
-    text = await new Promise<Buffer>((resolve) => {
+    text = await new Promise<Buffer>((resolve, reject) => {
       gz.once("data", (b) => resolve(b as Buffer));
-      gz.once("error", () => resolve(Buffer.alloc(0)));
+      // Not gzip after all, or cut before its first line: say so, not "cannot tell the log format".
+      gz.once("error", () => reject(new InputError(file, undefined, "corrupt or truncated gzip data")));
       gz.once("end", () => resolve(Buffer.alloc(0)));
     });
     gz.destroy();

@@ -30,7 +30,7 @@ export async function buildNetwork(
     return { ...r, source: params.edges };
   }
   const nodes = params.nodes || users;
-  if (params.degree >= nodes)
+  if (nodes > 0 && params.degree >= nodes)
     throw new ParamError(
       "clientside",
       "degree",
