@@ -16,9 +16,15 @@ export const STRATEGY_DEFAULT_D: readonly (readonly [string, number])[] = [
   ["policy-gaussian", 20],
   ["weighted-gaussian", 20],
   ["length-weighted", 10],
+  ["greedy", 10],
+  ["greedy-prior", 10],
+  ["dp-sips", 20],
+  ["targeted", 10],
 ];
 /** korolova's default d (index.ts's KOROLOVA_D). */
 export const KOROLOVA_DEFAULT_D = 20;
+/** The strategies whose default α is not 5 (`Selection.defaultAlpha`). */
+export const STRATEGY_DEFAULT_ALPHA: Readonly<Record<string, number>> = { greedy: 2, "greedy-prior": 2 };
 
 /**
  * The smallest δ a release may claim. The selection noise is computed in doubles: its tail probabilities are the
@@ -49,19 +55,27 @@ export const dpParams = defineParams(
       ].join(", ")}`,
       { min: 1, max: 100_000 },
     ),
-    alpha: num("policy strategies: cutoff Γ = ρ + α·noise scale (0–100)", { min: 0, max: 100, default: 5 }),
+    alpha: num("policy and greedy strategies: cutoff Γ = ρ + α·noise scale (0–100; default 5, greedy's 2)", {
+      min: 0,
+      max: 100,
+    }),
     noise: choice(
       ["crypto", "seeded"],
       "noise source: crypto (OS CSPRNG, private) or seeded (reproducible from --seed; NOT private, experiments only)",
       "crypto",
     ),
     clicks: bool("also release noisy click counts (costs part of ε and δ)", true),
+    canonical: bool(
+      "map each query to one form before the bound (case, spaces, punctuation, www./.com): the release holds those forms",
+      false,
+    ),
   },
   (p): DpParams => {
     return {
       ...p,
       selection: p.selection as SelectionName,
       d: p.d ?? STRATEGY_DEFAULT_D.find(([s]) => s === p.selection)?.[1] ?? KOROLOVA_DEFAULT_D,
+      alpha: p.alpha ?? STRATEGY_DEFAULT_ALPHA[p.selection] ?? 5,
     };
   },
 );
