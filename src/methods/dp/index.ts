@@ -30,8 +30,11 @@ import type { Calibration, Selection } from "./selection/selection.ts";
 
 export { type DpParams, type KindPlan, type Plan, plan, type SelectionName } from "./plan.ts";
 
-/** Defaults, chosen by a sweep of strategy × d on generated 100k-user logs (docs/methods/dp.md, docs/results/dp.md). */
-export const DEFAULT_SELECTION: SelectionName = "length-weighted";
+/**
+ * Defaults: the strategy that released most on the generated 100k-user log and on the shared AOL subset
+ * (docs/methods/dp.md, docs/results/dp.md); its d.
+ */
+export const DEFAULT_SELECTION: SelectionName = "targeted";
 /** The default strategy's d; each strategy has its own (`Selection.defaultD`). */
 export const DEFAULT_D = 10;
 export const KOROLOVA_D = 20;

@@ -40,7 +40,7 @@ const SELECTIONS = ["korolova", ...STRATEGY_DEFAULT_D.map(([s]) => s)] as [strin
 export const dpParams = defineParams(
   "dp",
   {
-    selection: choice(SELECTIONS, `how queries are selected: ${SELECTIONS.join(", ")}`, "length-weighted"),
+    selection: choice(SELECTIONS, `how queries are selected: ${SELECTIONS.join(", ")}`, "targeted"),
     epsilon: num("privacy loss ε of the whole release (0.001–1000)", { min: 0.001, max: 1000, default: 1 }),
     delta: num("failure probability δ (1e-12 ≤ δ < 1)", {
       min: MIN_DELTA,
@@ -83,8 +83,8 @@ export const dpParams = defineParams(
 export const dpDeclaration: MethodDeclaration<DpParams, "dp"> = {
   name: "dp",
   summary:
-    "Differentially private query and click counts: user-level partition selection (default: Weighted Gaussian set union weighted toward short queries), discrete noise, exact privacy accounting.",
-  paper: "Korolova et al. 2009; Gopi et al. 2020; Desfontaines et al. 2022",
+    "Differentially private query and click counts: user-level partition selection (default: weighted Gaussian set union in rounds, each steering the next), discrete noise, exact privacy accounting.",
+  paper: "Korolova et al. 2009; Gopi et al. 2020; Desfontaines et al. 2022; Chen et al. 2025",
   kind: "release",
   // Each record is prepared on its own (no single-clicker URL rule): DP pair selection does what it did.
   input: { text: "scrubbed", timeOrder: false, userGrouping: true, crossUser: false },
