@@ -50,7 +50,7 @@ let warned = false;
 
 /**
  * A log without one user who typed a query has no one to protect and nothing to release: refused (exit 2). The
- * one data-dependent refusal: a log of one user and the empty log can be told apart by it (docs/dp.md).
+ * one data-dependent refusal: a log of one user and the empty log can be told apart by it (docs/methods/dp.md).
  */
 const NO_USERS = "dp: the log has no user with a non-empty query: there is nothing to release";
 

@@ -33,7 +33,7 @@ export const STRATEGY_DEFAULT_ALPHA: Readonly<Record<string, number>> = { greedy
  */
 export const MIN_DELTA = 1e-12;
 const DELTA_FLOOR_WHY =
-  ' (below 1e-12 the floating-point noise and threshold arithmetic cannot vouch for δ: docs/dp.md, "Noise")';
+  ' (below 1e-12 the floating-point noise and threshold arithmetic cannot vouch for δ: docs/methods/dp.md, "Noise")';
 
 const SELECTIONS = ["korolova", ...STRATEGY_DEFAULT_D.map(([s]) => s)] as [string, ...string[]];
 

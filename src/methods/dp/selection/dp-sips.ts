@@ -5,7 +5,7 @@
  * items released in a round are removed from every user's set before the next, so a user whose common queries
  * were released spends their whole unit on the rest, and each user picks their d items anew among their 5d most
  * typed. Three rounds with 20%, 30% and 50% of the selection's ρ (the split of `targeted.ts`, so that the two
- * differ only in targeting). Privacy: `rounds.ts` and docs/dp.md.
+ * differ only in targeting). Privacy: `rounds.ts` and docs/methods/dp.md.
  */
 import { analyticGaussianSigma } from "../gaussian.ts";
 import {

@@ -5,7 +5,7 @@
  * typed (`greedy-prior`) — filling each item up to the cutoff Γ before the next, so no weight goes to an item
  * others have already filled. An item is kept when H + N(0, σ²) > ρ.
  *
- * Why it is (ε, δ)-DP with Gaussian noise of sensitivity 1 (docs/dp.md, "greedy"). One user's step maps
+ * Why it is (ε, δ)-DP with Gaussian noise of sensitivity 1 (docs/methods/dp.md, "greedy"). One user's step maps
  * (H on their items, budget b) item by item to (min(max(H, Γ), H + b), max(0, b − (Γ − H)₊)): a continuous
  * piecewise-linear map whose every piece has a Jacobian with columns of ℓ1 norm ≤ 1 (identity; [[1,1],[0,0]];
  * [[0,0],[1,1]]), hence ℓ1-non-expansive; the fixed order reads only the user's own history, so the whole step

@@ -5,7 +5,7 @@
  * whose noisy weight in round r − 1 reached a set fraction of round r's threshold; an item is released in round
  * r when its weight plus N(0, σ_r²) passes ρ_r.
  *
- * Why it is (ε, δ)-DP (docs/dp.md, "Rounds"). Call an item u-only when only the added user u holds it. Take the
+ * Why it is (ε, δ)-DP (docs/methods/dp.md, "Rounds"). Call an item u-only when only the added user u holds it. Take the
  * noisy weights of round r on the items others hold as that round's output (the released items are a function
  * of them). Given the earlier rounds' outputs, every other user's round-r vector is a function of their own
  * history and those outputs, so it is the same in both logs, and u adds one vector of ℓ2 norm ≤ 1 (whatever

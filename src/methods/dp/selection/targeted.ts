@@ -7,7 +7,7 @@
  * so a user's weight leaves the queries nobody else typed (most of a query log's distinct queries) and the head
  * queries already released, for the mid-tail queries that can still pass. The design (three rounds with 15%, 25%
  * and 60% of the selection's ρ, round 1 on each user's 3d shortest queries, filters at 25% and 45% of the next
- * threshold) is ours, chosen on generated seed-5 and seed-7 logs (docs/results/dp.md); the proof is in docs/dp.md.
+ * threshold) is ours, chosen on generated seed-5 and seed-7 logs (docs/results/dp.md); the proof is in docs/methods/dp.md.
  */
 import { analyticGaussianSigma } from "../gaussian.ts";
 import { lengthPrior } from "./length-weighted.ts";
