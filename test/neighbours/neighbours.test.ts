@@ -58,17 +58,6 @@ async function check(pair: Pair, selection: string, dir: string): Promise<void> 
   );
 }
 
-/** One strategy of each family: the default, korolova, count thresholds, a policy, greedy, rounds. */
-const FAMILIES = [
-  "length-weighted",
-  "korolova",
-  "laplace",
-  "optimal",
-  "policy-gaussian",
-  "greedy-prior",
-  "targeted",
-];
-
 test("the checks can fail: their power at the stated n, δ and α", () => {
   assert.ok(
     power(0.9, RUNS, EPSILON, DELTA, ALPHA) >= 0.99,
