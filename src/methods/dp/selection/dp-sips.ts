@@ -7,15 +7,7 @@
  * typed. Three rounds with 20%, 30% and 50% of the selection's ρ (the split of `targeted.ts`, so that the two
  * differ only in targeting). Privacy: `rounds.ts` and docs/methods/dp.md.
  */
-import { analyticGaussianSigma } from "../gaussian.ts";
-import {
-  firstRoundWeights,
-  type RoundsCalibration,
-  type RoundsDesign,
-  roundsCalibration,
-  roundsSelect,
-} from "./rounds.ts";
-import type { Selection } from "./selection.ts";
+import { type RoundsDesign, roundsStrategy } from "./rounds.ts";
 
 const DP_SIPS: RoundsDesign = {
   rho: [0.2, 0.3, 0.5],
@@ -24,19 +16,10 @@ const DP_SIPS: RoundsDesign = {
   keep: [Number.NEGATIVE_INFINITY, Number.NEGATIVE_INFINITY],
 };
 
-export const dpSipsSelection: Selection<RoundsCalibration> = {
+export const dpSipsSelection = roundsStrategy(DP_SIPS, {
   name: "dp-sips",
   summary:
     "DP-SIPS (Swanberg et al. 2023): Weighted Gaussian in three rounds, each user's released items removed before the next",
   defaultD: 20,
   candidates: (d) => 5 * d,
-  calibrate(epsilon, delta, d) {
-    return roundsCalibration(DP_SIPS, analyticGaussianSigma(epsilon, delta / 2, 1), delta / 2, d);
-  },
-  gaussian: {
-    sensitivity: () => 1,
-    calibrateNoise: (sigma, thr, d) => roundsCalibration(DP_SIPS, sigma, thr, d),
-  },
-  score: (users, items, _prior, d) => firstRoundWeights(DP_SIPS, users, items, d, undefined),
-  select: (users, items, cal, random) => roundsSelect(DP_SIPS, users, items, cal, random, undefined),
-};
+});

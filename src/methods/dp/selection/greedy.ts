@@ -17,6 +17,7 @@
 import { analyticGaussianSigma } from "../gaussian.ts";
 import { gaussianNoise } from "../random.ts";
 import { anyWeightsRho, lengthPrior } from "./length-weighted.ts";
+import { withCutoff } from "./policy-gaussian.ts";
 import type { PolicyCalibration } from "./policy-laplace.ts";
 import { collect, type Selection, shuffled, type UserItems } from "./selection.ts";
 
@@ -35,15 +36,7 @@ export function greedyFill(h: Float64Array, items: Int32Array, gamma: number): v
 
 function calibration(sigma: number, thresholdDelta: number, d: number, alpha: number): PolicyCalibration {
   if (!(sigma > 0) || !Number.isFinite(sigma)) throw new RangeError(`selection noise σ = ${sigma}`);
-  const rho = anyWeightsRho(sigma, thresholdDelta, d);
-  const gamma = rho + alpha * sigma;
-  return {
-    scale: sigma,
-    rho,
-    gamma,
-    usersNeeded: rho,
-    facts: { "selection noise σ": sigma, ρ: rho, "cutoff Γ": gamma },
-  };
+  return withCutoff(sigma, anyWeightsRho(sigma, thresholdDelta, d), alpha);
 }
 
 /** The greedy histogram with users in the given order. */

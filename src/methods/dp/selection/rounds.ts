@@ -15,9 +15,10 @@
  * charge as one round. Each round's u-only items pass with probability ≤ its share of the threshold δ (any
  * weights of ℓ2 norm ≤ 1 on ≤ d_r items, `anyWeightsRho`), and the shares sum to the one threshold charge.
  */
+import { analyticGaussianSigma } from "../gaussian.ts";
 import { gaussianNoise, type Randomness } from "../random.ts";
 import { anyWeightsRho } from "./length-weighted.ts";
-import type { Calibration, UserItems } from "./selection.ts";
+import type { Calibration, Selection, UserItems } from "./selection.ts";
 
 export interface RoundsDesign {
   /** Each round's share of the selection's ρ (they sum to 1). */
@@ -123,4 +124,31 @@ export function firstRoundWeights(
   prior: Float64Array | undefined,
 ): Float64Array {
   return roundWeights(users, items, design.firstD(d), () => true, prior);
+}
+
+/**
+ * A round strategy: its design, how many candidates per user it reads (the first round's d), and a public prior
+ * to weigh by (absent: even weights).
+ */
+export function roundsStrategy(
+  design: RoundsDesign,
+  info: { name: string; summary: string; defaultD: number; candidates: (d: number) => number },
+  prior?: (key: string) => number,
+): Selection<RoundsCalibration> {
+  const weights = (p: Float64Array | undefined): Float64Array | undefined => {
+    if (prior && !p) throw new Error(`${info.name} selection needs the items' prior (Selection.prior)`);
+    return prior ? p : undefined;
+  };
+  return {
+    ...info,
+    ...(prior ? { prior } : {}),
+    calibrate: (epsilon, delta, d) =>
+      roundsCalibration(design, analyticGaussianSigma(epsilon, delta / 2, 1), delta / 2, d),
+    gaussian: {
+      sensitivity: () => 1,
+      calibrateNoise: (sigma, thr, d) => roundsCalibration(design, sigma, thr, d),
+    },
+    score: (users, items, p, d) => firstRoundWeights(design, users, items, d, weights(p)),
+    select: (users, items, cal, random, p) => roundsSelect(design, users, items, cal, random, weights(p)),
+  };
 }

@@ -9,16 +9,8 @@
  * and 60% of the selection's ρ, round 1 on each user's 3d shortest queries, filters at 25% and 45% of the next
  * threshold) is ours, chosen on generated seed-5 and seed-7 logs (docs/results/dp.md); the proof is in docs/methods/dp.md.
  */
-import { analyticGaussianSigma } from "../gaussian.ts";
 import { lengthPrior } from "./length-weighted.ts";
-import {
-  firstRoundWeights,
-  type RoundsCalibration,
-  type RoundsDesign,
-  roundsCalibration,
-  roundsSelect,
-} from "./rounds.ts";
-import type { Selection } from "./selection.ts";
+import { type RoundsDesign, roundsStrategy } from "./rounds.ts";
 
 export const TARGETED: RoundsDesign = {
   rho: [0.2, 0.3, 0.5],
@@ -27,26 +19,14 @@ export const TARGETED: RoundsDesign = {
   keep: [0.2, 0.4],
 };
 
-function required(prior: Float64Array | undefined): Float64Array {
-  if (!prior) throw new Error("targeted selection needs the items' prior (Selection.prior)");
-  return prior;
-}
-
-export const targetedSelection: Selection<RoundsCalibration> = {
-  name: "targeted",
-  summary:
-    "length-weighted Gaussian in three rounds; each round's noisy weights steer the next toward the queries that can still pass (after MAD2R, Chen et al. 2025)",
-  defaultD: 10,
-  prior: lengthPrior,
-  candidates: (d) => TARGETED.firstD(d),
-  calibrate(epsilon, delta, d) {
-    return roundsCalibration(TARGETED, analyticGaussianSigma(epsilon, delta / 2, 1), delta / 2, d);
+export const targetedSelection = roundsStrategy(
+  TARGETED,
+  {
+    name: "targeted",
+    summary:
+      "length-weighted Gaussian in three rounds; each round's noisy weights steer the next toward the queries that can still pass (after MAD2R, Chen et al. 2025)",
+    defaultD: 10,
+    candidates: (d) => TARGETED.firstD(d),
   },
-  gaussian: {
-    sensitivity: () => 1,
-    calibrateNoise: (sigma, thr, d) => roundsCalibration(TARGETED, sigma, thr, d),
-  },
-  score: (users, items, prior, d) => firstRoundWeights(TARGETED, users, items, d, required(prior)),
-  select: (users, items, cal, random, prior) =>
-    roundsSelect(TARGETED, users, items, cal, random, required(prior)),
-};
+  lengthPrior,
+);
