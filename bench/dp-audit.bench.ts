@@ -16,13 +16,11 @@ import {
   manyRare,
   type Pair,
   power,
-  querymask,
   rates,
   scrubberDecisions,
   soleClickers,
   splitUser,
-  statedThreshold,
-  tiesAtThreshold,
+  tiePair,
   verdicts,
 } from "../test/neighbours/harness.ts";
 import { writeResults } from "./results.ts";
@@ -55,24 +53,7 @@ try {
   if (wanted.includes("split")) fixed.push(splitUser(dir, 60));
   for (const selection of selections) {
     const pairs = [...fixed];
-    if (wanted.includes("ties")) {
-      const probe = tiesAtThreshold(dir, 5, `probe-${selection}`);
-      const s = await querymask([
-        "anonymize",
-        "--method",
-        "dp",
-        ...ARGS,
-        "--selection",
-        selection,
-        probe.without,
-        "-o",
-        join(dir, "probe.tsv"),
-        "-q",
-        "--json",
-      ]);
-      const c = Math.max(1, Math.round(statedThreshold(JSON.parse(s.stdout))));
-      pairs.push(tiesAtThreshold(dir, c, selection));
-    }
+    if (wanted.includes("ties")) pairs.push(await tiePair(dir, ARGS, selection));
     for (const pair of pairs) {
       const args = [...ARGS, "--selection", selection];
       const out = join(dir, "out.tsv");

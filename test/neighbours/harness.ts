@@ -68,6 +68,28 @@ export async function querymask(args: readonly string[]): Promise<Run> {
   return { code, stdout: out.join(""), stderr: err.join("") };
 }
 
+/** `querymask anonymize --method dp <args> <log> -o <out> --json`: its summary, parsed, and what it said. */
+export async function dpSummary(
+  args: readonly string[],
+  log: string,
+  out: string,
+  quiet = true,
+): Promise<{ summary: Record<string, unknown>; stderr: string }> {
+  const r = await querymask([
+    "anonymize",
+    "--method",
+    "dp",
+    ...args,
+    log,
+    "-o",
+    out,
+    ...(quiet ? ["-q"] : []),
+    "--json",
+  ]);
+  if (r.code !== 0) throw new Error(`querymask exited ${r.code}: ${r.stderr}`);
+  return { summary: JSON.parse(r.stdout) as Record<string, unknown>, stderr: r.stderr };
+}
+
 /** A released count table, parsed from the file (`kind query url count`). */
 export interface Table {
   readonly queries: ReadonlySet<string>;
@@ -342,6 +364,17 @@ export function tiesAtThreshold(dir: string, c: number, tag: string): Pair {
     ]),
     events: [{ name: "the tied query is released", happens: (t) => t.queries.has("tied query") }],
   };
+}
+
+/** The tie pair for `selection`: c read off the summary of a run on a small log of one-query users. */
+export async function tiePair(dir: string, args: readonly string[], selection: string): Promise<Pair> {
+  const probe = tiesAtThreshold(dir, 5, `probe-${selection}`);
+  const { summary } = await dpSummary(
+    [...args, "--selection", selection],
+    probe.without,
+    join(dir, "probe.tsv"),
+  );
+  return tiesAtThreshold(dir, Math.max(1, Math.round(statedThreshold(summary))), selection);
 }
 
 /**

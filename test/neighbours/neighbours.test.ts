@@ -19,17 +19,16 @@ import { fileURLToPath } from "node:url";
 import { SELECTION_NAMES } from "../../src/methods/dp/selection/index.ts";
 import { tempDir } from "../helpers/tmp.ts";
 import {
+  dpSummary,
   manyRare,
   type Pair,
   power,
-  querymask,
   rates,
   readTable,
   scrubberDecisions,
   soleClickers,
   splitUser,
-  statedThreshold,
-  tiesAtThreshold,
+  tiePair,
   verdicts,
 } from "./harness.ts";
 
@@ -97,24 +96,7 @@ test("a user split across the file counts once (every strategy)", async () => {
 test("ties at the threshold: the e^ε ratio holds both ways for a query at the published threshold", async () => {
   const dir = tempDir();
   for (const selection of ["length-weighted", "korolova", "laplace", "gaussian"]) {
-    // The threshold as the published summary states it, for a log of one-query users.
-    const probe = tiesAtThreshold(dir, 5, `probe-${selection}`);
-    const s = await querymask([
-      "anonymize",
-      "--method",
-      "dp",
-      ...ARGS,
-      "--selection",
-      selection,
-      probe.without,
-      "-o",
-      join(dir, "probe.tsv"),
-      "-q",
-      "--json",
-    ]);
-    assert.equal(s.code, 0, s.stderr);
-    const c = Math.max(1, Math.round(statedThreshold(JSON.parse(s.stdout))));
-    await check(tiesAtThreshold(dir, c, selection), selection, dir);
+    await check(await tiePair(dir, ARGS, selection), selection, dir);
   }
 });
 
@@ -144,20 +126,8 @@ test("the published summary and notes of L and L′ are the same apart from what
     for (const selection of SELECTION_NAMES) {
       const run = async (log: string) => {
         const out = join(dir, `${selection}-summary.tsv`);
-        const r = await querymask([
-          "anonymize",
-          "--method",
-          "dp",
-          ...ARGS,
-          "--selection",
-          selection,
-          log,
-          "-o",
-          out,
-          "--json",
-        ]);
-        assert.equal(r.code, 0, r.stderr);
-        return { summary: published(r.stdout, out), stderr: r.stderr };
+        const r = await dpSummary([...ARGS, "--selection", selection], log, out, false);
+        return { summary: published(JSON.stringify(r.summary), out), stderr: r.stderr };
       };
       const a = await run(pair.without);
       const b = await run(pair.with);
