@@ -1,25 +1,35 @@
 /**
- * `npm run eval:dp`: every dp selection strategy × ε × δ on one or more logs — the shared AOL subset and
- * generated logs (`querymask generate --users N --seed S`) — with what each release is worth: distinct queries
- * released, the share of query events the released queries' true counts cover, top-1000 recall, the median
- * relative error of the released counts, and query-click pairs released. Noise is seeded (reproducible; such
- * tables are not private, which does not matter for measuring them).
+ * `npm run eval:dp`: every dp selection strategy × ε × δ on one or more logs grouped by user — the shared AOL
+ * subset and generated logs (`querymask generate --users N --seed S`), of any size: the method reads each log
+ * one user at a time (`dp.anonymizeByUser`, the path the command takes), so a 1M-user log fits. For each run:
+ * distinct queries released, beside the per-item optimum Σ π(c) — Desfontaines et al. 2022: a query held by c
+ * users can be released with probability at most π(c) by any user-level (ε, δ)-DP algorithm that releases only
+ * queries present in the log, so Σ π(c) over the log's queries bounds the expected release of every strategy —
+ * the share of query events the released queries cover, top-1000 recall, the median relative error of the
+ * released counts, and query-click pairs released. Σ π(c) reads the exact counts: an evaluation figure, never
+ * part of a release. Noise is seeded (a measurement: the same distribution as a release, reproducible).
  *
- * Writes docs/results/dp.tsv (aggregates only: no query of any log). A log that is absent is skipped with a
- * message.
+ * Like `querymask anonymize --method dp` it runs the method on the log as logged per record, but without the
+ * scrubber (the command scrubs identifiers first): figures differ from the command's by a few queries.
+ * Writes TSV (aggregates only: no query of any log); a log that is absent is skipped with a message.
  *
- *   node --max-old-space-size=8192 --import tsx scripts/eval-dp.ts --log aol=../shared/data/aol-top1000/aol_top1000_users.tsv.gz \
- *       --log gen100k=/tmp/g100k.tsv [--selection policy-gaussian,…] [--epsilon 0.5,1,3] [--delta 1e-5,1e-7]
- *       [--d 20] [--alpha 3] [--clicks true] [--out docs/results/dp.tsv]
+ *   npm run eval:dp -- --log aol=../shared/data/aol-top1000/aol_top1000_users.tsv.gz \
+ *       --log gen100k=/work/data-cache/gen-users100000-seed5.tsv [--selection targeted,…] [--epsilon 0.5,1,3]
+ *       [--delta 1e-5,1e-7] [--d 20] [--alpha 3] [--clicks true] [--canonical false] [--seed 1] [--out f.tsv]
  */
 import { existsSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import { groupEvents } from "../src/log/events.ts";
 import { guaranteeNumbers } from "../src/log/guarantee.ts";
-import { loadLog } from "../src/log/read.ts";
+import { openLog } from "../src/log/read.ts";
+import type { LogRecord } from "../src/log/record.ts";
+import { userBlocks } from "../src/log/user-blocks.ts";
+import { canonicalQuery } from "../src/methods/dp/canonical.ts";
 import { dp, plannedGuarantee } from "../src/methods/dp/index.ts";
 import { SELECTION_NAMES } from "../src/methods/dp/selection/index.ts";
+import { keepProbabilities } from "../src/methods/dp/selection/optimal.ts";
+import type { UserPasses } from "../src/methods/method.ts";
 import { silentProgress } from "../src/util/progress.ts";
 import { Rng } from "../src/util/random.ts";
 
@@ -32,13 +42,14 @@ const { values } = parseArgs({
     d: { type: "string" },
     alpha: { type: "string" },
     clicks: { type: "string", default: "true" },
+    canonical: { type: "string", default: "false" },
     seed: { type: "string", default: "1" },
     out: { type: "string" },
   },
 });
 
-const list = (s: string | undefined): string[] =>
-  s === undefined ? [undefined as unknown as string] : s.split(",");
+const list = (s: string | undefined): (string | undefined)[] =>
+  s === undefined ? [undefined] : s.split(",");
 const COLUMNS = [
   "log",
   "users",
@@ -48,7 +59,10 @@ const COLUMNS = [
   "d",
   "alpha",
   "clicks",
+  "canonical",
   "queries_released",
+  "sum_pi",
+  "pct_of_sum_pi",
   "event_coverage_pct",
   "top1000_recall_pct",
   "median_rel_error",
@@ -59,6 +73,47 @@ const COLUMNS = [
   "load1",
 ];
 
+/** A user-grouped file as the method reads it: one pass per call. */
+const passesOver = (path: string): UserPasses => ({
+  async *pass(): AsyncGenerator<LogRecord[]> {
+    const log = await openLog([path], { lenient: true, progress: undefined, keepSource: false });
+    yield* userBlocks(log.batches());
+  },
+});
+
+/** The truth the figures are measured against: per query (in the form the release uses) events and users. */
+async function truthOf(path: string, canonical: boolean) {
+  const events = new Map<string, number>();
+  const users = new Map<string, number>();
+  let total = 0;
+  let nUsers = 0;
+  for await (const block of passesOver(path).pass()) {
+    const mine = new Set<string>();
+    for (const e of groupEvents(block)) {
+      const q = canonical && e.query !== "" ? canonicalQuery(e.query) : e.query;
+      if (q === "") continue;
+      total++;
+      events.set(q, (events.get(q) ?? 0) + 1);
+      mine.add(q);
+    }
+    if (mine.size > 0) nUsers++;
+    for (const q of mine) users.set(q, (users.get(q) ?? 0) + 1);
+  }
+  const top = [...events.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 1000)
+    .map(([q]) => q);
+  return { events, users, total, nUsers, top };
+}
+
+/** Σ over the log's queries of π(c), the most any (ε, δ)-DP algorithm can release a c-user query with. */
+function sumPi(users: ReadonlyMap<string, number>, epsilon: number, delta: number): number {
+  const pi = keepProbabilities(epsilon, delta);
+  let sum = 0;
+  for (const c of users.values()) sum += c >= pi.length ? 1 : pi[c]!;
+  return sum;
+}
+
 const rows: string[][] = [];
 for (const spec of values.log) {
   const eq = spec.indexOf("=");
@@ -67,28 +122,9 @@ for (const spec of values.log) {
     process.stderr.write(`eval-dp: ${path} is absent: skipping ${name}\n`);
     continue;
   }
-  process.stderr.write(`eval-dp: loading ${name}\n`);
-  const input = await loadLog([path], { progress: silentProgress });
-  // the truth: query events and distinct users per query
-  const events = new Map<string, number>();
-  const users = new Map<string, Set<string>>();
-  let total = 0;
-  for (const e of groupEvents(input.records)) {
-    if (e.query === "") continue;
-    total++;
-    events.set(e.query, (events.get(e.query) ?? 0) + 1);
-    let s = users.get(e.query);
-    if (!s) {
-      s = new Set();
-      users.set(e.query, s);
-    }
-    s.add(e.user);
-  }
-  const nUsers = new Set(input.records.map((r) => r.user)).size;
-  const top = [...events.entries()]
-    .sort((a, b) => b[1] - a[1])
-    .slice(0, 1000)
-    .map(([q]) => q);
+  const canonical = values.canonical === "true";
+  process.stderr.write(`eval-dp: reading ${name}\n`);
+  const truth = await truthOf(path, canonical);
   for (const selection of list(values.selection))
     for (const epsilon of list(values.epsilon))
       for (const delta of list(values.delta))
@@ -100,43 +136,50 @@ for (const spec of values.log) {
               delta,
               noise: "seeded",
               clicks: values.clicks,
+              canonical: values.canonical,
             };
             if (d !== undefined) raw.d = d;
             if (alpha !== undefined) raw.alpha = alpha;
             const params = dp.parse(raw);
             const cpu0 = process.cpuUsage();
-            const r = await dp.anonymize(input, params, {
+            const r = await dp.anonymizeByUser!(passesOver(path), params, {
               rng: Rng.fromSeed(Number(values.seed)),
               progress: silentProgress,
+              warn: () => {},
             });
             const cpu = process.cpuUsage(cpu0);
             const released = r.table!.queries;
             const got = new Set(released.map((q) => q.query));
             let covered = 0;
-            for (const q of got) covered += events.get(q) ?? 0;
+            for (const q of got) covered += truth.events.get(q) ?? 0;
             const errors = released
               .map((q) => {
-                const truth = selection === "korolova" ? events.get(q.query)! : users.get(q.query)!.size;
-                return Math.abs(q.count - truth) / truth;
+                const t = selection === "korolova" ? truth.events.get(q.query)! : truth.users.get(q.query)!;
+                return Math.abs(q.count - t) / t;
               })
               .sort((a, b) => a - b);
             const median = errors.length === 0 ? Number.NaN : errors[Math.floor((errors.length - 1) / 2)]!;
+            const bound = sumPi(truth.users, params.epsilon, params.delta);
+            const planned = guaranteeNumbers(plannedGuarantee(params));
             const row = [
               name,
-              String(nUsers),
+              String(truth.nUsers),
               params.selection,
               String(params.epsilon),
               String(params.delta),
               String(params.d),
-              params.selection.startsWith("policy") ? String(params.alpha) : "",
+              raw.alpha !== undefined || /policy|greedy/.test(params.selection) ? String(params.alpha) : "",
               String(params.clicks),
+              String(params.canonical),
               String(released.length),
-              ((100 * covered) / total).toFixed(2),
-              ((100 * top.filter((q) => got.has(q)).length) / top.length).toFixed(1),
+              bound.toFixed(0),
+              ((100 * released.length) / bound).toFixed(1),
+              ((100 * covered) / truth.total).toFixed(2),
+              ((100 * truth.top.filter((q) => got.has(q)).length) / truth.top.length).toFixed(1),
               Number.isNaN(median) ? "" : median.toFixed(3),
               String(r.table!.clicks.length),
-              String(guaranteeNumbers(plannedGuarantee(params)).epsilon),
-              String(guaranteeNumbers(plannedGuarantee(params)).delta),
+              String(planned.epsilon),
+              String(planned.delta),
               ((cpu.user + cpu.system) / 1e6).toFixed(1),
               loadavg()[0]!.toFixed(1),
             ];

@@ -1,74 +1,72 @@
 /**
- * Experiment (not a strategy yet): Weighted Gaussian selection in rounds, as in DP-SIPS (Swanberg, Desfontaines,
- * Haney, PoPETs 2023): round r spends ρ_r of the selection's zCDP budget and δ_r of its threshold δ; items
- * released in earlier rounds leave every user's list, each user then takes their d most typed remaining queries.
- * Query selection alone, at the Gaussian plan's query-selection share (ε = 1, δ = 1e-5, clicks).
+ * The sweep behind `targeted`'s design (docs/results/dp.md, "Rounds"): query selection alone, at the default plan's
+ * query-selection share (ε = 1, δ = 1e-5, clicks, d = 10), for a few round designs — ρ shares, filters, candidates
+ * per user — each with three noise draws (seeded: a measurement). Runs the strategy's own round code
+ * (`roundsSelect`) on each user's ranked candidates, read one user at a time; prints distinct queries selected.
  *
- *   node --max-old-space-size=8192 --import tsx scripts/sweep-dp-rounds.ts --log /tmp/g100k.tsv [--d 20]
+ *   node --max-old-space-size=8192 --import tsx scripts/sweep-dp-rounds.ts --log /work/data-cache/gen-users100000-seed5.tsv
  */
 import { existsSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { groupEvents } from "../src/log/events.ts";
-import { loadLog } from "../src/log/read.ts";
+import { openLog } from "../src/log/read.ts";
+import { userBlocks } from "../src/log/user-blocks.ts";
 import { gaussianPlan } from "../src/methods/dp/accountant.ts";
-import { boundQueries, histories } from "../src/methods/dp/contributions.ts";
-import { gaussianNoise, seededRandomness } from "../src/methods/dp/random.ts";
-import { setUnionRho } from "../src/methods/dp/selection/policy-gaussian.ts";
-import { weightedHistogram } from "../src/methods/dp/selection/weighted-gaussian.ts";
+import { boundQueriesByUser } from "../src/methods/dp/by-user.ts";
+import { seededRandomness } from "../src/methods/dp/random.ts";
+import { lengthPrior } from "../src/methods/dp/selection/length-weighted.ts";
+import { type RoundsDesign, roundsCalibration, roundsSelect } from "../src/methods/dp/selection/rounds.ts";
 import { silentProgress } from "../src/util/progress.ts";
 import { Rng } from "../src/util/random.ts";
 
-const { values } = parseArgs({
-  options: {
-    log: { type: "string" },
-    d: { type: "string", default: "20" },
-    seed: { type: "string", default: "1" },
-  },
-});
+const { values } = parseArgs({ options: { log: { type: "string" }, d: { type: "string", default: "10" } } });
 if (!values.log || !existsSync(values.log)) {
   process.stderr.write(`sweep-dp-rounds: log ${values.log ?? "(none)"} is absent\n`);
   process.exit(0);
 }
+const path = values.log;
 const d = Number(values.d);
-const input = await loadLog([values.log], { progress: silentProgress });
-const ranked = boundQueries(histories(groupEvents(input.records)), 1_000_000); // each user's queries, most typed first
-const items = ranked.keys.length;
-const plan = gaussianPlan(1, 1e-5, true, d);
-const rho = plan.querySelection.rho;
-const thr = plan.querySelection.thresholdDelta;
 
-function rounds(rhoShares: number[], deltaShares: number[]): number {
-  const random = seededRandomness(Rng.fromSeed(Number(values.seed)));
-  const released = new Uint8Array(items);
-  let total = 0;
-  rhoShares.forEach((share, r) => {
-    const sigma = 1 / Math.sqrt(2 * share * rho);
-    const cut = setUnionRho(sigma, deltaShares[r]! * thr, d);
-    const users = ranked.users.map((list) => {
-      const out: number[] = [];
-      for (const id of list) {
-        if (released[id]) continue;
-        out.push(id);
-        if (out.length === d) break;
-      }
-      return Int32Array.from(out);
-    });
-    const h = weightedHistogram(users, items);
-    const noise = gaussianNoise(random, sigma);
-    for (let i = 0; i < items; i++)
-      if (!released[i] && h[i]! > 0 && h[i]! + noise() > cut) {
-        released[i] = 1;
-        total++;
-      }
-  });
-  return total;
+const design = (
+  rho: number[],
+  keep: number[],
+  candidates: number,
+): RoundsDesign & { candidates: number } => ({
+  rho,
+  threshold: rho.length === 3 ? [0.25, 0.25, 0.5] : rho.length === 2 ? [0.5, 0.5] : [0.15, 0.15, 0.2, 0.5],
+  firstD: (x) => candidates * x,
+  keep,
+  candidates,
+});
+const designs: Record<string, RoundsDesign & { candidates: number }> = {
+  "two rounds 0.25/0.75, filter 25%": design([0.25, 0.75], [0.25], 5),
+  "three rounds 0.15/0.25/0.6, filters 25%/45%, 3d": design([0.15, 0.25, 0.6], [0.25, 0.45], 3),
+  "three rounds 0.15/0.25/0.6, filters 20%/40%, 5d": design([0.15, 0.25, 0.6], [0.2, 0.4], 5),
+  "three rounds 0.2/0.3/0.5, filters 20%/40%, 5d (targeted)": design([0.2, 0.3, 0.5], [0.2, 0.4], 5),
+  "four rounds 0.1/0.15/0.25/0.5, filters 25%/35%/45%, 3d": design(
+    [0.1, 0.15, 0.25, 0.5],
+    [0.25, 0.35, 0.45],
+    3,
+  ),
+  "no filter (dp-sips's, with the prior), 5d": design([0.2, 0.3, 0.5], [-Infinity, -Infinity], 5),
+};
+
+const plan = gaussianPlan(1, 1e-5, true, d);
+const sigma = 1 / Math.sqrt(2 * plan.querySelection.rho);
+const passes = {
+  async *pass() {
+    yield* userBlocks((await openLog([path], { lenient: true, keepSource: false })).batches());
+  },
+};
+const most = Math.max(...Object.values(designs).map((x) => x.candidates));
+const first = await boundQueriesByUser(passes, most * d, lengthPrior, silentProgress);
+const prior = Float64Array.from(first.queries.keys, lengthPrior);
+for (const [name, des] of Object.entries(designs)) {
+  const users = first.queries.users.map((u) => u.slice(0, des.candidates * d));
+  const cal = roundsCalibration(des, sigma, plan.querySelection.thresholdDelta, d);
+  const got = [1, 2, 3].map(
+    (seed) =>
+      roundsSelect(des, users, first.queries.keys.length, cal, seededRandomness(Rng.fromSeed(seed)), prior)
+        .length,
+  );
+  process.stdout.write(`${name}\t${got.join("\t")}\n`);
 }
-const configs: [string, number[], number[]][] = [
-  ["1 round", [1], [1]],
-  ["2 rounds ρ 0.1/0.9", [0.1, 0.9], [0.25, 0.75]],
-  ["2 rounds ρ 0.2/0.8", [0.2, 0.8], [0.25, 0.75]],
-  ["2 rounds ρ 0.3/0.7", [0.3, 0.7], [0.5, 0.5]],
-  ["3 rounds ρ 0.05/0.15/0.8", [0.05, 0.15, 0.8], [0.2, 0.2, 0.6]],
-  ["3 rounds ρ 0.1/0.2/0.7", [0.1, 0.2, 0.7], [0.2, 0.3, 0.5]],
-];
-for (const [name, r, dl] of configs) process.stdout.write(`${name}\t${rounds(r, dl)}\n`);

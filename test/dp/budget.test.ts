@@ -127,6 +127,7 @@ test("dp is registered; bad parameters are rejected with a clear message", async
       alpha: DEFAULT_ALPHA,
       noise: "seeded",
       clicks: false,
+      canonical: false,
     },
   );
   // the defaults: the private sampler, the default strategy and its d
@@ -138,6 +139,7 @@ test("dp is registered; bad parameters are rejected with a clear message", async
     alpha: DEFAULT_ALPHA,
     noise: "crypto",
     clicks: true,
+    canonical: false,
   });
   // each strategy brings its own default d; --d overrides it
   for (const s of selections) {

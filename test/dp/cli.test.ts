@@ -34,7 +34,7 @@ test("dp on a log too small to release anything says so, with what a query needs
   assert.equal(r.status, 0, r.stderr);
   assert.match(
     r.stderr,
-    /dp released no query: length-weighted at ε = 1, δ = 0\.00001, d = 10 releases a query \(with probability about ½\) only when it has a weight of about 20\.5 from its users .* A larger ε lowers the need \(ε = 2: [\d.]+, ε = 4: [\d.]+, ε = 8: [\d.]+\)/,
+    /dp released no query: targeted at ε = 1, δ = 0\.00001, d = 10 releases a query \(with probability about ½\) only when it has a weight of about [\d.]+ from its users .* A larger ε lowers the need \(ε = 2: [\d.]+, ε = 4: [\d.]+, ε = 8: [\d.]+\)/,
   );
   // The note is published with the release: it must not give the most common query's 12 users.
   assert.doesNotMatch(r.stderr, /\b12\b/);

@@ -1,5 +1,5 @@
 /**
- * The length-weighted strategy (the default) and the exact PLD accountant it is composed with: the weights are a
+ * The length-weighted strategy (the weighting of the default's rounds) and the exact PLD accountant it is composed with: the weights are a
  * unit ℓ2 vector that depends on nothing but the user's own items and their text; the threshold holds for every
  * weight vector, including the unequal ones where Weighted Gaussian's max-over-t formula does not; the PLD's δ
  * agrees with the closed forms it must reduce to and is never above zCDP's.

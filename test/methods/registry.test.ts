@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import { dirname, relative, resolve } from "node:path";
 import { test } from "node:test";
 import { DEFAULT_ALPHA, DEFAULT_SELECTION, KOROLOVA_D } from "../../src/methods/dp/index.ts";
-import { KOROLOVA_DEFAULT_D, STRATEGY_DEFAULT_D } from "../../src/methods/dp/meta.ts";
+import { KOROLOVA_DEFAULT_D, STRATEGY_DEFAULT_ALPHA, STRATEGY_DEFAULT_D } from "../../src/methods/dp/meta.ts";
 import { selections } from "../../src/methods/dp/selection/index.ts";
 import { loadMethod, loadMethods, methods } from "../../src/methods/registry.ts";
 import { ParamError } from "../../src/util/params.ts";
@@ -98,7 +98,11 @@ test("dp's declaration restates its strategies and defaults as the implementatio
   assert.equal(KOROLOVA_DEFAULT_D, KOROLOVA_D);
   const dp = methods.find((e) => e.name === "dp")!;
   assert.equal(dp.params.specs.find((p) => p.name === "selection")?.default, DEFAULT_SELECTION);
-  assert.equal(dp.params.specs.find((p) => p.name === "alpha")?.default, DEFAULT_ALPHA);
+  // α's default depends on the strategy, so the schema states none and the parse fills it in.
+  assert.equal(dp.params.specs.find((p) => p.name === "alpha")?.default, undefined);
+  for (const s of selections) {
+    assert.equal(STRATEGY_DEFAULT_ALPHA[s.name] ?? DEFAULT_ALPHA, s.defaultAlpha ?? DEFAULT_ALPHA, s.name);
+  }
 });
 
 /** Every file of src/ that `file` reaches through static imports (dynamic `import()` excluded). */

@@ -9,12 +9,20 @@ import type { LogRecord } from "../../log/record.ts";
 import { NotGroupedByUser } from "../../log/user-blocks.ts";
 import type { Progress } from "../../util/progress.ts";
 import type { UserPasses } from "../method.ts";
-import { type Bounded, Bounder, histories, type Prior, pairKeys, ranked } from "./contributions.ts";
+import {
+  type Bounded,
+  Bounder,
+  histories,
+  type Prior,
+  pairKeys,
+  type QueryForm,
+  ranked,
+} from "./contributions.ts";
 import { EventLimiter, type LimitedCounts } from "./korolova.ts";
 
 /** One user's non-empty query events, by time (undefined when they typed none). */
-function historyOf(block: readonly LogRecord[]): QueryEvent[] | undefined {
-  return histories(groupEvents(block))[0];
+function historyOf(block: readonly LogRecord[], form: QueryForm): QueryEvent[] | undefined {
+  return histories(groupEvents(block), form)[0];
 }
 
 /**
@@ -54,12 +62,13 @@ export async function boundQueriesByUser(
   d: number,
   prior: Prior | undefined,
   progress: Progress,
+  form?: QueryForm,
 ): Promise<FirstPass> {
   const b = new Bounder(d);
   const distinct = new Set<string>();
   let users = 0;
   for await (const block of oneBlockPerUser(log.pass())) {
-    const list = historyOf(block);
+    const list = historyOf(block, form);
     progress.tick(block.length);
     if (list === undefined) continue;
     users++;
@@ -80,10 +89,11 @@ export async function boundPairsByUser(
   released: ReadonlySet<string>,
   d: number,
   prior: Prior | undefined,
+  form?: QueryForm,
 ): Promise<Bounded> {
   const b = new Bounder(d);
   for await (const block of oneBlockPerUser(log.pass())) {
-    const list = historyOf(block);
+    const list = historyOf(block, form);
     if (list !== undefined) b.add(ranked(pairKeys(block, list, released), prior));
   }
   return b;
@@ -94,11 +104,12 @@ export async function limitByUser(
   log: UserPasses,
   d: number,
   progress: Progress,
+  form?: QueryForm,
 ): Promise<{ counts: LimitedCounts; distinct: number }> {
   const limiter = new EventLimiter(d);
   const distinct = new Set<string>();
   for await (const block of oneBlockPerUser(log.pass())) {
-    const list = historyOf(block);
+    const list = historyOf(block, form);
     progress.tick(block.length);
     if (list === undefined) continue;
     for (const e of list) distinct.add(e.query);

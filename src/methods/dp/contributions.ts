@@ -11,10 +11,17 @@ import type { QueryEvent } from "../../log/events.ts";
 import type { LogRecord } from "../../log/record.ts";
 import type { UserItems } from "./selection/selection.ts";
 
-/** Each user's non-empty query events, sorted by time; users in order of first appearance. */
-export function histories(events: readonly QueryEvent[]): QueryEvent[][] {
+/** A per-record map of query text (`--canonical`), or undefined for the text as logged. */
+export type QueryForm = ((text: string) => string) | undefined;
+
+/**
+ * Each user's non-empty query events, sorted by time; users in order of first appearance. With `form`, each
+ * event's query is its canonical form (an event whose form is empty is no query).
+ */
+export function histories(events: readonly QueryEvent[], form?: QueryForm): QueryEvent[][] {
   const byUser = new Map<string, QueryEvent[]>();
-  for (const e of events) {
+  for (const raw of events) {
+    const e = form === undefined || raw.query === "" ? raw : { ...raw, query: form(raw.query) };
     if (e.query === "") continue;
     let list = byUser.get(e.user);
     if (!list) {

@@ -16,7 +16,8 @@ import { type Guarantee, type Method, type MethodContext, type Release, userLeve
 import { Accountant } from "./accountant.ts";
 import { budget } from "./budget.ts";
 import { boundPairsByUser, boundQueriesByUser, limitByUser } from "./by-user.ts";
-import { boundPairs, boundQueries, histories } from "./contributions.ts";
+import { canonicalQuery } from "./canonical.ts";
+import { boundPairs, boundQueries, histories, type QueryForm } from "./contributions.ts";
 import { discreteLaplace } from "./discrete.ts";
 import { EventLimiter, type LimitedCounts, noisyRelease } from "./korolova.ts";
 import { dpDeclaration } from "./meta.ts";
@@ -29,8 +30,11 @@ import type { Calibration, Selection } from "./selection/selection.ts";
 
 export { type DpParams, type KindPlan, type Plan, plan, type SelectionName } from "./plan.ts";
 
-/** Defaults, chosen by a sweep of strategy × d on generated 100k-user logs (docs/methods/dp.md, docs/results/dp.md). */
-export const DEFAULT_SELECTION: SelectionName = "length-weighted";
+/**
+ * Defaults: the strategy that released most on the generated 100k-user log and on the shared AOL subset
+ * (docs/methods/dp.md, docs/results/dp.md); its d.
+ */
+export const DEFAULT_SELECTION: SelectionName = "targeted";
 /** The default strategy's d; each strategy has its own (`Selection.defaultD`). */
 export const DEFAULT_D = 10;
 export const KOROLOVA_D = 20;
@@ -46,7 +50,7 @@ let warned = false;
 
 /**
  * A log without one user who typed a query has no one to protect and nothing to release: refused (exit 2). The
- * one data-dependent refusal: a log of one user and the empty log can be told apart by it (docs/dp.md).
+ * one data-dependent refusal: a log of one user and the empty log can be told apart by it (docs/methods/dp.md).
  */
 const NO_USERS = "dp: the log has no user with a non-empty query: there is nothing to release";
 
@@ -65,20 +69,22 @@ export const dp: Method<DpParams> = {
   async anonymize(input, params, ctx): Promise<Release> {
     const random = noiseFor(params, ctx);
     ctx.progress.start(`dp (${params.selection}): bounding users' contributions`);
+    const form = formOf(params);
     const events = groupEvents(input.records);
-    const users = histories(events);
+    const users = histories(events, form);
     ctx.progress.stop();
     if (users.length === 0) throw new UsageError(NO_USERS);
-    const distinct = distinctQueries(events);
+    const distinct = distinctQueries(users);
     const sel = strategy(params.selection);
     if (!sel) {
       const counts = new EventLimiter(params.d);
       for (const list of users) counts.add(input.records, list);
       return korolovaRelease(counts, distinct, params, random);
     }
-    const first = { queries: boundQueries(users, params.d, sel.prior), users: users.length, distinct };
+    const cap = candidatesOf(sel, params);
+    const first = { queries: boundQueries(users, cap, sel.prior), users: users.length, distinct };
     return setRelease(params, sel, random, ctx, first, async (released) =>
-      boundPairs(input.records, users, released, params.d, sel.prior),
+      boundPairs(input.records, users, released, cap, sel.prior),
     );
   },
   async anonymizeByUser(log, params, ctx): Promise<Release> {
@@ -88,18 +94,19 @@ export const dp: Method<DpParams> = {
     // which must get the context's randomness whole.
     if (!sel) {
       const { counts, distinct } = await phase(ctx.progress, label, () =>
-        limitByUser(log, params.d, ctx.progress),
+        limitByUser(log, params.d, ctx.progress, formOf(params)),
       );
       if (counts.users === 0) throw new UsageError(NO_USERS);
       return korolovaRelease(counts, distinct, params, noiseFor(params, ctx));
     }
+    const cap = candidatesOf(sel, params);
     const first = await phase(ctx.progress, label, () =>
-      boundQueriesByUser(log, params.d, sel.prior, ctx.progress),
+      boundQueriesByUser(log, cap, sel.prior, ctx.progress, formOf(params)),
     );
     if (first.users === 0) throw new UsageError(NO_USERS);
     return setRelease(params, sel, noiseFor(params, ctx), ctx, first, (released) =>
       phase(ctx.progress, "dp: click pairs of the released queries (second pass)", () =>
-        boundPairsByUser(log, released, params.d, sel.prior),
+        boundPairsByUser(log, released, cap, sel.prior, formOf(params)),
       ),
     );
   },
@@ -126,11 +133,18 @@ function noiseFor(params: DpParams, ctx: MethodContext): ReturnType<typeof rando
 }
 
 /** Distinct non-empty queries in the log, before any contribution bound: the same denominator for every strategy. */
-function distinctQueries(events: readonly { query: string }[]): number {
+function distinctQueries(users: readonly (readonly { query: string }[])[]): number {
   const seen = new Set<string>();
-  for (const e of events) if (e.query !== "") seen.add(e.query);
+  for (const list of users) for (const e of list) seen.add(e.query);
   return seen.size;
 }
+
+/** The per-record query map the parameters ask for. */
+const formOf = (params: DpParams): QueryForm => (params.canonical ? canonicalQuery : undefined);
+
+/** How many ranked items per user the strategy reads (d, or more for the round strategies). */
+const candidatesOf = (sel: Selection<Calibration>, params: DpParams): number =>
+  Math.max(params.d, sel.candidates?.(params.d) ?? params.d);
 
 /**
  * The guarantee a release with these parameters and private (crypto) noise claims, whatever `params.noise` says:

@@ -16,9 +16,15 @@ export const STRATEGY_DEFAULT_D: readonly (readonly [string, number])[] = [
   ["policy-gaussian", 20],
   ["weighted-gaussian", 20],
   ["length-weighted", 10],
+  ["greedy", 10],
+  ["greedy-prior", 10],
+  ["dp-sips", 20],
+  ["targeted", 10],
 ];
 /** korolova's default d (index.ts's KOROLOVA_D). */
 export const KOROLOVA_DEFAULT_D = 20;
+/** The strategies whose default α is not 5 (`Selection.defaultAlpha`). */
+export const STRATEGY_DEFAULT_ALPHA: Readonly<Record<string, number>> = { greedy: 2, "greedy-prior": 2 };
 
 /**
  * The smallest δ a release may claim. The selection noise is computed in doubles: its tail probabilities are the
@@ -27,14 +33,14 @@ export const KOROLOVA_DEFAULT_D = 20;
  */
 export const MIN_DELTA = 1e-12;
 const DELTA_FLOOR_WHY =
-  ' (below 1e-12 the floating-point noise and threshold arithmetic cannot vouch for δ: docs/dp.md, "Noise")';
+  ' (below 1e-12 the floating-point noise and threshold arithmetic cannot vouch for δ: docs/methods/dp.md, "Noise")';
 
 const SELECTIONS = ["korolova", ...STRATEGY_DEFAULT_D.map(([s]) => s)] as [string, ...string[]];
 
 export const dpParams = defineParams(
   "dp",
   {
-    selection: choice(SELECTIONS, `how queries are selected: ${SELECTIONS.join(", ")}`, "length-weighted"),
+    selection: choice(SELECTIONS, `how queries are selected: ${SELECTIONS.join(", ")}`, "targeted"),
     epsilon: num("privacy loss ε of the whole release (0.001–1000)", { min: 0.001, max: 1000, default: 1 }),
     delta: num("failure probability δ (1e-12 ≤ δ < 1)", {
       min: MIN_DELTA,
@@ -49,19 +55,27 @@ export const dpParams = defineParams(
       ].join(", ")}`,
       { min: 1, max: 100_000 },
     ),
-    alpha: num("policy strategies: cutoff Γ = ρ + α·noise scale (0–100)", { min: 0, max: 100, default: 5 }),
+    alpha: num("policy and greedy strategies: cutoff Γ = ρ + α·noise scale (0–100; default 5, greedy's 2)", {
+      min: 0,
+      max: 100,
+    }),
     noise: choice(
       ["crypto", "seeded"],
       "noise source: crypto (OS CSPRNG, private) or seeded (reproducible from --seed; NOT private, experiments only)",
       "crypto",
     ),
     clicks: bool("also release noisy click counts (costs part of ε and δ)", true),
+    canonical: bool(
+      "map each query to one form before the bound (case, spaces, punctuation, www./.com): the release holds those forms",
+      false,
+    ),
   },
   (p): DpParams => {
     return {
       ...p,
       selection: p.selection as SelectionName,
       d: p.d ?? STRATEGY_DEFAULT_D.find(([s]) => s === p.selection)?.[1] ?? KOROLOVA_DEFAULT_D,
+      alpha: p.alpha ?? STRATEGY_DEFAULT_ALPHA[p.selection] ?? 5,
     };
   },
 );
@@ -69,8 +83,8 @@ export const dpParams = defineParams(
 export const dpDeclaration: MethodDeclaration<DpParams, "dp"> = {
   name: "dp",
   summary:
-    "Differentially private query and click counts: user-level partition selection (default: Weighted Gaussian set union weighted toward short queries), discrete noise, exact privacy accounting.",
-  paper: "Korolova et al. 2009; Gopi et al. 2020; Desfontaines et al. 2022",
+    "Differentially private query and click counts: user-level partition selection (default: weighted Gaussian set union in rounds, each steering the next), discrete noise, exact privacy accounting.",
+  paper: "Korolova et al. 2009; Gopi et al. 2020; Desfontaines et al. 2022; Chen et al. 2025",
   kind: "release",
   // Each record is prepared on its own (no single-clicker URL rule): DP pair selection does what it did.
   input: { text: "scrubbed", timeOrder: false, userGrouping: true, crossUser: false },

@@ -26,6 +26,8 @@ export interface DpParams {
   readonly noise: NoiseSource;
   /** Release noisy click counts too (default). */
   readonly clicks: boolean;
+  /** Map each query to its canonical form before the bound (`canonical.ts`); the release holds those forms. */
+  readonly canonical: boolean;
 }
 
 /** Run a calibration, turning unusable numbers into a ParamError. */

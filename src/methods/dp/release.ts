@@ -11,7 +11,7 @@ import { noisyCounts } from "./counts.ts";
 import { nothingReleased } from "./notes.ts";
 import { type DpParams, plan } from "./plan.ts";
 import type { randomness } from "./random.ts";
-import { type Calibration, type Selection, userCounts } from "./selection/selection.ts";
+import { type Calibration, type Selection, type UserItems, userCounts } from "./selection/selection.ts";
 
 /**
  * A set-selection release from the bounded query sets: select queries, count them with fresh noise, then the same
@@ -34,7 +34,13 @@ export async function setRelease(
   const chosen = sel.select(queries.users, queries.keys.length, qCal, random, qPrior);
   ctx.progress.stop();
   const qNoise = qPlan.noise;
-  const qCounts = noisyCounts(queries.users, queries.keys.length, chosen, qNoise, random);
+  const qCounts = noisyCounts(
+    within(sel, queries.users, params.d, chosen),
+    queries.keys.length,
+    chosen,
+    qNoise,
+    random,
+  );
   qPlan.charge(account);
   const table: {
     queries: { query: string; count: number }[];
@@ -59,7 +65,13 @@ export async function setRelease(
   if (pPlan) {
     const pairs = await pairsOf(new Set(table.queries.map((q) => q.query)));
     const pChosen = sel.select(pairs.users, pairs.keys.length, pPlan.cal, random, priors(sel, pairs.keys));
-    const pCounts = noisyCounts(pairs.users, pairs.keys.length, pChosen, pPlan.noise, random);
+    const pCounts = noisyCounts(
+      within(sel, pairs.users, params.d, pChosen),
+      pairs.keys.length,
+      pChosen,
+      pPlan.noise,
+      random,
+    );
     pPlan.charge(account);
     table.clicks = Array.from(pChosen, (id, i) => {
       const key = pairs.keys[id]!;
@@ -83,7 +95,9 @@ export async function setRelease(
   if (chosen.length === 0) {
     const n = userCounts(queries.users, queries.keys.length);
     diagnostics["users of the most common query"] = n.reduce((a, b) => Math.max(a, b), 0);
-    const top = sel.score?.(queries.users, queries.keys.length, qPrior).reduce((a, b) => Math.max(a, b), 0);
+    const top = sel
+      .score?.(queries.users, queries.keys.length, qPrior, params.d)
+      .reduce((a, b) => Math.max(a, b), 0);
     if (top !== undefined) diagnostics["largest weight of a query"] = top;
     notes.push(
       nothingReleased(
@@ -96,6 +110,23 @@ export async function setRelease(
     );
   }
   return { table, guarantee: claim(params, total, notes), counts, diagnostics, notes };
+}
+
+/**
+ * Whom the counts count: each user's first d candidates among the released items, when the strategy read more
+ * than d per user; so a user adds 1 to at most d counts, the sensitivity the count noise is set for.
+ */
+function within(sel: Selection<Calibration>, users: UserItems, d: number, chosen: Int32Array): UserItems {
+  if (sel.candidates === undefined) return users;
+  const released = new Set(chosen);
+  return users.map((list) => {
+    const out: number[] = [];
+    for (const id of list) {
+      if (out.length === d) break;
+      if (released.has(id)) out.push(id);
+    }
+    return Int32Array.from(out);
+  });
 }
 
 /** The items' public priors, when the strategy weighs by one. */

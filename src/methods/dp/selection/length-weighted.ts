@@ -114,6 +114,20 @@ export function anyWeightsPassBound(sigma: number, rho: number, d: number): numb
  * falling as ρ rises. Starts from Weighted Gaussian's ρ, which holds for equal weights only.
  */
 export function anyWeightsRho(sigma: number, thresholdDelta: number, d: number): number {
+  const key = `${sigma} ${thresholdDelta} ${d}`;
+  let rho = rhos.get(key);
+  if (rho === undefined) {
+    rho = bisectRho(sigma, thresholdDelta, d);
+    if (rhos.size > 1000) rhos.clear();
+    rhos.set(key, rho);
+  }
+  return rho;
+}
+
+/** anyWeightsRho's values: a pure function, asked again for every release with the same parameters. */
+const rhos = new Map<string, number>();
+
+function bisectRho(sigma: number, thresholdDelta: number, d: number): number {
   let lo = setUnionRho(sigma, thresholdDelta, d) - sigma;
   let hi = lo + sigma;
   while (anyWeightsPassBound(sigma, hi, d) > thresholdDelta) hi += sigma;

@@ -41,7 +41,11 @@ function policyCalibration(
   d: number,
   alpha: number,
 ): PolicyCalibration {
-  const rho = setUnionRho(sigma, thresholdDelta, d);
+  return withCutoff(sigma, setUnionRho(sigma, thresholdDelta, d), alpha);
+}
+
+/** A Gaussian policy's calibration: noise σ, threshold ρ and the cutoff Γ = ρ + α·σ. */
+export function withCutoff(sigma: number, rho: number, alpha: number): PolicyCalibration {
   const gamma = rho + alpha * sigma;
   return {
     scale: sigma,

@@ -28,13 +28,26 @@ export interface Selection<C extends Calibration = Calibration> {
    * 100k-user logs at ε = 1, δ = 1e-5 with clicks (docs/methods/dp.md, "Parameters and defaults").
    */
   readonly defaultD: number;
+  /**
+   * How many of each user's ranked items the strategy reads (default d), for strategies that choose each user's
+   * ≤ d items round by round among more candidates (`rounds.ts`). The ranking is the bound's (prior, then
+   * frequency); counts are then taken over each user's first d candidates among the released items.
+   */
+  readonly candidates?: (d: number) => number;
+  /** The default α of a strategy with a cutoff Γ = ρ + α·(noise scale), when not 5. */
+  readonly defaultAlpha?: number;
   /** Noise and threshold at (ε, δ) for contributions of at most d distinct items; throws RangeError if unusable. */
   calibrate(epsilon: number, delta: number, d: number, alpha: number): C;
   /**
    * What the threshold is compared with before noise, per item, when that is not the distinct-user count (the
    * weighted histogram): the "nothing released" advice compares its largest value with `usersNeeded`.
    */
-  readonly score?: (users: UserItems, items: number, prior?: Float64Array) => Float64Array;
+  readonly score?: (
+    users: UserItems,
+    items: number,
+    prior: Float64Array | undefined,
+    d: number,
+  ) => Float64Array;
   /**
    * Strategies that weigh items by a public prior: a positive number per item from its key alone (its text, never
    * who holds it). The contribution bound then keeps each user's d items of highest prior (ties: most often

@@ -1,0 +1,154 @@
+/**
+ * Selection in rounds: the machinery of `dp-sips.ts` and `targeted.ts`. The selection's Gaussian budget is split
+ * among R rounds; in round r every user puts a vector of ℓ2 norm 1 (in proportion to the items' prior, or evenly)
+ * on their first d_r candidates (the bound's ranking) that are not yet released — and, for a targeted design,
+ * whose noisy weight in round r − 1 reached a set fraction of round r's threshold; an item is released in round
+ * r when its weight plus N(0, σ_r²) passes ρ_r.
+ *
+ * Why it is (ε, δ)-DP (docs/methods/dp.md, "Rounds"). Call an item u-only when only the added user u holds it. Take the
+ * noisy weights of round r on the items others hold as that round's output (the released items are a function
+ * of them). Given the earlier rounds' outputs, every other user's round-r vector is a function of their own
+ * history and those outputs, so it is the same in both logs, and u adds one vector of ℓ2 norm ≤ 1 (whatever
+ * u's own earlier noise was: a mixture of such shifts is dominated by one, by joint convexity of the hockey-stick
+ * divergence). Round r is then a Gaussian mechanism of sensitivity 1, μ_r = 1/σ_r, and adaptive composition
+ * gives μ² = Σ μ_r² = 1/σ² for the σ the plan sets for the whole selection (σ_r = σ/√f_r, Σ f_r = 1): the same
+ * charge as one round. Each round's u-only items pass with probability ≤ its share of the threshold δ (any
+ * weights of ℓ2 norm ≤ 1 on ≤ d_r items, `anyWeightsRho`), and the shares sum to the one threshold charge.
+ */
+import { analyticGaussianSigma } from "../gaussian.ts";
+import { gaussianNoise, type Randomness } from "../random.ts";
+import { anyWeightsRho } from "./length-weighted.ts";
+import type { Calibration, Selection, UserItems } from "./selection.ts";
+
+export interface RoundsDesign {
+  /** Each round's share of the selection's ρ (they sum to 1). */
+  readonly rho: readonly number[];
+  /** Each round's share of the selection's threshold δ (they sum to 1). */
+  readonly threshold: readonly number[];
+  /** Round 1's bound for the strategy's d (later rounds use d). */
+  readonly firstD: (d: number) => number;
+  /**
+   * For each round after the first: a candidate is kept only if its noisy weight in the round before reached
+   * this fraction of the round's threshold ρ_r (−∞: no filter, the released items are only removed).
+   */
+  readonly keep: readonly number[];
+}
+
+export interface RoundsCalibration extends Calibration {
+  readonly rounds: readonly { readonly sigma: number; readonly rho: number; readonly d: number }[];
+}
+
+/** Per-round σ and ρ from the σ of the whole selection and its threshold δ. */
+export function roundsCalibration(
+  design: RoundsDesign,
+  sigma: number,
+  thresholdDelta: number,
+  d: number,
+): RoundsCalibration {
+  if (!(sigma > 0) || !Number.isFinite(sigma)) throw new RangeError(`selection noise σ = ${sigma}`);
+  const rounds = design.rho.map((f, r) => {
+    const s = sigma / Math.sqrt(f);
+    const dr = r === 0 ? design.firstD(d) : d;
+    return { sigma: s, rho: anyWeightsRho(s, design.threshold[r]! * thresholdDelta, dr), d: dr };
+  });
+  const facts: Record<string, number> = {};
+  rounds.forEach((x, r) => {
+    facts[`round ${r + 1} selection noise σ`] = x.sigma;
+    facts[`round ${r + 1} ρ`] = x.rho;
+  });
+  return { rounds, facts, usersNeeded: Math.min(...rounds.map((x) => x.rho)) };
+}
+
+/** One round's weights: each user's first `d` open candidates get a vector of ℓ2 norm 1 (∝ prior, or even). */
+function roundWeights(
+  users: UserItems,
+  items: number,
+  d: number,
+  open: (id: number) => boolean,
+  prior: Float64Array | undefined,
+): Float64Array {
+  const h = new Float64Array(items);
+  const mine: number[] = [];
+  for (const list of users) {
+    mine.length = 0;
+    for (const id of list) {
+      if (mine.length === d) break;
+      if (open(id)) mine.push(id);
+    }
+    if (mine.length === 0) continue;
+    let norm = 0;
+    for (const id of mine) norm += prior ? prior[id]! * prior[id]! : 1;
+    const scale = 1 / Math.sqrt(norm);
+    for (const id of mine) h[id]! += (prior ? prior[id]! : 1) * scale;
+  }
+  return h;
+}
+
+/** The rounds: the ids released in any of them, ascending. */
+export function roundsSelect(
+  design: RoundsDesign,
+  users: UserItems,
+  items: number,
+  cal: RoundsCalibration,
+  random: Randomness,
+  prior: Float64Array | undefined,
+): Int32Array {
+  const released = new Uint8Array(items);
+  // The previous round's noisy weights (−∞ where the item had no weight there).
+  let noisy: Float64Array | undefined;
+  cal.rounds.forEach((round, r) => {
+    const before = noisy;
+    const floor = r === 0 ? Number.NEGATIVE_INFINITY : design.keep[r - 1]! * round.rho;
+    const open = (id: number) => released[id] === 0 && (before === undefined || before[id]! >= floor);
+    const h = roundWeights(users, items, round.d, open, prior);
+    const noise = gaussianNoise(random, round.sigma);
+    const next = new Float64Array(items).fill(Number.NEGATIVE_INFINITY);
+    for (let i = 0; i < items; i++) {
+      if (h[i]! <= 0) continue;
+      next[i] = h[i]! + noise();
+      if (next[i]! > round.rho) released[i] = 1;
+    }
+    noisy = next;
+  });
+  const out: number[] = [];
+  for (let i = 0; i < items; i++) if (released[i]) out.push(i);
+  return Int32Array.from(out);
+}
+
+/** Round 1's weights (before noise): for the "nothing released" diagnostics. */
+export function firstRoundWeights(
+  design: RoundsDesign,
+  users: UserItems,
+  items: number,
+  d: number,
+  prior: Float64Array | undefined,
+): Float64Array {
+  return roundWeights(users, items, design.firstD(d), () => true, prior);
+}
+
+/**
+ * A round strategy: its design, how many candidates per user it reads (the first round's d), and a public prior
+ * to weigh by (absent: even weights).
+ */
+export function roundsStrategy(
+  design: RoundsDesign,
+  info: { name: string; summary: string; defaultD: number; candidates: (d: number) => number },
+  prior?: (key: string) => number,
+): Selection<RoundsCalibration> {
+  const weights = (p: Float64Array | undefined): Float64Array | undefined => {
+    if (prior && !p) throw new Error(`${info.name} selection needs the items' prior (Selection.prior)`);
+    return prior ? p : undefined;
+  };
+  return {
+    ...info,
+    ...(prior ? { prior } : {}),
+    calibrate: (epsilon, delta, d) =>
+      roundsCalibration(design, analyticGaussianSigma(epsilon, delta / 2, 1), delta / 2, d),
+    gaussian: {
+      sensitivity: () => 1,
+      calibrateNoise: (sigma, thr, d) => roundsCalibration(design, sigma, thr, d),
+    },
+    score: (users, items, p, d) => firstRoundWeights(design, users, items, d, weights(p)),
+    select: (users, items, cal, random, p) => roundsSelect(design, users, items, cal, random, weights(p)),
+  };
+}
