@@ -52,8 +52,8 @@ export const graph: Method<GraphParams> = {
       "queries removed (k results)": byReason[Reason.FewResults]!,
       "queries removed (K sites)": byReason[Reason.FewSites]!,
       "queries removed (disconnection)": result.removed.length,
-      "edges before": result.edgesBefore,
-      "edges after": result.edgesAfter,
+      "edges before (one per shared URL)": result.edgesBefore,
+      "edges after (one per shared URL)": result.edgesAfter,
       "density before": result.densityBefore,
       "density after": result.densityAfter,
     });

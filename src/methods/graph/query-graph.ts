@@ -125,29 +125,3 @@ export class QueryGraphBuilder {
 export function density(edges: number, nodes: number): number {
   return nodes < 2 ? 0 : (2 * edges) / (nodes * (nodes - 1));
 }
-
-/**
- * Degrees of all nodes among the `alive` ones (all when omitted): the number of other alive nodes sharing at
- * least one URL. Cost Σ over URLs of (nodes of the URL)², which is the edge count up to duplicates.
- */
-export function degrees(g: QueryGraph, alive?: Uint8Array): Int32Array {
-  const n = g.queries.length;
-  const deg = new Int32Array(n);
-  const stamp = new Int32Array(n).fill(-1);
-  for (let v = 0; v < n; v++) {
-    if (alive && !alive[v]) continue;
-    let d = 0;
-    stamp[v] = v;
-    for (let i = g.nodeUrlStart[v]!, end = g.nodeUrlStart[v + 1]!; i < end; i++) {
-      const u = g.nodeUrls[i]!;
-      for (let j = g.urlNodeStart[u]!, jend = g.urlNodeStart[u + 1]!; j < jend; j++) {
-        const x = g.urlNodes[j]!;
-        if (stamp[x] === v || (alive && !alive[x])) continue;
-        stamp[x] = v;
-        d++;
-      }
-    }
-    deg[v] = d;
-  }
-  return deg;
-}
