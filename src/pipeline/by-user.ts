@@ -11,7 +11,14 @@ import { statSync } from "node:fs";
 import { openLog } from "../log/read.ts";
 import type { LogRecord } from "../log/record.ts";
 import { NotGroupedByUser, userBlocks } from "../log/user-blocks.ts";
-import { type Method, type MethodContext, type Release, withParamRange } from "../methods/method.ts";
+import { createLogWriter, type LogWriter } from "../log/write.ts";
+import {
+  type Method,
+  type MethodContext,
+  type Release,
+  type ReleaseSink,
+  withParamRange,
+} from "../methods/method.ts";
 import { ClickUsers } from "../scrub/click-url.ts";
 import { emptyCounts, scrubRecords, scrubsInput } from "../scrub/scrub-log.ts";
 import { createScrubber } from "../scrub/scrubber.ts";
@@ -19,6 +26,8 @@ import { type FileRelease, scrubCounts } from "./release.ts";
 
 export interface ByUserRun {
   readonly release: Release;
+  /** The method wrote its released log to `out` itself (it is in place). */
+  readonly written: boolean;
   /** What scrubbing did (first pass), as summary counts; empty when the input was not scrubbed. */
   readonly scrub: Record<string, number>;
   readonly rejected: number;
@@ -32,7 +41,7 @@ export async function releaseByUser<P>(
   method: Method<P>,
   params: P,
   ctx: MethodContext,
-  req: Pick<FileRelease<P>, "inputs" | "read" | "progress" | "say" | "heap" | "allow">,
+  req: Pick<FileRelease<P>, "inputs" | "read" | "out" | "progress" | "say" | "heap" | "allow">,
 ): Promise<ByUserRun | undefined> {
   // The state grows with the log's distinct queries, not its rows.
   req.heap?.byUser(true);
@@ -55,6 +64,17 @@ export async function releaseByUser<P>(
     const scrubs = scrubsInput(method.input.text, first);
     const scrubbed = emptyCounts();
     let released: Release;
+    // The release file, opened at the method's first write (during its last pass).
+    let writer: LogWriter | undefined;
+    const sink: ReleaseSink = {
+      write(records) {
+        writer ??= createLogWriter(req.out, first.format, { classified: first.classified });
+        const w = writer;
+        let behind: Promise<void> | undefined;
+        for (const r of records) behind = w.write(r) ?? behind;
+        return behind;
+      },
+    };
     try {
       let clicks: ClickUsers | undefined;
       if (scrubs && method.input.crossUser) {
@@ -69,6 +89,8 @@ export async function releaseByUser<P>(
       const scrubber = scrubs ? createScrubber({ allow: req.allow ?? ctx.knowledge?.allow }) : undefined;
       let passes = 0;
       const log = {
+        format: first.format,
+        classified: first.classified,
         pass(): AsyncIterable<LogRecord[]> {
           const n = passes++;
           return (async function* () {
@@ -81,8 +103,16 @@ export async function releaseByUser<P>(
           })();
         },
       };
-      released = await withParamRange(method.name, () => release(log, params, ctx));
+      released = await withParamRange(method.name, () => release(log, params, ctx, sink));
+      if (released.log === undefined && released.table === undefined) {
+        // The method wrote its log (an empty release still gets its header).
+        writer ??= createLogWriter(req.out, first.format, { classified: first.classified });
+        await writer.close();
+      } else if (writer !== undefined) {
+        throw new Error(`method ${method.name} wrote records and returned a release too`);
+      }
     } catch (e) {
+      await writer?.abort();
       if (!(e instanceof NotGroupedByUser)) throw e;
       await first.rejects.abort();
       // Where the grouping broke is a position in the data: said only by a method whose summary may be exact.
@@ -95,6 +125,7 @@ export async function releaseByUser<P>(
     await first.rejects.close();
     return {
       release: released,
+      written: writer !== undefined,
       scrub: scrubs ? scrubCounts(scrubbed) : {},
       rejected: first.rejects.count,
     };
