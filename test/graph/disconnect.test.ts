@@ -9,8 +9,8 @@ import { density, type QueryGraph, QueryGraphBuilder } from "../../src/methods/g
 import { fig72Log, logArb } from "./fixtures.ts";
 import { degrees, paperDisconnect } from "./paper-degree.ts";
 
-function graphOf(records: LogRecord[]): QueryGraph {
-  const b = new QueryGraphBuilder();
+function graphOf(records: LogRecord[], compactAt?: number): QueryGraph {
+  const b = new QueryGraphBuilder(compactAt);
   for (const e of groupEvents(records)) {
     b.addEvent(e.query);
     for (let i = e.first; i < e.first + e.rows; i++) {
@@ -212,6 +212,14 @@ test("where queries share two URLs, the final release still has no two queries s
       const alive = new Uint8Array(g.queries.length).fill(1);
       for (const v of disconnect(g, { variant, densityThreshold: 0 }).removed) alive[v] = 0;
       assert.ok(degrees(g, alive).every((d) => d === 0));
+    }),
+  );
+});
+
+test("dropping repeated (query, URL) pairs as the builder goes changes nothing in the graph", () => {
+  fc.assert(
+    fc.property(logArb(80), fc.integer({ min: 1, max: 8 }), (recs, compactAt) => {
+      assert.deepEqual(graphOf(recs, compactAt), graphOf(recs));
     }),
   );
 });

@@ -4,14 +4,15 @@
  * (d) the queries the disconnection heuristic (Method 1, 2 or 3) picks until the density reaches the
  * threshold. Every event of a removed query is dropped whole.
  */
-import { groupEvents } from "../../log/events.ts";
+import { groupEvents, type QueryEvent } from "../../log/events.ts";
+import type { LogRecord } from "../../log/record.ts";
+import type { Progress } from "../../util/progress.ts";
 import type { Method, Release } from "../method.ts";
-import { dropQueries } from "../threshold/drop-queries.ts";
+import { dropQueries, dropQueriesByUser } from "../threshold/drop-queries.ts";
 import { disconnect } from "./disconnect.ts";
 import { kAnonymityFilter, Reason } from "./k-anonymity.ts";
 import { type GraphParams, graphDeclaration } from "./meta.ts";
-
-import { QueryGraphBuilder } from "./query-graph.ts";
+import { type QueryGraph, QueryGraphBuilder } from "./query-graph.ts";
 
 export const graph: Method<GraphParams> = {
   ...graphDeclaration,
@@ -20,34 +21,84 @@ export const graph: Method<GraphParams> = {
     ctx.progress.start("graph: building the query-click graph", input.records.length);
     const events = groupEvents(input.records);
     const builder = new QueryGraphBuilder();
-    for (const e of events) {
-      builder.addEvent(e.query);
-      for (let i = e.first; i < e.first + e.rows; i++) {
-        const url = input.records[i]!.clickUrl;
-        if (url) builder.addClick(e.query, url);
-      }
-      ctx.progress.tick(e.rows);
-    }
-    const g = builder.build();
+    addEvents(builder, input.records, events);
+    ctx.progress.tick(input.records.length);
     ctx.progress.stop();
-
-    const reasons = kAnonymityFilter(g, params);
-    const alive = new Uint8Array(g.queries.length);
-    const byReason = [0, 0, 0, 0];
-    for (let v = 0; v < alive.length; v++) {
-      alive[v] = reasons[v] === Reason.Kept ? 1 : 0;
-      byReason[reasons[v]!]!++;
-    }
-    const result = disconnect(g, {
-      variant: params.variant,
-      densityThreshold: params.density,
-      alive,
-      progress: ctx.progress,
-    });
+    const g = builder.build();
+    const { gone, counts } = removals(g, params, ctx.progress);
     const removed = new Set<string>();
-    for (let v = 0; v < alive.length; v++) if (!alive[v]) removed.add(g.queries[v]!);
-    for (const v of result.removed) removed.add(g.queries[v]!);
-    return dropQueries(input, events, removed, {
+    for (let v = 0; v < gone.length; v++) if (gone[v]) removed.add(g.queries[v]!);
+    return dropQueries(input, events, removed, counts);
+  },
+  async anonymizeByUser(log, params, ctx, out): Promise<Release> {
+    // The graph is the aggregate: a node per distinct query, an entry per distinct (query, URL) pair.
+    ctx.progress.start("graph: building the query-click graph, one user at a time");
+    const builder = new QueryGraphBuilder();
+    for await (const block of log.pass()) {
+      addEvents(builder, block, groupEvents(block));
+      ctx.progress.tick(block.length);
+    }
+    ctx.progress.stop();
+    const g = builder.build();
+    const { gone, counts } = removals(g, params, ctx.progress);
+    let removedQueries = 0;
+    for (let v = 0; v < gone.length; v++) removedQueries += gone[v]!;
+    ctx.progress.start("graph: writing the queries kept");
+    try {
+      return await dropQueriesByUser(
+        log,
+        (q) => gone[builder.idOf(q)] === 0,
+        { distinct: g.queries.length, released: g.queries.length - removedQueries },
+        out,
+        counts,
+        ctx.progress,
+      );
+    } finally {
+      ctx.progress.stop();
+    }
+  },
+};
+
+/** Each event of `records` as a node's event, and its click rows as the node's clicks. */
+function addEvents(
+  builder: QueryGraphBuilder,
+  records: readonly LogRecord[],
+  events: readonly QueryEvent[],
+): void {
+  for (const e of events) {
+    builder.addEvent(e.query);
+    for (let i = e.first; i < e.first + e.rows; i++) {
+      const url = records[i]!.clickUrl;
+      if (url) builder.addClick(e.query, url);
+    }
+  }
+}
+
+/** The queries the extension and the disconnection remove (1 in `gone`), and the method's own counts. */
+function removals(
+  g: QueryGraph,
+  params: GraphParams,
+  progress: Progress,
+): { gone: Uint8Array; counts: Record<string, number> } {
+  const reasons = kAnonymityFilter(g, params);
+  const alive = new Uint8Array(g.queries.length);
+  const byReason = [0, 0, 0, 0];
+  for (let v = 0; v < alive.length; v++) {
+    alive[v] = reasons[v] === Reason.Kept ? 1 : 0;
+    byReason[reasons[v]!]!++;
+  }
+  const result = disconnect(g, {
+    variant: params.variant,
+    densityThreshold: params.density,
+    alive,
+    progress,
+  });
+  const gone = new Uint8Array(alive.length);
+  for (let v = 0; v < alive.length; v++) gone[v] = alive[v] ? 0 : 1;
+  for (const v of result.removed) gone[v] = 1;
+  return {
+    gone,
+    counts: {
       "queries removed (vulnerable)": byReason[Reason.Vulnerable]!,
       "queries removed (k results)": byReason[Reason.FewResults]!,
       "queries removed (K sites)": byReason[Reason.FewSites]!,
@@ -56,6 +107,6 @@ export const graph: Method<GraphParams> = {
       "edges after (one per shared URL)": result.edgesAfter,
       "density before": result.densityBefore,
       "density after": result.densityAfter,
-    });
-  },
-};
+    },
+  };
+}

@@ -5,6 +5,7 @@
  */
 import type { QueryEvent } from "../../log/events.ts";
 import type { LogRecord } from "../../log/record.ts";
+import { IntBuffer } from "../../util/int-buffer.ts";
 import { queryTerms } from "./terms.ts";
 
 export class TermHistories {
@@ -93,26 +94,6 @@ export interface KmIndex {
   readonly eventUser: Int32Array;
   readonly histories: TermHistories;
   readonly stats: TermStats;
-}
-
-/** Grow-on-demand Int32 buffer. */
-export class IntBuffer {
-  data: Int32Array;
-  length = 0;
-  constructor(capacity = 1024) {
-    this.data = new Int32Array(Math.max(16, capacity));
-  }
-  push(v: number): void {
-    if (this.length === this.data.length) this.reserve(this.length + 1);
-    this.data[this.length++] = v;
-  }
-  /** Make room for at least `n` values in total. */
-  reserve(n: number): void {
-    if (n <= this.data.length) return;
-    const next = new Int32Array(Math.max(n, this.data.length * 2));
-    next.set(this.data.subarray(0, this.length));
-    this.data = next;
-  }
 }
 
 /** Build the vocabulary, the per-user histories and the term statistics of a log, from its query events. */
