@@ -9,8 +9,7 @@
  */
 import { statSync } from "node:fs";
 import { openLog } from "../log/read.ts";
-import type { LogRecord } from "../log/record.ts";
-import { NotGroupedByUser, userBlocks } from "../log/user-blocks.ts";
+import { NotGroupedByUser } from "../log/user-blocks.ts";
 import { createLogWriter, type LogWriter } from "../log/write.ts";
 import {
   type Method,
@@ -19,9 +18,8 @@ import {
   type ReleaseSink,
   withParamRange,
 } from "../methods/method.ts";
-import { ClickUsers } from "../scrub/click-url.ts";
-import { emptyCounts, scrubRecords, scrubsInput } from "../scrub/scrub-log.ts";
-import { createScrubber } from "../scrub/scrubber.ts";
+import { emptyCounts, scrubsInput } from "../scrub/scrub-log.ts";
+import { scrubbedPasses } from "../stream/user-passes.ts";
 import { type FileRelease, scrubCounts } from "./release.ts";
 
 export interface ByUserRun {
@@ -59,8 +57,6 @@ export async function releaseByUser<P>(
       await first.rejects.abort();
       return undefined;
     }
-    // Later passes read what the first one read: bad lines were reported (or, lenient, set aside) by it.
-    const again = { format: first.format, lenient: true };
     const scrubs = scrubsInput(method.input.text, first);
     const scrubbed = emptyCounts();
     let released: Release;
@@ -76,33 +72,18 @@ export async function releaseByUser<P>(
       },
     };
     try {
-      let clicks: ClickUsers | undefined;
-      if (scrubs && method.input.crossUser) {
-        // Through userBlocks too: a log not grouped by user is found here, before a whole pass is spent on it.
-        progress.start("counting each clicked URL's users (the scrubber drops clicks only one user made)");
-        try {
-          clicks = await ClickUsers.of(userBlocks((await openLog(inputs, { ...again, progress })).batches()));
-        } finally {
-          progress.stop();
-        }
-      }
-      const scrubber = scrubs ? createScrubber({ allow: req.allow ?? ctx.knowledge?.allow }) : undefined;
-      let passes = 0;
-      const log = {
-        format: first.format,
-        classified: first.classified,
-        pass(): AsyncIterable<LogRecord[]> {
-          const n = passes++;
-          return (async function* () {
-            const opened = n === 0 ? first : await openLog(inputs, again);
-            const batches =
-              scrubber === undefined
-                ? opened.batches()
-                : scrubRecords(opened.batches(), scrubber, n === 0 ? scrubbed : emptyCounts(), { clicks });
-            yield* userBlocks(batches);
-          })();
-        },
-      };
+      const log = await scrubbedPasses(
+        first,
+        inputs,
+        scrubs
+          ? {
+              allow: req.allow ?? ctx.knowledge?.allow,
+              counts: scrubbed,
+              singleUserClicks: method.input.crossUser,
+            }
+          : undefined,
+        progress,
+      );
       released = await withParamRange(method.name, () => release(log, params, ctx, sink));
       if (released.log === undefined && released.table === undefined) {
         // The method wrote its log (an empty release still gets its header).
