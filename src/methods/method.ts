@@ -18,6 +18,7 @@ import type { Stage } from "../stream/stage.ts";
 import { ParamError, type ParamSet } from "../util/params.ts";
 import type { Progress } from "../util/progress.ts";
 import { Rng } from "../util/random.ts";
+import type { ShardedRelease } from "./sharded.ts";
 
 export {
   bool,
@@ -215,6 +216,8 @@ export interface Method<P = unknown> extends MethodDeclaration<P> {
    * not the release. Without `out` it returns the log as `anonymize` does.
    */
   anonymizeByUser?(log: UserPasses, params: P, ctx: MethodContext, out?: ReleaseSink): Promise<Release>;
+  /** How the method runs over shards of users (`querymask cluster run`): see ./sharded.ts. */
+  readonly sharded?: ShardedRelease<P>;
 }
 
 /** Where a method read by user writes its released records ({@link Method.anonymizeByUser}). */

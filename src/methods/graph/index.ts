@@ -7,7 +7,8 @@
 import { groupEvents, type QueryEvent } from "../../log/events.ts";
 import type { LogRecord } from "../../log/record.ts";
 import type { Progress } from "../../util/progress.ts";
-import type { Method, Release } from "../method.ts";
+import type { Method, MethodContext, Release, ReleaseSink, UserPasses } from "../method.ts";
+import type { PartialRow, SummedRows } from "../sharded.ts";
 import { dropQueries, dropQueriesByUser } from "../threshold/drop-queries.ts";
 import { disconnect } from "./disconnect.ts";
 import { kAnonymityFilter, Reason } from "./k-anonymity.ts";
@@ -39,25 +40,72 @@ export const graph: Method<GraphParams> = {
       ctx.progress.tick(block.length);
     }
     ctx.progress.stop();
-    const g = builder.build();
-    const { gone, counts } = removals(g, params, ctx.progress);
-    let removedQueries = 0;
-    for (let v = 0; v < gone.length; v++) removedQueries += gone[v]!;
-    ctx.progress.start("graph: writing the queries kept");
-    try {
-      return await dropQueriesByUser(
-        log,
-        (q) => gone[builder.idOf(q)] === 0,
-        { distinct: g.queries.length, released: g.queries.length - removedQueries },
-        out,
-        counts,
-        ctx.progress,
-      );
-    } finally {
+    return removeAndWrite(builder, log, params, ctx, out);
+  },
+  sharded: {
+    addUser(block, order, table) {
+      for (const e of groupEvents(block)) {
+        let clicks = 0;
+        for (let i = e.first; i < e.first + e.rows; i++) {
+          const r = block[i]!;
+          if (!r.clickUrl) continue;
+          clicks++;
+          table.add(URL, r.clickUrl, "", 0, 0, order(r));
+          table.add(PAIR, e.query, r.clickUrl, 0, 0, 0);
+        }
+        table.add(QUERY, e.query, "", 1, clicks, order(block[e.first]!));
+      }
+    },
+    async release(sums, log, params, ctx, out) {
+      ctx.progress.start("graph: the query-click graph from the shards' sums");
+      const builder = new QueryGraphBuilder();
+      for (const r of await byFirst(sums, QUERY)) builder.addNode(r.key, r.a, r.b);
+      for (const r of await byFirst(sums, URL)) builder.url(r.key);
+      for await (const page of sums.rows(PAIR)) for (const r of page) builder.addPair(r.key, r.key2);
       ctx.progress.stop();
-    }
+      return removeAndWrite(builder, log, params, ctx, out);
+    },
   },
 };
+
+/** Rows of graph's partial aggregate: a query (events, clicks), a clicked URL, a (query, URL) pair. */
+const QUERY = 0;
+const URL = 1;
+const PAIR = 2;
+
+/** The summed rows of `kind` in order of first appearance, as the single machine numbers nodes and URLs. */
+async function byFirst(sums: SummedRows, kind: number): Promise<PartialRow[]> {
+  const rows: PartialRow[] = [];
+  for await (const page of sums.rows(kind)) for (const r of page) rows.push(r);
+  return rows.sort((a, b) => a.first - b.first);
+}
+
+/** The removals on the built graph, then the kept events written from the log read by user. */
+async function removeAndWrite(
+  builder: QueryGraphBuilder,
+  log: UserPasses,
+  params: GraphParams,
+  ctx: MethodContext,
+  out: ReleaseSink | undefined,
+): Promise<Release> {
+  const g = builder.build();
+  const { gone, counts } = removals(g, params, ctx.progress);
+  let removedQueries = 0;
+  for (let v = 0; v < gone.length; v++) removedQueries += gone[v]!;
+  ctx.progress.start("graph: writing the queries kept");
+  try {
+    return await dropQueriesByUser(
+      log,
+      (q) => gone[builder.idOf(q)] === 0,
+      { distinct: g.queries.length, released: g.queries.length - removedQueries },
+      out,
+      counts,
+      ctx.progress,
+    );
+  } finally {
+    ctx.progress.stop();
+  }
+}
 
 /** Each event of `records` as a node's event, and its click rows as the node's clicks. */
 function addEvents(

@@ -59,6 +59,35 @@ export class QueryGraphBuilder {
     return id;
   }
 
+  /** A node with its summed frequency and clicks (aggregates summed elsewhere; call in order of first appearance). */
+  addNode(query: string, frequency: number, clicks: number): number {
+    const v = this.node(query);
+    this.frequency.data[v]! += frequency;
+    this.clicks.data[v]! += clicks;
+    return v;
+  }
+
+  /** The URL id of `url`, created on first sight. */
+  url(url: string): number {
+    let u = this.urlOf.get(url);
+    if (u === undefined) {
+      u = this.urls.length;
+      this.urlOf.set(url, u);
+      this.urls.push(url);
+    }
+    return u;
+  }
+
+  /** That some click on `url` was for `query`, both already added (clicks counted by {@link addNode}). */
+  addPair(query: string, url: string): void {
+    this.pairNodes.push(this.idOf(query));
+    this.pairUrls.push(this.url(url));
+    if (this.pairNodes.length >= this.compactAt) {
+      this.compact();
+      this.compactAt = Math.max(this.compactAt, 2 * this.pairNodes.length);
+    }
+  }
+
   /** The node id of `query`, or -1 when it was never added. */
   idOf(query: string): number {
     return this.nodeOf.get(query) ?? -1;
@@ -73,20 +102,9 @@ export class QueryGraphBuilder {
 
   /** One click on `url` for `query`. */
   addClick(query: string, url: string): void {
-    const v = this.node(query);
-    this.clicks.data[v]!++;
-    let u = this.urlOf.get(url);
-    if (u === undefined) {
-      u = this.urls.length;
-      this.urlOf.set(url, u);
-      this.urls.push(url);
-    }
-    this.pairNodes.push(v);
-    this.pairUrls.push(u);
-    if (this.pairNodes.length >= this.compactAt) {
-      this.compact();
-      this.compactAt = Math.max(this.compactAt, 2 * this.pairNodes.length);
-    }
+    this.clicks.data[this.node(query)]!++;
+    this.url(url);
+    this.addPair(query, url);
   }
 
   /**

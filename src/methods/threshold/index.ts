@@ -5,7 +5,7 @@
  */
 import { groupEvents } from "../../log/events.ts";
 import type { Progress } from "../../util/progress.ts";
-import type { Method, Release, UserPasses } from "../method.ts";
+import type { Method, Release, ReleaseSink, UserPasses } from "../method.ts";
 import { dropQueries, dropQueriesByUser } from "./drop-queries.ts";
 import { type ThresholdParams, thresholdDeclaration } from "./meta.ts";
 
@@ -50,6 +50,9 @@ export async function commonQueriesByUser(
   return { common, distinct: users.size };
 }
 
+/** Rows of threshold's partial aggregate: a query and the users (of the shard) who typed it. */
+const QUERY_USERS = 0;
+
 export const threshold: Method<ThresholdParams> = {
   ...thresholdDeclaration,
   parse: (raw) => thresholdDeclaration.params.parse(raw),
@@ -64,18 +67,45 @@ export const threshold: Method<ThresholdParams> = {
     ctx.progress.start("threshold: counting users per query, one user at a time");
     const { common, distinct } = await commonQueriesByUser(log, params.k, ctx.progress);
     ctx.progress.stop();
-    ctx.progress.start("threshold: writing the queries at least k users issued");
-    try {
-      return await dropQueriesByUser(
-        log,
-        (q) => common.has(q),
-        { distinct, released: common.size },
-        out,
-        {},
-        ctx.progress,
-      );
-    } finally {
-      ctx.progress.stop();
-    }
+    return writeCommon(log, common, distinct, ctx.progress, out);
+  },
+  sharded: {
+    addUser(block, _order, table) {
+      const typed = new Set<string>();
+      for (const e of groupEvents(block)) typed.add(e.query);
+      for (const q of typed) table.add(QUERY_USERS, q, "", 1, 0, 0);
+    },
+    async release(sums, log, params, ctx, out) {
+      const common = new Set<string>();
+      let distinct = 0;
+      for await (const page of sums.rows(QUERY_USERS)) {
+        distinct += page.length;
+        for (const r of page) if (r.a >= params.k) common.add(r.key);
+      }
+      return writeCommon(log, common, distinct, ctx.progress, out);
+    },
   },
 };
+
+/** The release of the queries in `common`, written from the log read by user. */
+async function writeCommon(
+  log: UserPasses,
+  common: ReadonlySet<string>,
+  distinct: number,
+  progress: Progress,
+  out: ReleaseSink | undefined,
+): Promise<Release> {
+  progress.start("threshold: writing the queries at least k users issued");
+  try {
+    return await dropQueriesByUser(
+      log,
+      (q) => common.has(q),
+      { distinct, released: common.size },
+      out,
+      {},
+      progress,
+    );
+  } finally {
+    progress.stop();
+  }
+}
