@@ -25,7 +25,8 @@ export interface LogPasses {
  * Passes over `first` (opened on `inputs`): the first pass reads `first` itself (its bad lines are reported, or set
  * aside, there), later ones open the inputs again, leniently. With `scrub`, every pass scrubs its records and the
  * first one's counts go to `counts`; the click count pass reads by user too, so a log not grouped by user is found
- * (NotGroupedByUser) before a whole pass is spent on it.
+ * (NotGroupedByUser) before a whole pass is spent on it. `keep`: the passes hold only the records of these users
+ * (the click counts are the whole log's).
  */
 export async function scrubbedPasses(
   first: OpenedLog,
@@ -39,6 +40,7 @@ export async function scrubbedPasses(
       }
     | undefined,
   progress?: Progress,
+  keep?: (user: string) => boolean,
 ): Promise<LogPasses> {
   const again = { format: first.format, lenient: true };
   let clicks: ClickUsers | undefined;
@@ -59,12 +61,24 @@ export async function scrubbedPasses(
       const n = passes++;
       return (async function* () {
         const opened = n === 0 ? first : await openLog(inputs, again);
+        const read = keep === undefined ? opened.batches() : only(opened.batches(), keep);
         const batches =
           scrubber === undefined
-            ? opened.batches()
-            : scrubRecords(opened.batches(), scrubber, n === 0 ? scrub!.counts : emptyCounts(), { clicks });
+            ? read
+            : scrubRecords(read, scrubber, n === 0 ? scrub!.counts : emptyCounts(), { clicks });
         yield* userBlocks(batches);
       })();
     },
   };
+}
+
+/** The records of the users `keep` takes (before scrubbing: a shard scrubs only its own users' records). */
+async function* only(
+  batches: AsyncIterable<readonly LogRecord[]>,
+  keep: (user: string) => boolean,
+): AsyncGenerator<LogRecord[]> {
+  for await (const batch of batches) {
+    const mine = batch.filter((r) => keep(r.user));
+    if (mine.length > 0) yield mine;
+  }
 }
