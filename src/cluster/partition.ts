@@ -39,3 +39,8 @@ export function partitionRng(seed: number, partition: number, partitions: number
   if (partitions === 1) return methodRng(seed);
   return Rng.fromSeed(fmix32((seed ^ Math.imul(partition + 1, 0x9e3779b1)) >>> 0) | 0);
 }
+
+/** Which batch worker owns a user (`cluster run` of a batch method): a stable hash of the user id. */
+export function userShardOf(user: string, shards: number): number {
+  return shards <= 1 ? 0 : hashString(user, 0x05e4) % shards;
+}

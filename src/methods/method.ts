@@ -10,7 +10,7 @@ import type { KnowledgeService } from "../classify/service.ts";
 import type { CountTable } from "../log/count-table.ts";
 import type { DeclaredInput, MethodModel, TextDomain } from "../log/declared.ts";
 import type { Guarantee } from "../log/guarantee.ts";
-import type { LogRecord, QueryLog } from "../log/record.ts";
+import type { LogFormat, LogRecord, QueryLog } from "../log/record.ts";
 import type { RowBlock } from "../log/row-block.ts";
 import type { RowWriter } from "../log/row-write.ts";
 import type { ClickUsers } from "../scrub/click-url.ts";
@@ -18,6 +18,7 @@ import type { Stage } from "../stream/stage.ts";
 import { ParamError, type ParamSet } from "../util/params.ts";
 import type { Progress } from "../util/progress.ts";
 import { Rng } from "../util/random.ts";
+import type { ShardedRelease } from "./sharded.ts";
 
 export {
   bool,
@@ -152,6 +153,8 @@ export interface MethodDeclaration<P = unknown, N extends string = string> {
    * the rest of the row instead of parsing and printing every field (src/log/rows.ts). Absent = records only.
    */
   readonly rows?: boolean;
+  /** The method runs over shards of users in the cluster (`cluster run`): its index.ts gives {@link Method.sharded}. */
+  readonly shards?: boolean;
 }
 
 /** The part of a declaration the audit reads (src/log/declared.ts). */
@@ -210,12 +213,28 @@ export interface Method<P = unknown> extends MethodDeclaration<P> {
    * it can read again (regular files). The release must equal `anonymize`'s on the same log for the same
    * randomness; a method takes its randomness from the context only after its first pass (which is where a log
    * not grouped by user is found, and the CLI then gives `anonymize` the same context).
+   *
+   * A method that releases a log writes it to `out` when one is given, in release order, during its last pass
+   * (never before its first pass has ended, so bad input and a log not grouped by user are found before anything
+   * is written), and returns a release without `log` and `origin`: memory then follows the method's aggregates,
+   * not the release. Without `out` it returns the log as `anonymize` does.
    */
-  anonymizeByUser?(log: UserPasses, params: P, ctx: MethodContext): Promise<Release>;
+  anonymizeByUser?(log: UserPasses, params: P, ctx: MethodContext, out?: ReleaseSink): Promise<Release>;
+  /** How the method runs over shards of users (`querymask cluster run`): see ./sharded.ts. */
+  readonly sharded?: ShardedRelease<P>;
+}
+
+/** Where a method read by user writes its released records ({@link Method.anonymizeByUser}). */
+export interface ReleaseSink {
+  /** Append records, in release order; await the result when it is a promise (the disk is behind). */
+  write(records: readonly LogRecord[]): undefined | Promise<void>;
 }
 
 /** A log a method reads by user ({@link Method.anonymizeByUser}). */
 export interface UserPasses {
+  /** The input's format and whether it carries the classifier's columns (a released log keeps them). */
+  readonly format?: LogFormat;
+  readonly classified?: boolean;
   /**
    * One pass over the log: each user's records (as `anonymize` would be given them: scrubbed when the CLI scrubs)
    * as one block, users in log order, the same records in the same order every pass. Throws

@@ -87,6 +87,21 @@ export function streamingMethod(name: string): MethodEntry {
   return m;
 }
 
+/** The methods `cluster run` runs: the streaming ones and those that run over shards of users. */
+export const clusterMethods: readonly MethodEntry[] = methods.filter((m) => m.input.timeOrder || m.shards);
+
+/** The cluster method named `name`; a {@link UsageError} for one the cluster cannot run. */
+export function clusterMethod(name: string): MethodEntry {
+  const m = methodEntry(name);
+  if (!m.input.timeOrder && !m.shards) {
+    const known = clusterMethods.map((x) => x.name).join(", ");
+    throw new UsageError(
+      `${name} runs neither as a stream nor over shards of users; the cluster runs ${known}`,
+    );
+  }
+  return m;
+}
+
 /** Every method, loaded (in registry order). */
 export async function loadMethods(): Promise<AnyMethod[]> {
   return Promise.all(methods.map((m) => m.load()));

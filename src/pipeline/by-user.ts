@@ -8,17 +8,24 @@
  * (it cannot be read twice), goes to the batch path instead.
  */
 import { statSync } from "node:fs";
-import type { LogRecord } from "../log/record.ts";
-import { NotGroupedByUser, userBlocks } from "../log/user-blocks.ts";
-import { type Method, type MethodContext, type Release, withParamRange } from "../methods/method.ts";
-import { ClickUsers } from "../scrub/click-url.ts";
-import { emptyCounts, scrubRecords, scrubsInput } from "../scrub/scrub-log.ts";
-import { createScrubber } from "../scrub/scrubber.ts";
+import { NotGroupedByUser } from "../log/user-blocks.ts";
+import { createLogWriter, type LogWriter } from "../log/write.ts";
+import {
+  type Method,
+  type MethodContext,
+  type Release,
+  type ReleaseSink,
+  withParamRange,
+} from "../methods/method.ts";
+import { emptyCounts, scrubsInput } from "../scrub/scrub-log.ts";
+import { scrubbedPasses } from "../stream/user-passes.ts";
 import { fileReading } from "./read.ts";
 import { type FileRelease, scrubCounts } from "./release.ts";
 
 export interface ByUserRun {
   readonly release: Release;
+  /** The method wrote its released log to `out` itself (it is in place). */
+  readonly written: boolean;
   /** What scrubbing did (first pass), as summary counts; empty when the input was not scrubbed. */
   readonly scrub: Record<string, number>;
   readonly rejected: number;
@@ -32,7 +39,7 @@ export async function releaseByUser<P>(
   method: Method<P>,
   params: P,
   ctx: MethodContext,
-  req: Pick<FileRelease<P>, "inputs" | "read" | "progress" | "say" | "heap" | "allow" | "reading">,
+  req: Pick<FileRelease<P>, "inputs" | "read" | "out" | "progress" | "say" | "heap" | "allow" | "reading">,
 ): Promise<ByUserRun | undefined> {
   // The state grows with the log's distinct queries, not its rows.
   req.heap?.byUser(true);
@@ -43,47 +50,53 @@ export async function releaseByUser<P>(
   async function attempt(): Promise<ByUserRun | undefined> {
     const release = method.anonymizeByUser?.bind(method);
     const { inputs, progress } = req;
-    const openLog = (req.reading ?? fileReading).open;
     if (release === undefined) return undefined;
     // The reader's progress counts rows; the method's phases count users' rows themselves.
+    const openLog = (req.reading ?? fileReading).open;
     const first = await openLog(inputs, { ...req.read, progress: undefined });
     if (!first.files.every((f) => statSync(f).isFile())) {
       await first.rejects.abort();
       return undefined;
     }
-    // Later passes read what the first one read: bad lines were reported (or, lenient, set aside) by it.
-    const again = { format: first.format, lenient: true };
     const scrubs = scrubsInput(method.input.text, first);
     const scrubbed = emptyCounts();
     let released: Release;
+    // The release file, opened at the method's first write (during its last pass).
+    let writer: LogWriter | undefined;
+    const sink: ReleaseSink = {
+      write(records) {
+        writer ??= createLogWriter(req.out, first.format, { classified: first.classified });
+        const w = writer;
+        let behind: Promise<void> | undefined;
+        for (const r of records) behind = w.write(r) ?? behind;
+        return behind;
+      },
+    };
     try {
-      let clicks: ClickUsers | undefined;
-      if (scrubs && method.input.crossUser) {
-        // Through userBlocks too: a log not grouped by user is found here, before a whole pass is spent on it.
-        progress.start("counting each clicked URL's users (the scrubber drops clicks only one user made)");
-        try {
-          clicks = await ClickUsers.of(userBlocks((await openLog(inputs, { ...again, progress })).batches()));
-        } finally {
-          progress.stop();
-        }
+      const log = await scrubbedPasses(
+        first,
+        inputs,
+        scrubs
+          ? {
+              allow: req.allow ?? ctx.knowledge?.allow,
+              counts: scrubbed,
+              singleUserClicks: method.input.crossUser,
+            }
+          : undefined,
+        progress,
+        undefined,
+        openLog,
+      );
+      released = await withParamRange(method.name, () => release(log, params, ctx, sink));
+      if (released.log === undefined && released.table === undefined) {
+        // The method wrote its log (an empty release still gets its header).
+        writer ??= createLogWriter(req.out, first.format, { classified: first.classified });
+        await writer.close();
+      } else if (writer !== undefined) {
+        throw new Error(`method ${method.name} wrote records and returned a release too`);
       }
-      const scrubber = scrubs ? createScrubber({ allow: req.allow ?? ctx.knowledge?.allow }) : undefined;
-      let passes = 0;
-      const log = {
-        pass(): AsyncIterable<LogRecord[]> {
-          const n = passes++;
-          return (async function* () {
-            const opened = n === 0 ? first : await openLog(inputs, again);
-            const batches =
-              scrubber === undefined
-                ? opened.batches()
-                : scrubRecords(opened.batches(), scrubber, n === 0 ? scrubbed : emptyCounts(), { clicks });
-            yield* userBlocks(batches);
-          })();
-        },
-      };
-      released = await withParamRange(method.name, () => release(log, params, ctx));
     } catch (e) {
+      await writer?.abort();
       if (!(e instanceof NotGroupedByUser)) throw e;
       await first.rejects.abort();
       // Where the grouping broke is a position in the data: said only by a method whose summary may be exact.
@@ -96,6 +109,7 @@ export async function releaseByUser<P>(
     await first.rejects.close();
     return {
       release: released,
+      written: writer !== undefined,
       scrub: scrubs ? scrubCounts(scrubbed) : {},
       rejected: first.rejects.count,
     };

@@ -111,11 +111,12 @@ export async function releaseFiles<P>(given: FileRelease<P>): Promise<FileReleas
   let scrub: Record<string, number> = {};
   let rejected = 0;
   let mode: FileReleased["mode"] = "batch";
+  let written = false;
   if (!req.batch && method.anonymizeByUser !== undefined) {
     const { releaseByUser } = await import("./by-user.ts");
     const byUser = await releaseByUser(method, req.params, ctx, req);
     if (byUser !== undefined) {
-      ({ release, rejected, scrub } = byUser);
+      ({ release, rejected, scrub, written } = byUser);
       mode = "by-user";
     }
   }
@@ -139,7 +140,7 @@ export async function releaseFiles<P>(given: FileRelease<P>): Promise<FileReleas
   if (release.log) await writeLog(req.out, release.log);
   else if (release.table)
     await (await import("../log/count-table.ts")).writeCountTable(req.out, release.table);
-  else throw new Error(`method ${method.name} released nothing`);
+  else if (!written) throw new Error(`method ${method.name} released nothing`);
   return {
     mode,
     guarantee: release.guarantee,

@@ -30,7 +30,11 @@ test("the single-clicker URL rule is applied only where a method allows cross-us
   const clicks = async (method: string) =>
     (await prepareFor(methodEntry(method), soleClicker(), {})).log.records.filter((r) => r.clickUrl).length;
   assert.equal(methodEntry("dp").input.crossUser, false);
-  assert.equal(await clicks("dp"), 1, "dp's input keeps the sole clicker's click (its pair selection decides)");
+  assert.equal(
+    await clicks("dp"),
+    1,
+    "dp's input keeps the sole clicker's click (its pair selection decides)",
+  );
   assert.equal(methodEntry("threshold").input.crossUser, true);
   assert.equal(await clicks("threshold"), 0, "threshold's input drops it, as querymask scrub does");
 });
@@ -42,7 +46,19 @@ test("a DP run publishes no exact figure of the run; --diagnostics writes them t
   const out = join(dir, "counts.tsv");
   const r = spawnSync(
     process.execPath,
-    ["bin/querymask.js", "anonymize", "--method", "dp", "--noise", "seeded", "--json", "--diagnostics", input, "-o", out],
+    [
+      "bin/querymask.js",
+      "anonymize",
+      "--method",
+      "dp",
+      "--noise",
+      "seeded",
+      "--json",
+      "--diagnostics",
+      input,
+      "-o",
+      out,
+    ],
     { encoding: "utf8" },
   );
   assert.equal(r.status, 0, r.stderr);
@@ -54,7 +70,8 @@ test("a DP run publishes no exact figure of the run; --diagnostics writes them t
   const path = `${out}.diagnostics.PRIVATE.json`;
   assert.ok(existsSync(path));
   const diagnostics = JSON.parse(readFileSync(path, "utf8")) as Record<string, number>;
-  for (const key of ["rows read", "rejected lines", "seconds"]) assert.equal(typeof diagnostics[key], "number", key);
+  for (const key of ["rows read", "rejected lines", "seconds"])
+    assert.equal(typeof diagnostics[key], "number", key);
   assert.match(r.stderr, /diagnostics\.PRIVATE\.json — they are not private: never publish them/);
   assert.doesNotMatch(r.stderr, /\d[\d,]* done/, "progress lines name no count");
 });

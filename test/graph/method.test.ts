@@ -4,12 +4,13 @@ import fc from "fast-check";
 import { groupEvents } from "../../src/log/events.ts";
 import type { QueryLog } from "../../src/log/record.ts";
 import { graph } from "../../src/methods/graph/index.ts";
-import { degrees, QueryGraphBuilder } from "../../src/methods/graph/query-graph.ts";
+import { QueryGraphBuilder } from "../../src/methods/graph/query-graph.ts";
 import { ParamError } from "../../src/methods/method.ts";
 import { loadMethod } from "../../src/methods/registry.ts";
 import { silentProgress } from "../../src/util/progress.ts";
 import { Rng } from "../../src/util/random.ts";
 import { event, fig72Log, log, logArb } from "./fixtures.ts";
+import { degrees } from "./paper-degree.ts";
 
 const ctx = (seed = 1) => ({ rng: Rng.fromSeed(seed), progress: silentProgress });
 

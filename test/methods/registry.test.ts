@@ -38,6 +38,12 @@ test("each registry entry loads the method it declares, in registry order", asyn
       assert.deepEqual(m[key], entry[key], `${entry.name}.${key}`);
     }
     assert.equal(m.params, entry.params, `${entry.name}: the implementation's schema is the declaration's`);
+    assert.equal(
+      m.sharded !== undefined,
+      entry.shards === true,
+      `${entry.name}: runs over shards as it declares`,
+    );
+    assert.equal(m.createStage !== undefined, entry.input.timeOrder, `${entry.name}: streams as it declares`);
   }
   await assert.rejects(loadMethod("nope"), /unknown method "nope"; known methods: swap, /);
 });

@@ -136,7 +136,11 @@ test("experiment -o DIR never writes over an input that lives in DIR", () => {
   const privacy = join(dir, "p.json");
   writeFileSync(
     privacy,
-    JSON.stringify({ log: "in.tsv", methods: [{ method: "identity" }], frontier: { privacy: "matcher.nonsense" } }),
+    JSON.stringify({
+      log: "in.tsv",
+      methods: [{ method: "identity" }],
+      frontier: { privacy: "matcher.nonsense" },
+    }),
   );
   refused(cli("experiment", privacy, "-o", join(dir, "x"), "-q"), privacy, /frontier\.privacy.*no yardstick/);
 });

@@ -8,6 +8,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { dirname, resolve } from "node:path";
 import type { Command } from "commander";
 import { runAnonymizeWorker } from "../../cluster/anonymize-worker.ts";
+import { runBatchCluster, runBatchWorker } from "../../cluster/batch-run.ts";
 import { type Bus, openBus } from "../../cluster/bus.ts";
 import { runClassifyWorker } from "../../cluster/classify-worker.ts";
 import { checkConfig, writeConfig } from "../../cluster/config.ts";
@@ -29,7 +30,7 @@ import { resetStreams } from "../../cluster/topology.ts";
 import { openLog } from "../../log/read.ts";
 import type { LogRecord } from "../../log/record.ts";
 import { writeBatches } from "../../log/write.ts";
-import { streamingMethods as streaming, streamingMethod } from "../../methods/registry.ts";
+import { clusterMethod, clusterMethods, loadMethod } from "../../methods/registry.ts";
 import { PgProfileStore } from "../../profile/pg-store.ts";
 import { ClickUsers, dropSingleUserClick } from "../../scrub/click-url.ts";
 import { sortByTime } from "../../stream/time-order.ts";
@@ -92,6 +93,8 @@ interface RunFlags extends ServerFlags, InputFlags {
   params?: string;
   seed: number;
   partitions: number;
+  workers: number;
+  batchUsers: number;
   classifiers: number;
   batchSize: number;
   profileDepth: number;
@@ -190,6 +193,20 @@ export function register(program: Command): void {
     });
   quietOption(
     serverOptions(
+      worker
+        .command("batch")
+        .description(
+          "sum one shard of users' partial aggregates of a batch method into PostgreSQL (cluster run)",
+        ),
+    ),
+  )
+    .requiredOption("--config <file>", "the run's configuration (written by cluster run)")
+    .requiredOption("--shard <s>", "users' shard, 0 … the run's workers − 1", intArg(0))
+    .action(async (f: ServerFlags & { config: string; shard: number }) => {
+      await runBatchWorker(pgUrl(configOf(f)), f.config, f.shard);
+    });
+  quietOption(
+    serverOptions(
       worker.command("profile").description("write released profiles to PostgreSQL (idempotent)"),
     ),
   )
@@ -219,20 +236,36 @@ export function register(program: Command): void {
     .requiredOption("-o, --out <file>", "released log")
     .option(
       "-m, --method <name>",
-      `streaming method: ${streaming.map((m) => m.name).join(", ")}`,
-      streaming[0]?.name,
+      `method: ${clusterMethods.map((m) => `${m.name} (${m.shards ? "batch, over shards of users" : "streams"})`).join(", ")}`,
+      clusterMethods.find((m) => !m.shards)?.name,
     )
     .option("--params <json>", "method parameters as JSON, e.g. '{\"k\":3}' (or as flags: --k 3)")
     .option("--seed <n>", "random seed", parseSeed, DEFAULT_SEED)
     .option("--partitions <n>", "anonymizer partitions (one worker each)", intArg(1), 2)
+    .option("--workers <n>", "batch methods: shards of users (one worker each)", intArg(1), 2)
+    .option(
+      "--batch-users <n>",
+      "batch methods: users per batch a worker sums into PostgreSQL",
+      intArg(1),
+      10_000,
+    )
     .option("--classifiers <n>", "classify workers (one per shard of the query texts)", intArg(1), 1)
     .option("--batch-size <n>", "records per ingest batch", intArg(1), 1000)
     .option("--profile-depth <n>", "ODP depth of the PostgreSQL profiles", intArg(1), 1)
     .option("--json", "print the summary as JSON");
-  addParamFlags(run, streaming, "method", "method", RESERVED);
+  addParamFlags(run, clusterMethods, "method", "method", RESERVED);
   run.action(async (inputs: string[], f: RunFlags) => {
-    const params = givenParamsWithJson(streamingMethod(f.method), streaming, f, f.params, "method");
+    const entry = clusterMethod(f.method);
+    const params = givenParamsWithJson(entry, clusterMethods, f, f.params, "method");
     const c = configOf(f);
+    if (entry.shards) {
+      // Before any server or worker: bad parameters are the run's whole outcome.
+      (await loadMethod(f.method)).parse(params);
+      const opts = readOptions(f, f.out);
+      await checkOutputs(inputs, fileOutputs(f.out, opts.rejectsPath));
+      await batchRun(inputs, f, params, c, opts);
+      return;
+    }
     const config = {
       version: 2 as const,
       partitions: f.partitions,
@@ -364,4 +397,50 @@ export function register(program: Command): void {
     if (f.json) process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
     else printTable(Object.entries(summary).map(([k, v]) => [k, typeof v === "number" ? v : String(v)]));
   });
+}
+
+/** `cluster run` of a batch method: the coordinator (src/cluster/batch-run.ts), then the method's summary. */
+async function batchRun(
+  inputs: string[],
+  f: RunFlags,
+  params: Record<string, unknown>,
+  c: ClusterConfig,
+  opts: ReturnType<typeof readOptions>,
+): Promise<void> {
+  const t0 = performance.now();
+  const run = await runBatchCluster({
+    pgUrl: pgUrl(c),
+    inputs,
+    out: f.out,
+    method: f.method,
+    params,
+    seed: f.seed,
+    shards: f.workers,
+    batchUsers: f.batchUsers,
+    read: opts,
+    spawnWorker: (a) => spawnWorker([...a, ...serverArgs(c)]),
+    log: (l) => process.stderr.write(`cluster: ${l}\n`),
+  });
+  const seconds = (performance.now() - t0) / 1000;
+  reportRejects(run.rejected, opts.rejectsPath);
+  const summary = {
+    method: f.method,
+    params,
+    seed: f.seed,
+    workers: f.workers,
+    batches: run.batches,
+    "worker restarts": run.restarts,
+    out: f.out,
+    ...(run.scrub
+      ? { "rows read": run.scrub.records, "rows left empty by the scrubber": run.scrub.removed }
+      : {}),
+    ...run.release.counts,
+    rejected: run.rejected,
+    "seconds (workers)": run.seconds.workers,
+    "seconds (release)": run.seconds.release,
+    seconds,
+  };
+  if (f.json) process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
+  else
+    printTable(Object.entries(summary).map(([k, v]) => [k, typeof v === "number" ? v : JSON.stringify(v)]));
 }

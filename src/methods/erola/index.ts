@@ -11,6 +11,7 @@ import { STOP_WORDS, words } from "../../semantic/concept-mapper.ts";
 import { profileOf } from "../../semantic/profile.ts";
 import { type UserLogs, userLogs } from "../../semantic/user-logs.ts";
 import { contextMapper } from "../mdav/index.ts";
+import { anonymizeWhenItFits, checkHeap } from "../mdav/limits.ts";
 import { cached, meanEvents, microaggregate } from "../mdav/microaggregate.ts";
 import { booleanDistanceMatrix } from "../mdav/multiset-distance.ts";
 import type { Method } from "../method.ts";
@@ -35,7 +36,11 @@ export function wordCategories(query: string, mapper: ConceptMapper): number[] {
 export const erola: Method<ErolaParams> = {
   ...erolaDeclaration,
   parse: (raw) => erolaDeclaration.params.parse(raw),
+  anonymizeByUser(log, params, ctx) {
+    return anonymizeWhenItFits(this, log, params, ctx);
+  },
   async anonymize(input, params, ctx) {
+    checkHeap(this.name, input.records.length, true);
     const mapper = await contextMapper(ctx);
     const perMapper = cached(input, "erola", () => new WeakMap<ConceptMapper, Prepared>());
     let prepared = perMapper.get(mapper);

@@ -23,6 +23,11 @@ export class IndexedMaxHeap {
     return this.pos[id]! >= 0;
   }
 
+  /** The key `id` was last given (meaningful while it is in the heap). */
+  keyOf(id: number): number {
+    return this.key[id]!;
+  }
+
   /** Insert `id` with `key`, or change its key if present. */
   set(id: number, key: number): void {
     const p = this.pos[id]!;

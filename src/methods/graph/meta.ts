@@ -37,6 +37,7 @@ export const graphDeclaration: MethodDeclaration<GraphParams, "graph"> = {
   paper: "Poblete et al. 2010",
   kind: "release",
   input: { text: "scrubbed", timeOrder: false, userGrouping: false, crossUser: true },
+  shards: true,
   disclosure: "exact",
   releases: "log",
   model: "graph-disconnection",

@@ -7,6 +7,7 @@
  * bipartite query–URL incidence in two compressed (CSR) arrays and neighbourhoods are enumerated through the
  * URLs. Node ids are assigned in order of first appearance, which makes every tie-break reproducible.
  */
+import { IntBuffer } from "../../util/int-buffer.ts";
 
 /** Compressed incidence between queries (nodes) and clicked URLs. */
 export interface QueryGraph {
@@ -32,11 +33,18 @@ export class QueryGraphBuilder {
   private readonly urlOf = new Map<string, number>();
   private readonly queries: string[] = [];
   private readonly urls: string[] = [];
-  private frequency: number[] = [];
-  private clicks: number[] = [];
-  /** One (node, url) entry per click, duplicates included; deduplicated by {@link build}. */
-  private pairNodes: number[] = [];
-  private pairUrls: number[] = [];
+  private frequency = new IntBuffer();
+  private clicks = new IntBuffer();
+  /** One (node, url) entry per click, repeats included until {@link compact} drops them. */
+  private pairNodes = new IntBuffer();
+  private pairUrls = new IntBuffer();
+  /** Pairs held after the last compaction: the next one runs when there are twice as many. */
+  private compactAt: number;
+
+  /** `compactAt`: pairs held before the first compaction (tests set it low). */
+  constructor(compactAt = 1 << 20) {
+    this.compactAt = compactAt;
+  }
 
   /** The node id of `query`, created on first sight. */
   node(query: string): number {
@@ -51,43 +59,91 @@ export class QueryGraphBuilder {
     return id;
   }
 
-  /** One query event (one submission of `query`). Returns its node id. */
-  addEvent(query: string): number {
+  /** A node with its summed frequency and clicks (aggregates summed elsewhere; call in order of first appearance). */
+  addNode(query: string, frequency: number, clicks: number): number {
     const v = this.node(query);
-    this.frequency[v] = (this.frequency[v] ?? 0) + 1;
+    this.frequency.data[v]! += frequency;
+    this.clicks.data[v]! += clicks;
     return v;
   }
 
-  /** One click on `url` for `query`. */
-  addClick(query: string, url: string): void {
-    const v = this.node(query);
-    this.clicks[v] = (this.clicks[v] ?? 0) + 1;
+  /** The URL id of `url`, created on first sight. */
+  url(url: string): number {
     let u = this.urlOf.get(url);
     if (u === undefined) {
       u = this.urls.length;
       this.urlOf.set(url, u);
       this.urls.push(url);
     }
-    this.pairNodes.push(v);
-    this.pairUrls.push(u);
+    return u;
+  }
+
+  /** That some click on `url` was for `query`, both already added (clicks counted by {@link addNode}). */
+  addPair(query: string, url: string): void {
+    this.pairNodes.push(this.idOf(query));
+    this.pairUrls.push(this.url(url));
+    if (this.pairNodes.length >= this.compactAt) {
+      this.compact();
+      this.compactAt = Math.max(this.compactAt, 2 * this.pairNodes.length);
+    }
+  }
+
+  /** The node id of `query`, or -1 when it was never added. */
+  idOf(query: string): number {
+    return this.nodeOf.get(query) ?? -1;
+  }
+
+  /** One query event (one submission of `query`). Returns its node id. */
+  addEvent(query: string): number {
+    const v = this.node(query);
+    this.frequency.data[v]!++;
+    return v;
+  }
+
+  /** One click on `url` for `query`. */
+  addClick(query: string, url: string): void {
+    this.clicks.data[this.node(query)]!++;
+    this.url(url);
+    this.addPair(query, url);
+  }
+
+  /**
+   * The distinct (node, url) pairs so far, sorted as numbers node·m + url (exact below 2^53, m = URLs so far):
+   * each node's URLs come out ascending, and each URL's nodes too. Repeated clicks (a user's repeated query, many
+   * users' popular one) so cost memory only until the next compaction.
+   */
+  private compact(): Float64Array {
+    const m = this.urls.length;
+    const n = this.pairNodes.length;
+    const keys = new Float64Array(n);
+    const nodes = this.pairNodes.data;
+    const urls = this.pairUrls.data;
+    for (let i = 0; i < n; i++) keys[i] = nodes[i]! * m + urls[i]!;
+    keys.sort();
+    let pairs = 0;
+    for (let i = 0; i < n; i++) {
+      if (i > 0 && keys[i] === keys[i - 1]) continue;
+      const k = keys[i]!;
+      const v = Math.floor(k / m);
+      keys[pairs] = k;
+      nodes[pairs] = v;
+      urls[pairs++] = k - v * m;
+    }
+    this.pairNodes.length = pairs;
+    this.pairUrls.length = pairs;
+    return keys.subarray(0, pairs);
   }
 
   build(): QueryGraph {
     const n = this.queries.length;
     const m = this.urls.length;
-    // Sort the (node, url) pairs as numbers node·m + url (exact below 2^53) and drop repeats: each node's URLs
-    // come out ascending, and each URL's nodes too.
-    const keys = new Float64Array(this.pairNodes.length);
-    for (let i = 0; i < keys.length; i++) keys[i] = this.pairNodes[i]! * m + this.pairUrls[i]!;
-    keys.sort();
+    const keys = this.compact();
+    const pairs = keys.length;
     const nodeUrlStart = new Int32Array(n + 1);
     const urlNodeStart = new Int32Array(m + 1);
-    let pairs = 0;
-    for (let i = 0; i < keys.length; i++) {
-      if (i > 0 && keys[i] === keys[i - 1]) continue;
+    for (let i = 0; i < pairs; i++) {
       const k = keys[i]!;
       const v = Math.floor(k / m);
-      keys[pairs++] = k;
       nodeUrlStart[v + 1]!++;
       urlNodeStart[k - v * m + 1]!++;
     }
@@ -106,17 +162,17 @@ export class QueryGraphBuilder {
     const graph: QueryGraph = {
       queries: this.queries,
       urls: this.urls,
-      frequency: Int32Array.from(this.frequency),
-      clicks: Int32Array.from(this.clicks),
+      frequency: this.frequency.data.slice(0, n),
+      clicks: this.clicks.data.slice(0, n),
       nodeUrlStart,
       nodeUrls,
       urlNodeStart,
       urlNodes,
     };
-    this.pairNodes = [];
-    this.pairUrls = [];
-    this.frequency = [];
-    this.clicks = [];
+    this.pairNodes = new IntBuffer();
+    this.pairUrls = new IntBuffer();
+    this.frequency = new IntBuffer();
+    this.clicks = new IntBuffer();
     return graph;
   }
 }
@@ -124,30 +180,4 @@ export class QueryGraphBuilder {
 /** Graph density (Definition 1): 2|E| / (|V|(|V|−1)); 0 for fewer than two nodes. */
 export function density(edges: number, nodes: number): number {
   return nodes < 2 ? 0 : (2 * edges) / (nodes * (nodes - 1));
-}
-
-/**
- * Degrees of all nodes among the `alive` ones (all when omitted): the number of other alive nodes sharing at
- * least one URL. Cost Σ over URLs of (nodes of the URL)², which is the edge count up to duplicates.
- */
-export function degrees(g: QueryGraph, alive?: Uint8Array): Int32Array {
-  const n = g.queries.length;
-  const deg = new Int32Array(n);
-  const stamp = new Int32Array(n).fill(-1);
-  for (let v = 0; v < n; v++) {
-    if (alive && !alive[v]) continue;
-    let d = 0;
-    stamp[v] = v;
-    for (let i = g.nodeUrlStart[v]!, end = g.nodeUrlStart[v + 1]!; i < end; i++) {
-      const u = g.nodeUrls[i]!;
-      for (let j = g.urlNodeStart[u]!, jend = g.urlNodeStart[u + 1]!; j < jend; j++) {
-        const x = g.urlNodes[j]!;
-        if (stamp[x] === v || (alive && !alive[x])) continue;
-        stamp[x] = v;
-        d++;
-      }
-    }
-    deg[v] = d;
-  }
-  return deg;
 }

@@ -5,6 +5,7 @@
  */
 import type { QueryEvent } from "../../log/events.ts";
 import type { LogRecord } from "../../log/record.ts";
+import { IntBuffer } from "../../util/int-buffer.ts";
 import { queryTerms } from "./terms.ts";
 
 export class TermHistories {
@@ -95,39 +96,73 @@ export interface KmIndex {
   readonly stats: TermStats;
 }
 
-/** Grow-on-demand Int32 buffer. */
-export class IntBuffer {
-  data: Int32Array;
-  length = 0;
-  constructor(capacity = 1024) {
-    this.data = new Int32Array(Math.max(16, capacity));
+/** Term ids by first appearance and each term's log-wide statistics, fed one query event at a time. */
+class TermCounter {
+  readonly termId = new Map<string, number>();
+  readonly vocab: string[] = [];
+  occ: number[] = [];
+  imp: number[] = [];
+  clk: number[] = [];
+  private lastEvent: number[] = [];
+  private events = 0;
+
+  /** The next event's terms, as ids pushed on `out` (repeats kept). */
+  event(query: string, clicks: number, out: IntBuffer): void {
+    const e = this.events++;
+    for (const term of queryTerms(query)) {
+      let t = this.termId.get(term);
+      if (t === undefined) {
+        t = this.vocab.length;
+        this.termId.set(term, t);
+        this.vocab.push(term);
+        this.occ.push(0);
+        this.imp.push(0);
+        this.clk.push(0);
+        this.lastEvent.push(-1);
+      }
+      this.occ[t]!++;
+      if (this.lastEvent[t] !== e) {
+        this.lastEvent[t] = e;
+        this.imp[t]!++;
+        this.clk[t]! += clicks;
+      }
+      out.push(t);
+    }
   }
-  push(v: number): void {
-    if (this.length === this.data.length) this.reserve(this.length + 1);
-    this.data[this.length++] = v;
-  }
-  /** Make room for at least `n` values in total. */
-  reserve(n: number): void {
-    if (n <= this.data.length) return;
-    const next = new Int32Array(Math.max(n, this.data.length * 2));
-    next.set(this.data.subarray(0, this.length));
-    this.data = next;
+
+  /** The index, terms renumbered by ascending support (then first appearance), given the histories so far. */
+  finish(userNames: string[], eventUser: Int32Array, first: TermHistories): KmIndex {
+    const { vocab, termId } = this;
+    const users0 = new Float64Array(vocab.length);
+    for (let i = 0; i < first.items.length; i++) users0[first.items[i]!]!++;
+    // Projections anchored at rare terms stay small and infrequent prefixes are pruned early (see mine.ts).
+    const order = Array.from(vocab.keys()).sort((a, b) => users0[a]! - users0[b]! || a - b);
+    const newId = new Int32Array(vocab.length);
+    order.forEach((old, i) => {
+      newId[old] = i;
+    });
+    const permute = (xs: ArrayLike<number>): Float64Array => Float64Array.from(order, (old) => xs[old]!);
+    const stats: TermStats = {
+      occurrences: permute(this.occ),
+      impressions: permute(this.imp),
+      clicks: permute(this.clk),
+      users: permute(users0),
+    };
+    const vocab2 = order.map((old) => vocab[old]!);
+    for (const [term, old] of termId) termId.set(term, newId[old]!);
+    this.occ = this.imp = this.clk = this.lastEvent = [];
+    return { vocab: vocab2, termId, userNames, eventUser, histories: remap(first, newId), stats };
   }
 }
 
 /** Build the vocabulary, the per-user histories and the term statistics of a log, from its query events. */
 export function indexLog(records: readonly LogRecord[], events: readonly QueryEvent[]): KmIndex {
-  const termId = new Map<string, number>();
-  const vocab: string[] = [];
+  const terms = new TermCounter();
   const userIndex = new Map<string, number>();
   const userNames: string[] = [];
   const eventUser = new Int32Array(events.length);
   const pairU = new IntBuffer(events.length * 3);
   const pairT = new IntBuffer(events.length * 3);
-  let occ: number[] = [];
-  let imp: number[] = [];
-  let clk: number[] = [];
-  let lastEvent: number[] = [];
   for (let e = 0; e < events.length; e++) {
     const ev = events[e]!;
     let u = userIndex.get(ev.user);
@@ -137,48 +172,58 @@ export function indexLog(records: readonly LogRecord[], events: readonly QueryEv
       userNames.push(ev.user);
     }
     eventUser[e] = u;
-    for (const term of queryTerms(records[ev.first]!.query)) {
-      let t = termId.get(term);
-      if (t === undefined) {
-        t = vocab.length;
-        termId.set(term, t);
-        vocab.push(term);
-        occ.push(0);
-        imp.push(0);
-        clk.push(0);
-        lastEvent.push(-1);
+    const before = pairT.length;
+    terms.event(records[ev.first]!.query, ev.clicks, pairT);
+    for (let i = before; i < pairT.length; i++) pairU.push(u);
+  }
+  const first = buildHistories(userNames.length, terms.vocab.length, pairU, pairT);
+  return terms.finish(userNames, eventUser, first);
+}
+
+/**
+ * {@link indexLog} fed one user's events at a time, users in log order (a log grouped by user): each user's
+ * history is sorted and merged as soon as the user ends, so memory holds the (user, term) pairs, not the
+ * events. `eventUser` of its index is empty (the events are read again by user).
+ */
+export class IndexByUser {
+  private readonly terms = new TermCounter();
+  private readonly userNames: string[] = [];
+  private readonly start = new IntBuffer();
+  private readonly items = new IntBuffer();
+  private readonly weight = new IntBuffer();
+  private readonly pending = new IntBuffer();
+
+  /** The next user's records and their events. */
+  add(records: readonly LogRecord[], events: readonly QueryEvent[]): void {
+    if (events.length === 0) return;
+    this.userNames.push(events[0]!.user);
+    this.pending.length = 0;
+    for (const ev of events) this.terms.event(records[ev.first]!.query, ev.clicks, this.pending);
+    const seg = this.pending.data.subarray(0, this.pending.length).sort();
+    this.start.push(this.items.length);
+    for (let i = 0; i < seg.length; i++) {
+      if (i > 0 && seg[i] === seg[i - 1]) this.weight.data[this.weight.length - 1]!++;
+      else {
+        this.items.push(seg[i]!);
+        this.weight.push(1);
       }
-      occ[t]!++;
-      if (lastEvent[t] !== e) {
-        lastEvent[t] = e;
-        imp[t]!++;
-        clk[t]! += ev.clicks;
-      }
-      pairU.push(u);
-      pairT.push(t);
     }
   }
-  const first = buildHistories(userNames.length, vocab.length, pairU, pairT);
-  const users0 = new Float64Array(vocab.length);
-  for (let i = 0; i < first.items.length; i++) users0[first.items[i]!]!++;
-  // Renumber terms by ascending support (then first appearance): projections anchored at rare terms stay small
-  // and infrequent prefixes are pruned early (see mine.ts).
-  const order = Array.from(vocab.keys()).sort((a, b) => users0[a]! - users0[b]! || a - b);
-  const newId = new Int32Array(vocab.length);
-  order.forEach((old, i) => {
-    newId[old] = i;
-  });
-  const permute = (xs: ArrayLike<number>): Float64Array => Float64Array.from(order, (old) => xs[old]!);
-  const stats: TermStats = {
-    occurrences: permute(occ),
-    impressions: permute(imp),
-    clicks: permute(clk),
-    users: permute(users0),
-  };
-  const vocab2 = order.map((old) => vocab[old]!);
-  for (const [term, old] of termId) termId.set(term, newId[old]!);
-  occ = imp = clk = lastEvent = [];
-  return { vocab: vocab2, termId, userNames, eventUser, histories: remap(first, newId), stats };
+
+  finish(): KmIndex {
+    const users = this.userNames.length;
+    const start = this.start.data.slice(0, users);
+    const len = new Int32Array(users);
+    for (let u = 0; u < users; u++) len[u] = (u + 1 < users ? start[u + 1]! : this.items.length) - start[u]!;
+    const first = new TermHistories(
+      start,
+      len,
+      this.items.data.slice(0, this.items.length),
+      this.weight.data.slice(0, this.items.length),
+      this.terms.vocab.length,
+    );
+    return this.terms.finish(this.userNames, new Int32Array(0), first);
+  }
 }
 
 /** The same histories with term ids mapped through `newId`, each run sorted again. */

@@ -9,19 +9,15 @@
 import { groupEvents } from "../../log/events.ts";
 import type { LogRecord } from "../../log/record.ts";
 import type { AllowList } from "../../scrub/allow-list.ts";
-import { createScrubber } from "../../scrub/scrubber.ts";
 import type { Progress } from "../../util/progress.ts";
 import type { Rng } from "../../util/random.ts";
 import type { Method, Release } from "../method.ts";
-import { type BidTable, bidVector, readBids } from "./bids.ts";
-import { greedySuppress } from "./greedy.ts";
+import { type BidTable, readBids } from "./bids.ts";
 import { indexLog } from "./histories.ts";
 import type { Retained } from "./measures.ts";
 import { type KmParams, kmDeclaration } from "./meta.ts";
 import { rewriteLog, suppressFlagged } from "./release.ts";
-import { historyTotals, retainedBetween } from "./retained.ts";
-import { targetFunction } from "./targets.ts";
-import { queryTerms } from "./terms.ts";
+import { Suppression } from "./suppression.ts";
 
 export { type BidTable, readBids } from "./bids.ts";
 export { adValueRetained, type Retained } from "./measures.ts";
@@ -49,64 +45,14 @@ export function kmRecords(
 ): KmResult {
   const events = groupEvents(input);
   const index = indexLog(input, events);
-  const h = index.histories;
-  const pairsBefore = h.items.length;
-  let usersWithTerms = 0;
-  for (let u = 0; u < h.users; u++) if (h.len[u]! > 0) usersWithTerms++;
-  const bid = bids ? bidVector(bids, index.vocab) : undefined;
-  const before = historyTotals(h, index.stats, bid);
-  const choose = targetFunction(params.target, index.stats, bid);
-  const g = greedySuppress(h, params.k, params.m, choose, rng, progress);
-  const scrubber = createScrubber({ allow });
-  // Each round rescans every shortened text, and texts repeat across users: scrub each distinct one once.
-  const flaggedWords = new Map<string, string[]>();
-  const flag = (text: string): string[] => {
-    let words = flaggedWords.get(text);
-    if (words === undefined) {
-      words = scrubber.scrub(text).spans.flatMap((span) => queryTerms(span.value));
-      flaggedWords.set(text, words);
-    }
-    return words;
-  };
-  let flagged = 0;
-  for (
-    let more = suppressFlagged(events, index, flag);
-    more > 0;
-    more = suppressFlagged(events, index, flag)
-  ) {
-    flagged += more;
-    const again = greedySuppress(h, params.k, params.m, choose, rng, progress);
-    g.suppressed += again.suppressed;
-    g.scans += again.scans;
-  }
+  const s = new Suppression(index, params, rng, bids, progress, allow);
+  while (s.rescanned(suppressFlagged(events, index, s.flag))) {}
   const out = rewriteLog(input, events, index);
-  let usersKept = 0;
-  let pairsKept = 0;
-  for (let u = 0; u < h.users; u++) {
-    pairsKept += h.len[u]!;
-    if (h.len[u]! > 0) usersKept++;
-  }
-  return {
-    records: out.records,
-    origin: out.origin,
-    retained: retainedBetween(before, historyTotals(h, index.stats, bid), bid !== undefined),
-    counts: {
-      records: input.length,
-      released: out.records.length,
-      events: events.length,
-      "events dropped": out.eventsDropped,
-      "events shortened": out.eventsShortened,
-      users: usersWithTerms,
-      "users kept": usersKept,
-      "distinct terms": index.vocab.length,
-      "user-term pairs": pairsBefore,
-      "terms suppressed": g.suppressed + flagged,
-      "terms suppressed as identifying once shortened": flagged,
-      "user-term pairs kept": pairsKept,
-      "occurrences removed": out.occurrencesRemoved,
-      scans: g.scans,
-    },
-  };
+  const { retained, counts } = s.result(
+    { records: input.length, released: out.records.length, events: events.length },
+    out,
+  );
+  return { records: out.records, origin: out.origin, retained, counts };
 }
 
 export const km: Method<KmParams> = {
@@ -117,6 +63,31 @@ export const km: Method<KmParams> = {
     const bids = params.bid === undefined ? undefined : await readBids(params.bid);
     const r = kmRecords(input.records, params, ctx.rng, bids, ctx.progress, ctx.knowledge?.allow);
     const log = { records: r.records, format: input.format, classified: input.classified };
+    return kmRelease(r, params, { log, origin: r.origin });
+  },
+
+  async anonymizeByUser(log, params, ctx, out): Promise<Release> {
+    const bids = params.bid === undefined ? undefined : await readBids(params.bid);
+    const { kmByUser } = await import("./by-user.ts");
+    const r = await kmByUser(log, params, ctx.rng, out, bids, ctx.progress, ctx.knowledge?.allow);
+    const held =
+      r.records === undefined
+        ? {}
+        : {
+            log: { records: r.records, format: log.format ?? "aol", classified: log.classified },
+            origin: r.origin!,
+          };
+    return kmRelease(r, params, held);
+  },
+};
+
+/** The release's counts (the method's, then paper 003's measures that apply) and guarantee. */
+function kmRelease(
+  r: Pick<KmResult, "counts" | "retained">,
+  params: KmParams,
+  held: Pick<Release, "log" | "origin">,
+): Release {
+  {
     const kept = r.retained;
     const counts: Record<string, number> = { ...r.counts };
     const measures: [string, number | null][] = [
@@ -128,6 +99,6 @@ export const km: Method<KmParams> = {
       ["% revenue", kept.revenue],
     ];
     for (const [name, value] of measures) if (value !== null) counts[name] = value;
-    return { log, origin: r.origin, counts, guarantee: { model: "km-anonymity", k: params.k, m: params.m } };
-  },
-};
+    return { ...held, counts, guarantee: { model: "km-anonymity", k: params.k, m: params.m } };
+  }
+}

@@ -10,7 +10,8 @@
  * itemsets containing a *dirty* term (one that lost a holder) can have become violations. A scan restricted to
  * dirty terms anchors every such itemset at its smallest dirty term, so each is visited once.
  */
-import { IntBuffer, type TermHistories } from "./histories.ts";
+import { IntBuffer } from "../../util/int-buffer.ts";
+import type { TermHistories } from "./histories.ts";
 
 /**
  * Violations found by a scan, grouped by itemset size (index 1..maxSize). Each group is a flat buffer of

@@ -41,53 +41,81 @@ export function rewriteLog(
 ): Rewritten {
   const out: LogRecord[] = [];
   const origin: number[] = [];
-  let eventsDropped = 0;
-  let eventsShortened = 0;
-  let occurrencesRemoved = 0;
-  const columns = columnsByText(records);
+  const rewriter = new Rewriter(index, columnsByText(records));
   for (let e = 0; e < events.length; e++) {
     const ev = events[e]!;
-    const u = index.eventUser[e]!;
-    const terms = queryTerms(ev.query);
-    const kept = keptTerms(terms, u, index);
-    occurrencesRemoved += terms.length - kept.length;
-    if (terms.length > 0 && kept.length === 0) {
-      eventsDropped++;
-      continue;
-    }
-    const changed = kept.length < terms.length;
-    if (changed) eventsShortened++;
-    const query = changed ? kept.join(" ") : ev.query;
-    for (let i = ev.first; i < ev.first + ev.rows; i++) {
-      const r = records[i]!;
-      out.push(changed ? withText(r, query, columns) : { ...r });
-      origin.push(i);
-    }
+    const first = out.length;
+    rewriter.event(index.eventUser[e]!, records, ev, out);
+    for (let i = 0; i < out.length - first; i++) origin.push(ev.first + i);
   }
   return {
     records: out,
     origin: Int32Array.from(origin),
-    eventsDropped,
-    eventsShortened,
-    occurrencesRemoved,
+    eventsDropped: rewriter.eventsDropped,
+    eventsShortened: rewriter.eventsShortened,
+    occurrencesRemoved: rewriter.occurrencesRemoved,
   };
 }
 
-type Columns = Pick<LogRecord, "category" | "unit">;
+/** Rewrites events one at a time (the batch release and the release read by user share it), counting. */
+export class Rewriter {
+  eventsDropped = 0;
+  eventsShortened = 0;
+  occurrencesRemoved = 0;
 
-/** The classifier columns the input gives each query text (first record with that text). */
-function columnsByText(records: readonly LogRecord[]): Map<string, Columns> {
-  const out = new Map<string, Columns>();
+  constructor(
+    private readonly index: KmIndex,
+    private readonly columns: ReadonlyMap<string, Columns>,
+  ) {}
+
+  /** Push the released rows of event `ev` of user `u` (rows in `records`) on `out`. */
+  event(u: number, records: readonly LogRecord[], ev: QueryEvent, out: LogRecord[]): void {
+    const terms = queryTerms(ev.query);
+    const kept = keptTerms(terms, u, this.index);
+    this.occurrencesRemoved += terms.length - kept.length;
+    if (terms.length > 0 && kept.length === 0) {
+      this.eventsDropped++;
+      return;
+    }
+    const changed = kept.length < terms.length;
+    if (changed) this.eventsShortened++;
+    const query = changed ? kept.join(" ") : ev.query;
+    for (let i = ev.first; i < ev.first + ev.rows; i++) {
+      const r = records[i]!;
+      out.push(changed ? withText(r, query, this.columns) : { ...r });
+    }
+  }
+}
+
+/** The text event `ev` of user `u` is released with, when suppression shortened it (else undefined). */
+export function shortenedText(u: number, ev: QueryEvent, index: KmIndex): string | undefined {
+  const terms = queryTerms(ev.query);
+  const kept = keptTerms(terms, u, index);
+  return kept.length === 0 || kept.length === terms.length ? undefined : kept.join(" ");
+}
+
+export type Columns = Pick<LogRecord, "category" | "unit">;
+
+/**
+ * The classifier columns the input gives each query text (first record with that text); only the texts `wanted`
+ * keeps, when given, into `out`.
+ */
+export function columnsByText(
+  records: readonly LogRecord[],
+  wanted?: ReadonlySet<string>,
+  out = new Map<string, Columns>(),
+): Map<string, Columns> {
   for (const r of records) {
     if ((r.category !== undefined || r.unit !== undefined) && !out.has(r.query)) {
-      out.set(r.query, { category: r.category, unit: r.unit });
+      if (wanted === undefined || wanted.has(r.query))
+        out.set(r.query, { category: r.category, unit: r.unit });
     }
   }
   return out;
 }
 
 /** `r` with a new query text, and the classifier columns of that text (empty when the input never had it). */
-function withText(r: LogRecord, query: string, columns: Map<string, Columns>): LogRecord {
+function withText(r: LogRecord, query: string, columns: ReadonlyMap<string, Columns>): LogRecord {
   const out: LogRecord = { ...r, query };
   const own = columns.get(query);
   if (r.category !== undefined) out.category = own?.category ?? "";
@@ -108,17 +136,25 @@ export function suppressFlagged(
   index: KmIndex,
   flag: (text: string) => readonly string[],
 ): number {
-  const h = index.histories;
   let suppressed = 0;
-  for (let e = 0; e < events.length; e++) {
-    const u = index.eventUser[e]!;
-    const terms = queryTerms(events[e]!.query);
-    const kept = keptTerms(terms, u, index);
-    if (kept.length === 0 || kept.length === terms.length) continue;
-    for (const word of flag(kept.join(" "))) {
-      const t = index.termId.get(word);
-      if (t !== undefined && h.remove(u, t)) suppressed++;
-    }
+  for (let e = 0; e < events.length; e++)
+    suppressed += suppressFlaggedIn(index.eventUser[e]!, events[e]!, index, flag);
+  return suppressed;
+}
+
+/** {@link suppressFlagged} for one event `ev` of user `u`. */
+export function suppressFlaggedIn(
+  u: number,
+  ev: QueryEvent,
+  index: KmIndex,
+  flag: (text: string) => readonly string[],
+): number {
+  const text = shortenedText(u, ev, index);
+  if (text === undefined) return 0;
+  let suppressed = 0;
+  for (const word of flag(text)) {
+    const t = index.termId.get(word);
+    if (t !== undefined && index.histories.remove(u, t)) suppressed++;
   }
   return suppressed;
 }

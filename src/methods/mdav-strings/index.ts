@@ -8,6 +8,7 @@
 import { profileOf } from "../../semantic/profile.ts";
 import { type UserLogs, userLogs } from "../../semantic/user-logs.ts";
 import type { Rng } from "../../util/random.ts";
+import { anonymizeWhenItFits, checkHeap } from "../mdav/limits.ts";
 import { cached, microaggregate } from "../mdav/microaggregate.ts";
 import { booleanDistanceMatrix } from "../mdav/multiset-distance.ts";
 import { quotas } from "../mdav/representative.ts";
@@ -31,7 +32,11 @@ function distributionPrototype(logs: UserLogs, members: Int32Array, rng: Rng): n
 export const mdavStrings: Method<StringsParams> = {
   ...mdavStringsDeclaration,
   parse: (raw) => mdavStringsDeclaration.params.parse(raw),
+  anonymizeByUser(log, params, ctx) {
+    return anonymizeWhenItFits(this, log, params, ctx);
+  },
   async anonymize(input, params, ctx) {
+    checkHeap(this.name, input.records.length, true);
     const { logs, distances } = cached(input, "mdav-strings", () => {
       const logs = userLogs(input.records);
       const ids = new Map<string, number>();

@@ -18,6 +18,7 @@ import { userLogs } from "../../semantic/user-logs.ts";
 import { type Progress, silentProgress } from "../../util/progress.ts";
 import type { Rng } from "../../util/random.ts";
 import type { Method, MethodContext, Release } from "../method.ts";
+import { anonymizeWhenItFits, checkHeap } from "./limits.ts";
 import { type MdavParams, mdavDeclaration } from "./meta.ts";
 import { semanticPartition, type Variant } from "./partition.ts";
 import { buildRelease } from "./release.ts";
@@ -149,7 +150,11 @@ export async function contextMapper(ctx: MethodContext): Promise<ConceptMapper> 
 export const mdav: Method<MdavParams> = {
   ...mdavDeclaration,
   parse: (raw) => mdavDeclaration.params.parse(raw),
+  anonymizeByUser(log, params, ctx) {
+    return anonymizeWhenItFits(this, log, params, ctx);
+  },
   async anonymize(input, params, ctx) {
+    checkHeap(this.name, input.records.length, true);
     return semanticMicroaggregation(
       input,
       params,

@@ -13,6 +13,7 @@ import type { QueryLog } from "../../log/record.ts";
 import { words } from "../../semantic/concept-mapper.ts";
 import { type UserLogs, userLogs } from "../../semantic/user-logs.ts";
 import type { Rng } from "../../util/random.ts";
+import { anonymizeWhenItFits, checkHeap } from "../mdav/limits.ts";
 import { cached, meanEvents, microaggregate } from "../mdav/microaggregate.ts";
 import type { Method } from "../method.ts";
 import { type NavarroParams, navarroDeclaration } from "./meta.ts";
@@ -123,7 +124,11 @@ function frequencyPrototype(logs: UserLogs, members: Int32Array, rng: Rng): numb
 export const navarro: Method<NavarroParams> = {
   ...navarroDeclaration,
   parse: (raw) => navarroDeclaration.params.parse(raw),
+  anonymizeByUser(log, params, ctx) {
+    return anonymizeWhenItFits(this, log, params, ctx);
+  },
   async anonymize(input, params, ctx) {
+    checkHeap(this.name, input.records.length, true);
     const { logs, distances } = cached(input, `navarro:${params.sample}`, () => {
       const logs = userLogs(input.records);
       let lo = Number.POSITIVE_INFINITY;

@@ -4,8 +4,9 @@
  * addresses), so this is the simplest defence and the yardstick the published methods should beat.
  */
 import { groupEvents } from "../../log/events.ts";
-import type { Method, Release } from "../method.ts";
-import { dropQueries } from "./drop-queries.ts";
+import type { Progress } from "../../util/progress.ts";
+import type { Method, Release, ReleaseSink, UserPasses } from "../method.ts";
+import { dropQueries, dropQueriesByUser } from "./drop-queries.ts";
 import { type ThresholdParams, thresholdDeclaration } from "./meta.ts";
 
 /** Queries issued by fewer than `k` distinct users. */
@@ -24,6 +25,34 @@ export function rareQueries(users: Iterable<{ user: string; query: string }>, k:
   return rare;
 }
 
+/**
+ * The queries of a log read by user that at least `k` users issued, and the number of distinct queries: one pass,
+ * holding a count per distinct query (a user's block is one user, so each adds one to each query they typed).
+ */
+export async function commonQueriesByUser(
+  log: UserPasses,
+  k: number,
+  progress?: Progress,
+): Promise<{ common: Set<string>; distinct: number }> {
+  const users = new Map<string, number>();
+  for await (const block of log.pass()) {
+    const typed = new Set<string>();
+    for (const e of groupEvents(block)) typed.add(e.query);
+    for (const q of typed) {
+      const n = users.get(q);
+      if (n === undefined) users.set(q, 1);
+      else if (n < k) users.set(q, n + 1);
+    }
+    progress?.tick(block.length);
+  }
+  const common = new Set<string>();
+  for (const [q, n] of users) if (n >= k) common.add(q);
+  return { common, distinct: users.size };
+}
+
+/** Rows of threshold's partial aggregate: a query and the users (of the shard) who typed it. */
+const QUERY_USERS = 0;
+
 export const threshold: Method<ThresholdParams> = {
   ...thresholdDeclaration,
   parse: (raw) => thresholdDeclaration.params.parse(raw),
@@ -34,4 +63,49 @@ export const threshold: Method<ThresholdParams> = {
     ctx.progress.stop();
     return dropQueries(input, events, rare);
   },
+  async anonymizeByUser(log, params, ctx, out): Promise<Release> {
+    ctx.progress.start("threshold: counting users per query, one user at a time");
+    const { common, distinct } = await commonQueriesByUser(log, params.k, ctx.progress);
+    ctx.progress.stop();
+    return writeCommon(log, common, distinct, ctx.progress, out);
+  },
+  sharded: {
+    addUser(block, _order, table) {
+      const typed = new Set<string>();
+      for (const e of groupEvents(block)) typed.add(e.query);
+      for (const q of typed) table.add(QUERY_USERS, q, "", 1, 0, 0);
+    },
+    async release(sums, log, params, ctx, out) {
+      const common = new Set<string>();
+      let distinct = 0;
+      for await (const page of sums.rows(QUERY_USERS)) {
+        distinct += page.length;
+        for (const r of page) if (r.a >= params.k) common.add(r.key);
+      }
+      return writeCommon(log, common, distinct, ctx.progress, out);
+    },
+  },
 };
+
+/** The release of the queries in `common`, written from the log read by user. */
+async function writeCommon(
+  log: UserPasses,
+  common: ReadonlySet<string>,
+  distinct: number,
+  progress: Progress,
+  out: ReleaseSink | undefined,
+): Promise<Release> {
+  progress.start("threshold: writing the queries at least k users issued");
+  try {
+    return await dropQueriesByUser(
+      log,
+      (q) => common.has(q),
+      { distinct, released: common.size },
+      out,
+      {},
+      progress,
+    );
+  } finally {
+    progress.stop();
+  }
+}

@@ -17,6 +17,7 @@ export const thresholdDeclaration: MethodDeclaration<ThresholdParams, "threshold
   paper: "none (baseline)",
   kind: "release",
   input: { text: "scrubbed", timeOrder: false, userGrouping: false, crossUser: true },
+  shards: true,
   disclosure: "exact",
   releases: "log",
   model: "k-users-per-query",

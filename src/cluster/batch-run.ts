@@ -1,0 +1,197 @@
+/**
+ * `querymask cluster run` for a batch method (one with `Method.sharded`: threshold, graph): users are sharded across
+ * worker processes by a stable hash of the user id; each worker reads the log (the clicks only one user made are
+ * the whole log's, counted by every worker), scrubs and adds only its own users' records to partial aggregates,
+ * batch by batch, and PostgreSQL sums them, each batch once (src/cluster/batch-store.ts). When every shard is done
+ * the coordinator reads the sums, applies the method's decision once and writes the release from one more pass,
+ * atomically. A worker killed mid-run is started again by the supervisor and skips the batches it applied, so
+ * nothing is lost or counted twice; the release is the single machine's (`anonymize`) for the same log.
+ */
+import type { ChildProcess } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { temporaryDirectory } from "../log/atomic.ts";
+import { openLog, type ReadOptions } from "../log/read.ts";
+import type { LogFormat, LogRecord } from "../log/record.ts";
+import { createLogWriter, type LogWriter } from "../log/write.ts";
+import { methodRng, type Release, type ReleaseSink } from "../methods/method.ts";
+import { loadMethod } from "../methods/registry.ts";
+import { emptyCounts, type ScrubCounts, scrubsInput } from "../scrub/scrub-log.ts";
+import { scrubbedPasses } from "../stream/user-passes.ts";
+import { UsageError } from "../util/errors.ts";
+import type { Progress } from "../util/progress.ts";
+import { shardPartials } from "./batch-shard.ts";
+import { BatchStore } from "./batch-store.ts";
+import { userShardOf } from "./partition.ts";
+import { Supervisor } from "./supervisor.ts";
+
+/** What every worker of a run is told (a JSON file the coordinator writes). */
+export interface BatchRunConfig {
+  readonly inputs: readonly string[];
+  readonly format: LogFormat;
+  readonly method: string;
+  readonly params: Record<string, unknown>;
+  readonly seed: number;
+  readonly shards: number;
+  readonly batchUsers: number;
+}
+
+/** A record's position in the whole log: its file's index among the inputs, then its line. */
+function orderOf(files: readonly string[]): (r: LogRecord) => number {
+  const index = new Map(files.map((f, i) => [f, i]));
+  return (r) => (r.source ? index.get(r.source.file)! * 2 ** 32 + r.source.line : 0);
+}
+
+/** One worker: shard `shard`'s partial aggregates into PostgreSQL, skipping its batches applied before. */
+export async function runBatchWorker(pgUrl: string, configPath: string, shard: number): Promise<void> {
+  const config = JSON.parse(readFileSync(configPath, "utf8")) as BatchRunConfig;
+  const method = await loadMethod(config.method);
+  if (!method.sharded) throw new UsageError(`method ${config.method} does not run over shards of users`);
+  const params = method.parse(config.params);
+  const store = await BatchStore.open(pgUrl);
+  try {
+    const applied = await store.applied(shard);
+    const first = await openLog(config.inputs, { format: config.format, lenient: true });
+    const scrub = scrubsInput(method.input.text, first)
+      ? { counts: emptyCounts(), singleUserClicks: method.input.crossUser }
+      : undefined;
+    const passes = await scrubbedPasses(first, config.inputs, scrub, undefined, (user) => {
+      return userShardOf(user, config.shards) === shard;
+    });
+    const run = { shard, shards: config.shards, batchUsers: config.batchUsers };
+    const done = await shardPartials(
+      passes,
+      method.sharded,
+      params,
+      run,
+      orderOf(first.files),
+      async (batch, table) => {
+        await store.apply(shard, batch, table.rows());
+      },
+      (batch) => applied.has(batch),
+    );
+    await store.finish(shard, done.batches, done.users);
+  } finally {
+    await store.close();
+  }
+}
+
+export interface BatchRunOptions {
+  readonly pgUrl: string;
+  readonly inputs: readonly string[];
+  readonly out: string;
+  readonly method: string;
+  readonly params: Record<string, unknown>;
+  readonly seed: number;
+  readonly shards: number;
+  readonly batchUsers: number;
+  readonly read: ReadOptions & { progress: Progress };
+  /** Start one worker process with these `cluster worker` arguments. */
+  readonly spawnWorker: (args: readonly string[]) => ChildProcess;
+  /** A line for the person running it (restarts). */
+  readonly log: (line: string) => void;
+}
+
+export interface BatchRunResult {
+  readonly release: Release;
+  readonly scrub: ScrubCounts | undefined;
+  readonly rejected: number;
+  readonly batches: number;
+  readonly restarts: number;
+  readonly seconds: { readonly workers: number; readonly release: number };
+}
+
+/** The coordinator: check the input, run the workers, decide from the sums and write the release. */
+export async function runBatchCluster(o: BatchRunOptions): Promise<BatchRunResult> {
+  const method = await loadMethod(o.method);
+  const sharded = method.sharded;
+  if (!sharded) throw new UsageError(`method ${o.method} does not run over shards of users`);
+  const params = method.parse(o.params);
+  const progress = o.read.progress;
+  // Bad lines are found before any worker starts: an error at file:line, or set aside and counted (--lenient).
+  const checked = await openLog(o.inputs, o.read);
+  progress.start("checking the input");
+  for await (const _ of checked.batches());
+  progress.stop();
+  await checked.rejects.close();
+  const tmp = await temporaryDirectory(dirname(resolve(o.out)), ".querymask-cluster-run-");
+  const configPath = join(tmp.dir, "run.json");
+  const config: BatchRunConfig = {
+    inputs: checked.files,
+    format: checked.format,
+    method: method.name,
+    params: o.params,
+    seed: o.seed,
+    shards: o.shards,
+    batchUsers: o.batchUsers,
+  };
+  writeFileSync(configPath, JSON.stringify(config));
+  const store = await BatchStore.open(o.pgUrl);
+  const sup = new Supervisor({ spawn: o.spawnWorker, log: o.log });
+  try {
+    await store.clear();
+    const t0 = performance.now();
+    progress.start(`cluster: ${o.shards} workers summing ${method.name}'s aggregates`);
+    await Promise.race([
+      Promise.all(
+        Array.from({ length: o.shards }, (_, s) =>
+          sup.start(`batch-${s}`, ["batch", "--config", configPath, "--shard", String(s)]),
+        ),
+      ),
+      sup.failure,
+    ]);
+    progress.stop();
+    const finished = await store.finished();
+    let batches = 0;
+    for (let s = 0; s < o.shards; s++) {
+      const f = finished.get(s);
+      if (f === undefined || (await store.appliedCount(s)) !== f.batches) {
+        throw new Error(`cluster: shard ${s} ended without applying all its batches`);
+      }
+      batches += f.batches;
+    }
+    const t1 = performance.now();
+    const first = await openLog(checked.files, { format: checked.format, lenient: true });
+    const scrub = scrubsInput(method.input.text, first)
+      ? { counts: emptyCounts(), singleUserClicks: method.input.crossUser }
+      : undefined;
+    const passes = await scrubbedPasses(first, checked.files, scrub, progress);
+    let writer: LogWriter | undefined;
+    const sink: ReleaseSink = {
+      write(records) {
+        writer ??= createLogWriter(o.out, first.format, { classified: first.classified });
+        let behind: Promise<void> | undefined;
+        for (const r of records) behind = writer.write(r) ?? behind;
+        return behind;
+      },
+    };
+    let release: Release;
+    try {
+      release = await sharded.release(
+        store.sums(),
+        passes,
+        params,
+        { rng: methodRng(o.seed), progress, warn: o.log },
+        sink,
+      );
+      writer ??= createLogWriter(o.out, first.format, { classified: first.classified });
+      await writer.close();
+    } catch (e) {
+      await writer?.abort();
+      throw e;
+    }
+    const restarts = Object.values(sup.restarts()).reduce((a, n) => a + n, 0);
+    return {
+      release,
+      scrub: scrub?.counts,
+      rejected: checked.rejects.count,
+      batches,
+      restarts,
+      seconds: { workers: (t1 - t0) / 1000, release: (performance.now() - t1) / 1000 },
+    };
+  } finally {
+    await sup.stop();
+    await store.close();
+    await tmp.dispose();
+  }
+}

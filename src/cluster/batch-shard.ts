@@ -1,0 +1,61 @@
+/**
+ * One shard's partial aggregates of a batch method (`Method.sharded`): the log read by user, the users the shard
+ * owns (`userShardOf`) taken in log order and cut into batches of `batchUsers`, each batch's partial table handed
+ * to `apply` (which PostgreSQL makes idempotent by (shard, batch)). The cut depends only on the log and the shard
+ * count, so a worker started again makes the same batches and skips those already applied.
+ */
+import type { LogRecord } from "../log/record.ts";
+import { PartialTable, type ShardedRelease } from "../methods/sharded.ts";
+import { userShardOf } from "./partition.ts";
+
+export interface ShardRun {
+  readonly shard: number;
+  readonly shards: number;
+  readonly batchUsers: number;
+}
+
+/** Passes over a log by user (`UserPasses`). */
+interface Passes {
+  pass(): AsyncIterable<readonly LogRecord[]>;
+}
+
+/** Batches applied, and the shard's users. */
+export interface ShardTotals {
+  readonly batches: number;
+  readonly users: number;
+}
+
+/**
+ * Compute and apply shard `run.shard`'s batches; `skip(batch)`: already applied (its users are read past without
+ * being added). `order` gives a record's position in the whole log.
+ */
+export async function shardPartials<P>(
+  log: Passes,
+  sharded: ShardedRelease<P>,
+  params: P,
+  run: ShardRun,
+  order: (r: LogRecord) => number,
+  apply: (batch: number, table: PartialTable) => Promise<void>,
+  skip: (batch: number) => boolean = () => false,
+  onUser?: (rows: number) => void,
+): Promise<ShardTotals> {
+  let users = 0;
+  let batch = 0;
+  let table = new PartialTable();
+  for await (const block of log.pass()) {
+    onUser?.(block.length);
+    if (userShardOf(block[0]!.user, run.shards) !== run.shard) continue;
+    if (!skip(batch)) sharded.addUser(block, order, table, params);
+    users++;
+    if (users % run.batchUsers === 0) {
+      if (!skip(batch)) await apply(batch, table);
+      batch++;
+      table = new PartialTable();
+    }
+  }
+  if (users % run.batchUsers !== 0) {
+    if (!skip(batch)) await apply(batch, table);
+    batch++;
+  }
+  return { batches: batch, users };
+}

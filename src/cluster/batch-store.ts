@@ -1,0 +1,159 @@
+/**
+ * PostgreSQL's part in a batch method's cluster run: it sums the shards' partial aggregates (`Method.sharded`).
+ * A batch of a shard is applied once: its (shard, batch) goes into `qm_batch_applied` and its rows are added to
+ * `qm_batch_sum` in the same transaction, so a worker killed mid-batch leaves nothing of it, and one started again
+ * skips what was applied (as the profile writer does with released batches). A shard that has applied all its
+ * batches says so in `qm_batch_shard`; the coordinator reads the sums once every shard has.
+ */
+import pg from "pg";
+import type { PartialRow, SummedRows } from "../methods/sharded.ts";
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS qm_batch_sum (
+  kind SMALLINT NOT NULL, key TEXT COLLATE "C" NOT NULL, key2 TEXT COLLATE "C" NOT NULL, a BIGINT NOT NULL, b BIGINT NOT NULL,
+  first BIGINT NOT NULL, PRIMARY KEY (kind, key, key2));
+CREATE TABLE IF NOT EXISTS qm_batch_applied (shard INT NOT NULL, batch INT NOT NULL, PRIMARY KEY (shard, batch));
+CREATE TABLE IF NOT EXISTS qm_batch_shard (shard INT PRIMARY KEY, batches INT NOT NULL, users BIGINT NOT NULL);
+`;
+
+/** Rows sent per statement (the parameters are arrays, one per column). */
+const CHUNK = 20_000;
+/** Rows read per page by the coordinator. */
+const PAGE = 50_000;
+
+export class BatchStore {
+  private constructor(private readonly pool: pg.Pool) {}
+
+  static async open(url: string): Promise<BatchStore> {
+    const pool = new pg.Pool({ connectionString: url, max: 2 });
+    pool.on("error", () => {});
+    await pool.query(SCHEMA);
+    return new BatchStore(pool);
+  }
+
+  /** Forget every run's sums (a new run starts). */
+  async clear(): Promise<void> {
+    await this.pool.query("TRUNCATE qm_batch_sum, qm_batch_applied, qm_batch_shard");
+  }
+
+  /** The batches shard `shard` has applied. */
+  async applied(shard: number): Promise<Set<number>> {
+    const r = await this.pool.query<{ batch: number }>(
+      "SELECT batch FROM qm_batch_applied WHERE shard = $1",
+      [shard],
+    );
+    return new Set(r.rows.map((x) => x.batch));
+  }
+
+  /** Add a batch's rows to the sums, once: false when (shard, batch) was applied before (nothing is added). */
+  async apply(shard: number, batch: number, rows: readonly PartialRow[]): Promise<boolean> {
+    const client = await this.pool.connect();
+    try {
+      await client.query("BEGIN");
+      const fresh = await client.query(
+        "INSERT INTO qm_batch_applied (shard, batch) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING batch",
+        [shard, batch],
+      );
+      if (fresh.rowCount === 0) {
+        await client.query("ROLLBACK");
+        return false;
+      }
+      // Every worker's transaction takes its rows' locks in one order (by kind, then key, then key2): two shards
+      // adding to the same query then wait for each other instead of deadlocking.
+      const sorted = [...rows].sort(
+        (x, y) => x.kind - y.kind || compare(x.key, y.key) || compare(x.key2, y.key2),
+      );
+      for (let i = 0; i < sorted.length; i += CHUNK) {
+        const part = sorted.slice(i, i + CHUNK);
+        await client.query(
+          `INSERT INTO qm_batch_sum (kind, key, key2, a, b, first)
+           SELECT * FROM unnest($1::smallint[], $2::text[], $3::text[], $4::bigint[], $5::bigint[], $6::bigint[])
+           ON CONFLICT (kind, key, key2) DO UPDATE SET a = qm_batch_sum.a + EXCLUDED.a,
+             b = qm_batch_sum.b + EXCLUDED.b, first = LEAST(qm_batch_sum.first, EXCLUDED.first)`,
+          [
+            part.map((r) => r.kind),
+            part.map((r) => r.key),
+            part.map((r) => r.key2),
+            part.map((r) => r.a),
+            part.map((r) => r.b),
+            part.map((r) => r.first),
+          ],
+        );
+      }
+      await client.query("COMMIT");
+      return true;
+    } catch (e) {
+      await client.query("ROLLBACK").catch(() => {});
+      throw e;
+    } finally {
+      client.release();
+    }
+  }
+
+  /** Shard `shard` has applied all `batches` of its batches (`users` users). */
+  async finish(shard: number, batches: number, users: number): Promise<void> {
+    await this.pool.query(
+      `INSERT INTO qm_batch_shard (shard, batches, users) VALUES ($1, $2, $3)
+       ON CONFLICT (shard) DO UPDATE SET batches = EXCLUDED.batches, users = EXCLUDED.users`,
+      [shard, batches, users],
+    );
+  }
+
+  /** The shards that have finished, with their batch counts. */
+  async finished(): Promise<Map<number, { batches: number; users: number }>> {
+    const r = await this.pool.query<{ shard: number; batches: number; users: string }>(
+      "SELECT shard, batches, users FROM qm_batch_shard",
+    );
+    return new Map(r.rows.map((x) => [x.shard, { batches: x.batches, users: Number(x.users) }]));
+  }
+
+  /** How many batches shard `shard` has applied. */
+  async appliedCount(shard: number): Promise<number> {
+    const r = await this.pool.query<{ n: string }>(
+      "SELECT count(*) AS n FROM qm_batch_applied WHERE shard = $1",
+      [shard],
+    );
+    return Number(r.rows[0]!.n);
+  }
+
+  /** The sums, one kind at a time, in pages in key order. */
+  sums(): SummedRows {
+    const pool = this.pool;
+    return {
+      async *rows(kind) {
+        let key = "";
+        let key2 = "";
+        let start = true;
+        for (;;) {
+          const r = await pool.query<{ key: string; key2: string; a: string; b: string; first: string }>(
+            `SELECT key, key2, a, b, first FROM qm_batch_sum
+             WHERE kind = $1 AND ($4 OR (key, key2) > ($2, $3)) ORDER BY key, key2 LIMIT ${PAGE}`,
+            [kind, key, key2, start],
+          );
+          if (r.rows.length === 0) return;
+          yield r.rows.map((x) => ({
+            kind,
+            key: x.key,
+            key2: x.key2,
+            a: Number(x.a),
+            b: Number(x.b),
+            first: Number(x.first),
+          }));
+          const last = r.rows[r.rows.length - 1]!;
+          key = last.key;
+          key2 = last.key2;
+          start = false;
+          if (r.rows.length < PAGE) return;
+        }
+      },
+    };
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

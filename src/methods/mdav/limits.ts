@@ -1,0 +1,50 @@
+/**
+ * The user-microaggregation methods (mdav and its baselines) hold the whole log: every user's profile is compared
+ * with others', and each cluster's synthetic log is drawn from every event of its categories. So a log either
+ * fits in the heap or the run stops at once with the sizes (exit 2), instead of dying in V8 with a heap trace
+ * after minutes: the check runs before the log is loaded (read by user, one counting pass) and again before the
+ * method starts on a log the batch path loaded.
+ */
+import { getHeapStatistics } from "node:v8";
+import type { LogRecord } from "../../log/record.ts";
+import { UsageError } from "../../util/errors.ts";
+import type { Method, MethodContext, Release, UserPasses } from "../method.ts";
+
+/** Heap per input row the method's own structures take (events, profiles, pool, release), measured. */
+export const METHOD_BYTES_PER_ROW = 700;
+/** Heap per row of the loaded log itself (records, interned texts), measured. */
+export const LOADED_BYTES_PER_ROW = 400;
+
+const gib = (bytes: number) => `${(bytes / 2 ** 30).toFixed(1)} GiB`;
+
+/** Throws a UsageError (exit 2) when `rows` rows (loaded already, or yet to load) cannot fit in the heap. */
+export function checkHeap(method: string, rows: number, loaded: boolean, limits = getHeapStatistics()): void {
+  const need = rows * (METHOD_BYTES_PER_ROW + (loaded ? 0 : LOADED_BYTES_PER_ROW));
+  const free = limits.heap_size_limit - limits.used_heap_size;
+  if (need <= 0.9 * free) return;
+  const most = Math.floor((0.9 * free) / (METHOD_BYTES_PER_ROW + (loaded ? 0 : LOADED_BYTES_PER_ROW)));
+  throw new UsageError(
+    `${method}: the log has ${rows.toLocaleString("en")} rows; microaggregating them needs about ${gib(need)} of ` +
+      `heap, and this process has ${gib(free)} free of its ${gib(limits.heap_size_limit)} (about ` +
+      `${most.toLocaleString("en")} rows fit): split the log by user, or give Node more heap ` +
+      `(NODE_OPTIONS=--max-old-space-size=<MiB>)`,
+  );
+}
+
+/**
+ * `anonymizeByUser` of a method that holds the whole log: one pass counts the rows, the check above, then the
+ * records of a second pass go to the method's `anonymize`, which writes nothing before it returns.
+ */
+export async function anonymizeWhenItFits<P>(
+  method: Method<P>,
+  log: UserPasses,
+  params: P,
+  ctx: MethodContext,
+): Promise<Release> {
+  let rows = 0;
+  for await (const block of log.pass()) rows += block.length;
+  checkHeap(method.name, rows, false);
+  const records: LogRecord[] = [];
+  for await (const block of log.pass()) for (const r of block) records.push(r);
+  return method.anonymize({ records, format: log.format ?? "aol", classified: log.classified }, params, ctx);
+}

@@ -1,0 +1,78 @@
+/**
+ * A batch method run over shards of users (`querymask cluster run`): each worker adds its users' records to partial
+ * aggregates, PostgreSQL sums the partials of all shards, and one coordinator reads the sums, applies the method's
+ * decision once and writes the release. A method declares how (`Method.sharded`); the sums of the shards'
+ * partials must equal the partial of the whole log, so the release is the single machine's.
+ */
+import type { LogRecord } from "../log/record.ts";
+import type { MethodContext, Release, ReleaseSink, UserPasses } from "./method.ts";
+
+/**
+ * One row of a partial aggregate: `a` and `b` are summed across shards, `first` is the smallest (the order key of
+ * the row where the key first appears in the log: the single machine numbers things by first appearance).
+ */
+export interface PartialRow {
+  readonly kind: number;
+  readonly key: string;
+  readonly key2: string;
+  a: number;
+  b: number;
+  first: number;
+}
+
+/** The partial aggregate of a batch of users: rows merged by (kind, key, key2). */
+export class PartialTable {
+  private readonly byKey = new Map<string, PartialRow>();
+
+  add(kind: number, key: string, key2: string, a: number, b: number, first: number): void {
+    const id = `${kind}\u0000${key}\u0000${key2}`;
+    const row = this.byKey.get(id);
+    if (row === undefined) this.byKey.set(id, { kind, key, key2, a, b, first });
+    else {
+      row.a += a;
+      row.b += b;
+      if (first < row.first) row.first = first;
+    }
+  }
+
+  get size(): number {
+    return this.byKey.size;
+  }
+
+  rows(): PartialRow[] {
+    return [...this.byKey.values()];
+  }
+}
+
+/** The summed rows of every shard, read one kind at a time, in pages. */
+export interface SummedRows {
+  rows(kind: number): AsyncIterable<readonly PartialRow[]>;
+}
+
+export interface ShardedRelease<P> {
+  /**
+   * Add one user's records (as `anonymizeByUser`'s passes give them) to a batch's partial aggregate; `order` gives a
+   * record's position in the whole log (the same on every shard).
+   */
+  addUser(block: readonly LogRecord[], order: (r: LogRecord) => number, table: PartialTable, params: P): void;
+  /** Decide once from the summed rows, then write the release to `out` from the log read by user. */
+  release(
+    sums: SummedRows,
+    log: UserPasses,
+    params: P,
+    ctx: MethodContext,
+    out: ReleaseSink,
+  ): Promise<Release>;
+}
+
+/** Summed rows held in memory (tests, and one-process runs): the tables of all shards added up. */
+export function sumInMemory(tables: readonly PartialTable[]): SummedRows {
+  const all = new PartialTable();
+  for (const t of tables) for (const r of t.rows()) all.add(r.kind, r.key, r.key2, r.a, r.b, r.first);
+  const rows = all.rows();
+  return {
+    async *rows(kind) {
+      yield rows.filter((r) => r.kind === kind);
+    },
+  };
+}

@@ -1,0 +1,84 @@
+/**
+ * A log read one user at a time, as many times as a method asks (the shape of `Method.anonymizeByUser`'s
+ * `UserPasses`), scrubbed on the way exactly as the batch path scrubs the loaded log: the clicks only one user made
+ * are counted in a first, lighter pass, then each pass scrubs its records. The CLI's by-user path and the cluster's
+ * batch workers and coordinator read logs through it.
+ */
+import { type OpenedLog, openLog, type ReadOptions } from "../log/read.ts";
+import type { LogFormat, LogRecord } from "../log/record.ts";
+import { userBlocks } from "../log/user-blocks.ts";
+import type { AllowList } from "../scrub/allow-list.ts";
+import { ClickUsers } from "../scrub/click-url.ts";
+import { emptyCounts, type ScrubCounts, scrubRecords } from "../scrub/scrub-log.ts";
+import { createScrubber } from "../scrub/scrubber.ts";
+import type { Progress } from "../util/progress.ts";
+
+/** Passes over a log by user (structurally `UserPasses` of src/methods/method.ts). */
+export interface LogPasses {
+  readonly format: LogFormat;
+  readonly classified: boolean;
+  pass(): AsyncIterable<LogRecord[]>;
+}
+
+/**
+ * Passes over `first` (opened on `inputs`): the first pass reads `first` itself (its bad lines are reported, or set
+ * aside, there), later ones open the inputs again, leniently. With `scrub`, every pass scrubs its records and the
+ * first one's counts go to `counts`; the click count pass reads by user too, so a log not grouped by user is found
+ * (NotGroupedByUser) before a whole pass is spent on it. `keep`: the passes hold only the records of these users
+ * (the click counts are the whole log's).
+ */
+export async function scrubbedPasses(
+  first: OpenedLog,
+  inputs: readonly string[],
+  scrub:
+    | {
+        readonly allow?: AllowList;
+        readonly counts: ScrubCounts;
+        /** Drop the clicks only one user made (a cross-user rule: only for methods that allow such evidence). */
+        readonly singleUserClicks?: boolean;
+      }
+    | undefined,
+  progress?: Progress,
+  keep?: (user: string) => boolean,
+  open: (inputs: readonly string[], opts: ReadOptions) => Promise<OpenedLog> = openLog,
+): Promise<LogPasses> {
+  const again = { format: first.format, lenient: true };
+  let clicks: ClickUsers | undefined;
+  if (scrub && scrub.singleUserClicks !== false) {
+    progress?.start("counting each clicked URL's users (the scrubber drops clicks only one user made)");
+    try {
+      clicks = await ClickUsers.of(userBlocks((await open(inputs, { ...again, progress })).batches()));
+    } finally {
+      progress?.stop();
+    }
+  }
+  const scrubber = scrub ? createScrubber({ allow: scrub.allow }) : undefined;
+  let passes = 0;
+  return {
+    format: first.format,
+    classified: first.classified,
+    pass(): AsyncIterable<LogRecord[]> {
+      const n = passes++;
+      return (async function* () {
+        const opened = n === 0 ? first : await open(inputs, again);
+        const read = keep === undefined ? opened.batches() : only(opened.batches(), keep);
+        const batches =
+          scrubber === undefined
+            ? read
+            : scrubRecords(read, scrubber, n === 0 ? scrub!.counts : emptyCounts(), { clicks });
+        yield* userBlocks(batches);
+      })();
+    },
+  };
+}
+
+/** The records of the users `keep` takes (before scrubbing: a shard scrubs only its own users' records). */
+async function* only(
+  batches: AsyncIterable<readonly LogRecord[]>,
+  keep: (user: string) => boolean,
+): AsyncGenerator<LogRecord[]> {
+  for await (const batch of batches) {
+    const mine = batch.filter((r) => keep(r.user));
+    if (mine.length > 0) yield mine;
+  }
+}

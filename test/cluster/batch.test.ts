@@ -1,0 +1,189 @@
+/**
+ * `cluster run` of the batch methods on PostgreSQL: users sharded across worker processes, the shards' partial
+ * aggregates summed in PostgreSQL, one coordinator deciding and writing. The release is `anonymize`'s byte for
+ * byte; a worker killed with SIGKILL mid-run is restarted and skips the batches it applied, so the sums in
+ * PostgreSQL are those of the whole log computed in one process (nothing lost, nothing counted twice).
+ */
+import assert from "node:assert/strict";
+import { spawn, spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import pg from "pg";
+import { shardPartials } from "../../src/cluster/batch-shard.ts";
+import { type ClusterConfig, pgUrl, serverArgs } from "../../src/cluster/servers.ts";
+import { openLog } from "../../src/log/read.ts";
+import type { LogRecord } from "../../src/log/record.ts";
+import { graph } from "../../src/methods/graph/index.ts";
+import { type PartialRow, PartialTable } from "../../src/methods/sharded.ts";
+import { emptyCounts } from "../../src/scrub/scrub-log.ts";
+import { scrubbedPasses } from "../../src/stream/user-passes.ts";
+import { tempDir } from "../helpers/tmp.ts";
+import { childrenOf, exited, until } from "./procs.ts";
+import { skip, testServers } from "./servers.ts";
+
+const CLI = join(import.meta.dirname, "../../src/cli/main.ts");
+let dir: string;
+let logPath: string;
+let cluster: ClusterConfig;
+const servers = testServers((c) => {
+  cluster = c;
+  dir = tempDir("querymask-batch-cluster-");
+  logPath = join(dir, "log.tsv");
+  const r = spawnSync(
+    process.execPath,
+    ["--import", "tsx", CLI, "generate", "--users", "600", "--seed", "12", "-q", "-o", logPath],
+    {
+      encoding: "utf8",
+    },
+  );
+  assert.equal(r.status, 0, r.stderr);
+});
+
+function cli(args: readonly string[]): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, ["--import", "tsx", CLI, ...args], { encoding: "utf8" });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** The single machine's release of `method` and its summary counts. */
+function single(
+  method: string,
+  flags: readonly string[],
+): { bytes: string; summary: Record<string, unknown> } {
+  const out = join(dir, `single-${method}.tsv`);
+  const r = cli(["anonymize", "--method", method, ...flags, logPath, "-o", out, "--json", "-q"]);
+  assert.equal(r.status, 0, r.stderr);
+  return { bytes: readFileSync(out, "utf8"), summary: JSON.parse(r.stdout) as Record<string, unknown> };
+}
+
+function runArgs(method: string, params: object, out: string, batchUsers: number): string[] {
+  return [
+    "--import",
+    "tsx",
+    CLI,
+    "cluster",
+    "run",
+    ...serverArgs(servers()),
+    "--method",
+    method,
+    "--params",
+    JSON.stringify(params),
+    "--workers",
+    "2",
+    "--batch-users",
+    String(batchUsers),
+    logPath,
+    "-o",
+    out,
+    "--json",
+    "-q",
+  ];
+}
+
+/** The counts a run's summary shares with `anonymize`'s (the method's own and the scrubber's rows read). */
+function sameCounts(run: Record<string, unknown>, one: Record<string, unknown>): void {
+  for (const [k, v] of Object.entries(one)) {
+    if (["method", "params", "seed", "out", "seconds", "rejected", "guarantee"].includes(k)) continue;
+    if (k in run) assert.deepEqual(run[k], v, k);
+    else if (!k.startsWith("rows with") && !k.startsWith("clicks dropped"))
+      assert.fail(`${k} missing from the run's summary`);
+  }
+}
+
+test("cluster run --method threshold: two workers, the release is anonymize's byte for byte", {
+  skip,
+  timeout: 180_000,
+}, async () => {
+  const want = single("threshold", ["--k", "3"]);
+  const out = join(dir, "cluster-threshold.tsv");
+  const r = spawnSync(process.execPath, runArgs("threshold", { k: 3 }, out, 50), { encoding: "utf8" });
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(readFileSync(out, "utf8"), want.bytes);
+  const summary = JSON.parse(r.stdout) as Record<string, unknown>;
+  assert.equal(summary["worker restarts"], 0);
+  sameCounts(summary, want.summary);
+});
+
+/** graph's partial aggregate of the whole log, computed in this process as one shard. */
+async function wholeLogSums(): Promise<Map<string, PartialRow>> {
+  const first = await openLog([logPath], { lenient: true });
+  const passes = await scrubbedPasses(first, [logPath], { counts: emptyCounts() });
+  const files = new Map(first.files.map((f, i) => [f, i]));
+  const order = (r: LogRecord) => files.get(r.source!.file)! * 2 ** 32 + r.source!.line;
+  const all = new PartialTable();
+  await shardPartials(
+    passes,
+    graph.sharded!,
+    graph.parse({}),
+    { shard: 0, shards: 1, batchUsers: 1e9 },
+    order,
+    async (_b, t) => {
+      for (const r of t.rows()) all.add(r.kind, r.key, r.key2, r.a, r.b, r.first);
+    },
+  );
+  return new Map(all.rows().map((r) => [`${r.kind}\u0000${r.key}\u0000${r.key2}`, r]));
+}
+
+test("cluster run --method graph: a worker killed with -9 mid-run is restarted; nothing lost, nothing counted twice", {
+  skip,
+  timeout: 240_000,
+}, async () => {
+  const want = single("graph", []);
+  const out = join(dir, "cluster-graph.tsv");
+  const run = spawn(process.execPath, runArgs("graph", {}, out, 10), { stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  run.stdout?.on("data", (d: Buffer) => {
+    stdout += d.toString();
+  });
+  run.stderr?.on("data", (d: Buffer) => {
+    stderr += d.toString();
+  });
+  const done = exited(run);
+  const db = new pg.Client({ connectionString: pgUrl(cluster) });
+  await db.connect();
+  try {
+    // Shard 0 has applied some of its batches and not finished.
+    let worker: number[] = [];
+    await until(
+      async () => {
+        worker = childrenOf(run.pid!, ["batch", "0"]);
+        if (worker.length !== 1) return false;
+        const applied = await db
+          .query("SELECT count(*)::int AS n FROM qm_batch_applied WHERE shard = 0")
+          .catch(() => ({ rows: [{ n: 0 }] }));
+        const ended = await db
+          .query("SELECT count(*)::int AS n FROM qm_batch_shard WHERE shard = 0")
+          .catch(() => ({ rows: [{ n: 0 }] }));
+        return applied.rows[0]!.n >= 2 && ended.rows[0]!.n === 0;
+      },
+      150_000,
+      "shard 0 in the middle of its batches",
+    );
+    process.kill(worker[0]!, "SIGKILL");
+    assert.equal(await done, 0, stderr);
+    assert.match(stderr, /batch-0 \(pid \d+\) was killed by SIGKILL; restarting \(1\/5\)/);
+    assert.equal(readFileSync(out, "utf8"), want.bytes, "the release is anonymize's");
+    const summary = JSON.parse(stdout) as Record<string, unknown>;
+    assert.equal(summary["worker restarts"], 1);
+    sameCounts(summary, want.summary);
+    // The sums in PostgreSQL are the whole log's partial aggregate, each row once.
+    const whole = await wholeLogSums();
+    const got = await db.query<{
+      kind: number;
+      key: string;
+      key2: string;
+      a: string;
+      b: string;
+      first: string;
+    }>("SELECT kind, key, key2, a, b, first FROM qm_batch_sum");
+    assert.equal(got.rows.length, whole.size);
+    for (const r of got.rows) {
+      const w = whole.get(`${r.kind}\u0000${r.key}\u0000${r.key2}`);
+      assert.ok(w, `${r.key} is in the whole log's aggregate`);
+      assert.deepEqual([Number(r.a), Number(r.b), Number(r.first)], [w.a, w.b, w.first], r.key);
+    }
+  } finally {
+    await db.end();
+  }
+});
