@@ -59,14 +59,18 @@ export async function releaseByUser<P>(
       let clicks: ClickUsers | undefined;
       if (scrubs && method.input.crossUser) {
         // Through userBlocks too: a log not grouped by user is found here, before a whole pass is spent on it.
-        progress.start("counting each clicked URL's users (the scrubber drops clicks only one user made)");
+        progress.start(
+          "counting each clicked URL's and each name's users (cross-user evidence for the scrubber)",
+        );
         try {
           clicks = await ClickUsers.of(userBlocks((await openLog(inputs, { ...again, progress })).batches()));
         } finally {
           progress.stop();
         }
       }
-      const scrubber = scrubs ? createScrubber({ allow: req.allow ?? ctx.knowledge?.allow }) : undefined;
+      const scrubber = scrubs
+        ? createScrubber({ allow: req.allow ?? ctx.knowledge?.allow, nameUsers: clicks?.names })
+        : undefined;
       let passes = 0;
       const log = {
         pass(): AsyncIterable<LogRecord[]> {
