@@ -64,7 +64,7 @@ export async function classifyStream(
   batches: AsyncIterable<readonly LogRecord[]>,
   opts: { readonly knowledge?: KnowledgeService; readonly clickUsers?: ClickUsers } = {},
 ): Promise<{ batches: AsyncGenerator<LogRecord[]>; counts(): Readonly<Record<string, number>> }> {
-  const classifier = await knowledgeOr(opts.knowledge).classifier();
+  const classifier = (await knowledgeOr(opts.knowledge).classifier()).withNameUsers(opts.clickUsers?.names);
   const tally = new ClassifyTally();
   return {
     batches: classifyBatches(classifier, batches, tally, opts.clickUsers),
@@ -72,7 +72,10 @@ export async function classifyStream(
   };
 }
 
-/** How many users clicked each URL of a log (one pass), for {@link classifyStream} and {@link scrubStream}. */
+/**
+ * How many users clicked each URL of a log and typed each name (one pass), for {@link classifyStream} and
+ * {@link scrubStream}: the cross-user evidence of a batch path.
+ */
 export function countClickUsers(batches: AsyncIterable<readonly LogRecord[]>): Promise<ClickUsers> {
   return ClickUsers.of(batches);
 }
@@ -117,6 +120,8 @@ export function scrubStream(
     ...(opts.tags ? { tags: opts.tags } : {}),
     ...(opts.types ? { types: opts.types } : {}),
     ...(opts.allow ? { allow: opts.allow } : {}),
+    // the whole log's counts carry its name evidence too (how many users typed each name)
+    nameUsers: opts.nameUsers ?? opts.clickUsers?.names,
   });
   return scrubRecords(batches, scrubber, counts, {
     ...(opts.keepEmpty ? { keepEmpty: true } : {}),

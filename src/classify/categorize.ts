@@ -10,6 +10,7 @@
  */
 import type { LogRecord } from "../log/record.ts";
 import { type ClickUsers, clickDrop } from "../scrub/click-url.ts";
+import type { NameEvidence } from "../scrub/recognizer.ts";
 import type { PiiSpan } from "../scrub/types.ts";
 import { UsageError } from "../util/errors.ts";
 import { TwoGenerationCache } from "../util/two-generation-cache.ts";
@@ -30,6 +31,8 @@ interface Classified {
 
 interface ClassifierLike {
   classify(query: string, cached?: boolean): Classified;
+  /** The classifier with the log's name evidence given to its scrubber (`Classifier.withNameUsers`). */
+  withNameUsers?(nameUsers: NameEvidence | undefined): ClassifierLike;
 }
 
 /**
@@ -61,6 +64,8 @@ export async function loadCategorize(knowledge?: KnowledgeService, clicks?: Clic
         "classify the log first or give one whose records carry categories",
     );
   }
+  // (the whole log's counts carry its name evidence too: the scrubber weighs how many users typed a name)
+  if (clicks !== undefined) classifier = classifier.withNameUsers?.(clicks.names) ?? classifier;
   const memo = new TwoGenerationCache<string, Classified>(CATEGORIZE_MEMO / 2);
   return (r) => {
     let c = memo.get(r.query);

@@ -17,6 +17,7 @@ import { Embeddings, embeddingsSource } from "../knowledge/embeddings.ts";
 import { withPhrases } from "../knowledge/extra-phrases.ts";
 import { type KnowledgeBase, loadKnowledgeBase } from "../knowledge/knowledge-base.ts";
 import type { AllowList } from "../scrub/allow-list.ts";
+import type { NameEvidence } from "../scrub/recognizer.ts";
 import { createScrubber, type Scrubber, type ScrubberOptions } from "../scrub/scrubber.ts";
 import type { PiiSpan, ScrubMode } from "../scrub/types.ts";
 import { type Token, textsOf } from "../text/nlp.ts";
@@ -139,13 +140,14 @@ export class Classifier {
 
   private constructor(
     readonly kb: KnowledgeBase,
-    cacheSize: number,
-    scrub: ScrubberOptions,
+    private readonly cacheSize: number,
+    private readonly scrubOptions: ScrubberOptions,
     private readonly unitRule: "paper" | "vote",
     private readonly model: LinearModel | undefined,
-    embeddings: Embeddings | undefined,
+    private readonly embeddings: Embeddings | undefined,
     private readonly listed: ListedPhrases | undefined,
   ) {
+    const scrub = scrubOptions;
     this.cache = cacheSize > 0 ? new LRUCache({ max: cacheSize }) : undefined;
     this.scrubber = createScrubber(scrub);
     this.regional = kb.taxonomy.id("Top/Regional")!;
@@ -158,6 +160,24 @@ export class Classifier {
         if (id === undefined) throw new Error(`classifier model: unknown top-level category ${c}`);
         return id;
       });
+  }
+
+  /**
+   * This classifier with a log's cross-user name evidence given to its scrubber (how many distinct users typed each
+   * name: src/scrub/name-users.ts): the same knowledge and model, a cache of its own. For the batch paths, which
+   * count it over the whole log first; never for a per-record-only one.
+   */
+  withNameUsers(nameUsers: NameEvidence | undefined): Classifier {
+    if (nameUsers === undefined) return this;
+    return new Classifier(
+      this.kb,
+      this.cacheSize,
+      { ...this.scrubOptions, nameUsers },
+      this.unitRule,
+      this.model,
+      this.embeddings,
+      this.listed,
+    );
   }
 
   static async create(opts: ClassifierOptions = {}): Promise<Classifier> {

@@ -19,6 +19,8 @@ import { QueryEvents } from "./query-events.ts";
 /** The counts of a classified log; it may be fed batch by batch (an event may straddle two batches). */
 export class ClassifyTally {
   readonly counts: Record<string, number> = { events: 0, [UNCLASSIFIED]: 0, scrubbed: 0 };
+  /** Identifiers removed, per kind (one per occurrence in each query event). */
+  readonly identifiers: Record<string, number> = {};
   /** Click URLs dropped because their host carries an identifier removed from the query. */
   clicksDropped = 0;
   /** Click URLs dropped because only one user ever clicked them (see {@link ClickUsers}). */
@@ -41,6 +43,7 @@ export class ClassifyTally {
     if (this.events.next(user, query, time) === undefined) return; // a click row of the event already counted
     this.counts.events!++;
     if (c.spans.length > 0) this.counts.scrubbed!++;
+    for (const sp of c.spans) this.identifiers[sp.type] = (this.identifiers[sp.type] ?? 0) + 1;
     if (hasNoText(query)) this.noQueryText++;
     // The top-level branch: the second step of the path (`Top/Sports/Soccer` → `Sports`).
     const top = c.categoryId < 0 ? UNCLASSIFIED : c.category.split("/", 2)[1]!;
@@ -174,12 +177,16 @@ export function classifyLog(
 ): {
   log: QueryLog;
   counts: Record<string, number>;
+  /** Identifiers removed per kind (query events). */
+  identifiers: Record<string, number>;
   clicksDropped: number;
   singleUserClicksDropped: number;
   context?: { queriesChanged: number; eventsChanged: number };
 } {
   const tally = new ClassifyTally();
   const clicks = new ClickUsers().add(log.records);
+  // the whole log in memory: its name evidence is known (how many users typed each name)
+  classifier = classifier.withNameUsers(clicks.names);
   let withContext: ReturnType<typeof withLogContext> | undefined;
   if (context !== undefined) {
     const events = new QueryEvents();
@@ -200,6 +207,7 @@ export function classifyLog(
   return {
     log: { records, format: log.format, classified: true },
     counts: tally.counts,
+    identifiers: tally.identifiers,
     clicksDropped: tally.clicksDropped,
     singleUserClicksDropped: tally.singleUserClicksDropped,
     ...(withContext === undefined

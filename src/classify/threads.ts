@@ -10,6 +10,7 @@ import type { LogRecord } from "../log/record.ts";
 import type { RowBlock } from "../log/row-block.ts";
 import type { RowWriter } from "../log/row-write.ts";
 import type { ClickUsers } from "../scrub/click-url.ts";
+import type { NameUsers } from "../scrub/name-users.ts";
 import type { ScrubMode } from "../scrub/types.ts";
 import { type Progress, silentProgress } from "../util/progress.ts";
 import { spawnModuleWorker } from "../util/worker.ts";
@@ -53,6 +54,11 @@ export interface ThreadRequest {
   readonly queries: readonly string[];
   /** What is asked of each query: its classification (default), or `Classifier.assess` (for the log context). */
   readonly kind?: "classify" | "assess";
+}
+
+/** The whole log's name evidence (`NameUsers.toJSON`), sent once before the queries. */
+export interface ThreadEvidence {
+  readonly nameUsers: readonly (readonly [string, number])[];
 }
 
 /** The answers to request `id`, in its order; id -1 says the thread is ready. */
@@ -119,6 +125,16 @@ export class ClassifyThreads {
       throw e;
     });
     return new ClassifyThreads(workers);
+  }
+
+  /**
+   * Give every thread's scrubber the log's name evidence (`Classifier.withNameUsers`): counted over the whole log
+   * after the threads started, it reaches each before the queries that follow this call.
+   */
+  giveNameUsers(nameUsers: NameUsers | undefined): void {
+    if (nameUsers === undefined) return;
+    const message: ThreadEvidence = { nameUsers: nameUsers.toJSON() };
+    for (const w of this.workers) w.postMessage(message);
   }
 
   /** The classifications of `queries`, in order: the list is cut into one share per thread. */

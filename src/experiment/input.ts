@@ -68,24 +68,30 @@ export async function prepareInputs(
   if (config.classify === true && !categorize) throw new Error(`classify: true, but ${note}`);
   const used = new Set(config.combinations.map((c) => c.method));
   const prepared = new Map<string, QueryLog>([["as-read", loaded]]);
-  for (const m of methods.filter((x) => used.has(x.name))) {
+  /** Per preparation: the identifiers it removed, by kind. */
+  const removed = new Map<string, Record<string, number>>();
+  const using = methods.filter((x) => used.has(x.name));
+  for (const m of using) {
     const key = preparationKey(m, loaded);
     if (prepared.has(key) || key === "as-read" || (key === "classified" && !categorize)) continue;
     if (key === "classified") {
       const classified = classifyLog(await knowledge.classifier(), loaded, progress);
       prepared.set(key, classified.log);
+      removed.set(key, classified.identifiers);
       notes.push(
         `input classified as querymask classify does for the methods that take a classified log: identifiers scrubbed from ${classified.counts.scrubbed} query events, ${classified.clicksDropped} click URLs dropped (identifier in host), ${classified.singleUserClicksDropped} (clicked by one user only)`,
       );
     } else {
-      const { log } = await prepareLog(loaded, "scrubbed", {
+      const { log, scrub } = await prepareLog(loaded, "scrubbed", {
         crossUser: key === "scrubbed",
         allow: knowledge.allow,
         progress,
       });
       prepared.set(key, log);
+      if (scrub !== undefined) removed.set(key, scrub.spans);
     }
   }
+  notes.push(...identifierNotes(using, loaded, removed));
   return {
     input: {
       log: prepared.get("classified") ?? loaded,
@@ -96,4 +102,53 @@ export async function prepareInputs(
     classifier: !!categorize,
     notes,
   };
+}
+
+/**
+ * For the report, per method: which identifiers its input preparation removed, by kind — the same scrubber decision
+ * for every text-releasing method, given the cross-user evidence only where the method allows it. A preparation
+ * some differentially private method gets says no exact count (its summary may hold none).
+ */
+export function identifierNotes(
+  using: readonly Pick<MethodDeclaration, "name" | "input" | "disclosure">[],
+  loaded: QueryLog,
+  removed: ReadonlyMap<string, Record<string, number>>,
+): string[] {
+  const byKey = new Map<string, Pick<MethodDeclaration, "name" | "input" | "disclosure">[]>();
+  for (const m of using) {
+    const key = preparationKey(m, loaded);
+    byKey.set(key, [...(byKey.get(key) ?? []), m]);
+  }
+  const out: string[] = [];
+  for (const [key, ms] of byKey) {
+    const names = ms.map((m) => m.name).join(", ");
+    if (key === "as-read") {
+      const raw = ms.every((m) => m.input.text === "raw");
+      out.push(
+        `identifiers removed before ${names}: ${raw ? "none (released as typed, by design)" : "none here (the log was classified already)"}`,
+      );
+      continue;
+    }
+    const kinds = removed.get(key);
+    if (kinds === undefined) continue;
+    const how =
+      key === "classified"
+        ? "classified"
+        : key === "scrubbed"
+          ? "scrubbed with the log's cross-user evidence"
+          : "scrubbed per record";
+    if (ms.some((m) => m.disclosure !== "exact")) {
+      out.push(
+        `identifiers removed before ${names} (${how}): counts withheld (a differentially private summary holds no exact figure)`,
+      );
+      continue;
+    }
+    const list = Object.entries(kinds)
+      .filter(([, n]) => n > 0)
+      .map(([k, n]) => `${k} ${n.toLocaleString("en")}`);
+    out.push(
+      `identifiers removed before ${names} (${how}): ${list.length > 0 ? list.join(", ") : "none found"}`,
+    );
+  }
+  return out;
 }

@@ -34,14 +34,18 @@ export async function prepareLog(
 ): Promise<Prepared> {
   if (as === "as-read") return { log };
   if (as === "scrubbed") {
-    const [{ scrubLog }, { createScrubber }] = await Promise.all([
+    const [{ scrubLog }, { createScrubber }, { ClickUsers }] = await Promise.all([
       import("../scrub/scrub-log.ts"),
       import("../scrub/scrubber.ts"),
+      import("../scrub/click-url.ts"),
     ]);
     opts.progress?.start("scrubbing identifiers");
     try {
-      const r = await scrubLog(log, createScrubber({ allow: opts.allow }), {
+      // The cross-user evidence (each clicked URL's users, each name's) only where the method allows it.
+      const clicks = opts.crossUser ? new ClickUsers().add(log.records) : undefined;
+      const r = await scrubLog(log, createScrubber({ allow: opts.allow, nameUsers: clicks?.names }), {
         singleUserClicks: opts.crossUser,
+        ...(clicks !== undefined ? { clicks } : {}),
       });
       return { log: r.log, scrub: r.counts };
     } finally {

@@ -164,11 +164,17 @@ export function scrubCounts(c: {
   removed: number;
   clicksDropped: number;
   singleUserClicksDropped: number;
+  spans?: Readonly<Record<string, number>>;
 }): Record<string, number> {
+  // which kinds of identifier were removed (one per occurrence in each row), those found at all
+  const kinds = Object.entries(c.spans ?? {})
+    .filter(([, n]) => n > 0)
+    .map(([type, n]) => [`identifiers removed: ${type}`, n] as const);
   return {
     "rows read": c.records,
     "rows with an identifier scrubbed": c.changed,
     "rows left empty by the scrubber": c.removed,
     "clicks dropped by the scrubber": c.clicksDropped + c.singleUserClicksDropped,
+    ...Object.fromEntries(kinds),
   };
 }

@@ -79,9 +79,11 @@ export async function sortedCopy(log: OpenedLog, opts: CopyOptions): Promise<Row
 export async function classifiedCopy(log: OpenedLog, opts: CopyOptions): Promise<RowCopy> {
   const { dir, dispose } = await temporaryDirectory(opts.tempDir, ".querymask-classify-");
   try {
-    // A first pass counts each click URL's users (bad lines are the second pass's to report).
+    // A first pass counts each click URL's users and each name's (bad lines are the second pass's to report).
     const clicks = await ClickUsers.ofRows(readRows(log.files, true, new RejectSink()));
-    const classifier = await (opts.knowledge ?? createKnowledgeService()).classifier();
+    const classifier = (await (opts.knowledge ?? createKnowledgeService()).classifier()).withNameUsers(
+      clicks.names,
+    );
     const classified = join(dir, "classified.tsv");
     const out = createRowWriter(classified, true);
     let disorder: string | undefined;

@@ -13,6 +13,7 @@
 import type { LogRecord } from "../log/record.ts";
 import type { RowBlock } from "../log/row-block.ts";
 import { grown } from "../util/arrays.ts";
+import { NameUsers } from "./name-users.ts";
 import type { PiiSpan } from "./types.ts";
 
 /** Words of e-mail and web addresses that name a provider or a protocol, not a person. */
@@ -121,6 +122,9 @@ export function scrubClick<R extends LogRecord>(record: R, spans: readonly PiiSp
  * The rule needs the whole log: the batch paths count it first (a pass over the file or the records in memory);
  * a live stream (the cluster, `serve`) cannot know a URL's future clicks and does not apply it.
  *
+ * The same pass counts the distinct users of each name the person-name recognizer weighs ({@link ClickUsers.names},
+ * ./name-users.ts): the other cross-user evidence a batch path gives its scrubber.
+ *
  * Counted from raw rows ({@link ClickUsers.ofRows}), it also remembers which URL each line of each file clicked,
  * so that the second pass over the same files asks by line ({@link ClickUsers.singleUserRow}) and makes no
  * string and no look-up per row.
@@ -134,14 +138,20 @@ export class ClickUsers {
   private readonly lineUrls = new Map<string, Int32Array>();
   /** Per file, sealed: a bit per line, set when the line's click only one user made. */
   private readonly lineSingle = new Map<string, Uint8Array>();
+  /** How many distinct users typed each name, counted in the same pass (for `createScrubber({ nameUsers })`). */
+  readonly names = new NameUsers();
 
   add(records: Iterable<LogRecord>): this {
-    for (const r of records) if (r.clickUrl !== undefined) this.addClick(r.clickUrl, r.user);
+    for (const r of records) {
+      if (r.clickUrl !== undefined) this.addClick(r.clickUrl, r.user);
+      this.names.addQuery(r.user, r.query);
+    }
     return this;
   }
 
   /** Count the clicks of a block of raw rows (src/log/rows.ts), remembering each line's URL. */
   addRows(rows: RowBlock): this {
+    this.names.addRows(rows);
     let urls = this.lineUrls.get(rows.file);
     if (urls === undefined) {
       if (this.lineSingle.has(rows.file))

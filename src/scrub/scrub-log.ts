@@ -173,11 +173,12 @@ export async function scrubRows(
 export async function scrubLog<L extends QueryLog>(
   log: L,
   scrubber: Scrubber = createScrubber(),
-  opts: { readonly singleUserClicks?: boolean } = {},
+  opts: { readonly singleUserClicks?: boolean; readonly clicks?: ClickUsers } = {},
 ): Promise<{ log: L; counts: ScrubCounts }> {
   const counts = emptyCounts();
   // The single-user click rule decides about a record from the others: only where the method allows that.
-  const clicks = opts.singleUserClicks === false ? undefined : await ClickUsers.of(once(log.records));
+  const clicks =
+    opts.singleUserClicks === false ? undefined : (opts.clicks ?? (await ClickUsers.of(once(log.records))));
   const records: LogRecord[] = [];
   for await (const batch of scrubRecords(once(log.records), scrubber, counts, { clicks })) {
     for (const r of batch) records.push(r);

@@ -45,14 +45,16 @@ export async function scrubbedPasses(
   const again = { format: first.format, lenient: true };
   let clicks: ClickUsers | undefined;
   if (scrub && scrub.singleUserClicks !== false) {
-    progress?.start("counting each clicked URL's users (the scrubber drops clicks only one user made)");
+    progress?.start(
+      "counting each clicked URL's and each name's users (cross-user evidence for the scrubber)",
+    );
     try {
       clicks = await ClickUsers.of(userBlocks((await open(inputs, { ...again, progress })).batches()));
     } finally {
       progress?.stop();
     }
   }
-  const scrubber = scrub ? createScrubber({ allow: scrub.allow }) : undefined;
+  const scrubber = scrub ? createScrubber({ allow: scrub.allow, nameUsers: clicks?.names }) : undefined;
   let passes = 0;
   return {
     format: first.format,

@@ -5,11 +5,17 @@
  * name here is invented, or a public figure's, and absent from the labelled sets and the AOL subset (checked).
  */
 import assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, it } from "node:test";
+import { pathToFileURL } from "node:url";
+import { readHashList } from "../../src/scrub/lexicon/names.ts";
 import { NameUsers } from "../../src/scrub/name-users.ts";
 import { checkWeights, DEFAULT_NAME_WEIGHTS, nameWeights } from "../../src/scrub/name-weights.ts";
 import type { NameEvidence } from "../../src/scrub/recognizer.ts";
 import { createScrubber } from "../../src/scrub/scrubber.ts";
+import { InputError } from "../../src/util/errors.ts";
+import { tempDir } from "../helpers/tmp.ts";
 
 const drop = createScrubber();
 const names = (q: string, s = drop) =>
@@ -83,7 +89,19 @@ describe("person names: the log's cross-user evidence", () => {
   });
 });
 
-describe("person names: the weights", () => {
+describe("person names: the bundled lists and weights", () => {
+  it("a built name list with a bad line is file:line: reason (exit 2)", () => {
+    const file = join(tempDir(), "name-parts.txt");
+    writeFileSync(file, "# header\nh 1f2e3d\nshirley brook\n");
+    assert.throws(
+      () => readHashList(pathToFileURL(file), /^h [0-9a-f]{1,14}$/),
+      (e: unknown) =>
+        e instanceof InputError &&
+        e.message === `${file}:3: not a line of a built name list (rebuild it: scripts/build-scrub-data.ts)`,
+    );
+    writeFileSync(file, "# header\nh 1f2e3d\n");
+    assert.deepEqual(readHashList(pathToFileURL(file), /^h [0-9a-f]{1,14}$/), ["h 1f2e3d"]);
+  });
   it("the bundled weights are complete, and a bad set is refused with its source", () => {
     assert.equal(checkWeights(DEFAULT_NAME_WEIGHTS, "x").threshold, DEFAULT_NAME_WEIGHTS.threshold);
     assert.throws(

@@ -96,7 +96,7 @@ export function register(program: Command): void {
     )
     .option(
       "--keep-single-user-clicks",
-      "keep click URLs that only one user clicked (dropped by default: such a URL can name its user)",
+      "keep click URLs that only one user clicked (dropped by default: such a URL can name its user); the scrubber then weighs no other user's queries either (no name counts)",
     )
     .option("--allow-list <file>", ALLOW_LIST_HELP)
     .option(
@@ -168,8 +168,9 @@ export function register(program: Command): void {
       const format = flags.outFormat ?? (log.format === "excite" ? "aol" : log.format);
       // An AOL log written as AOL is read and written as raw rows (no record per row).
       const raw = log.format === "aol" && format === "aol";
-      // A first pass counts each click URL's users and, for the log context, gathers the query events (users,
-      // texts, times, clicks): one read of the log (bad lines are the second pass's to report).
+      // A first pass counts each click URL's users and each name's (the cross-user evidence) and, for the log
+      // context, gathers the query events (users, texts, times, clicks): one read of the log (bad lines are the
+      // second pass's to report).
       const wants = { clicks: !flags.keepSingleUserClicks, events: flags.context !== undefined };
       const { clicks, events } = !(wants.clicks || wants.events)
         ? { clicks: undefined, events: undefined }
@@ -180,11 +181,13 @@ export function register(program: Command): void {
               wants,
             );
       const threads = await starting;
+      // The first pass counted each name's users too: every scrubber of this run weighs them.
+      threads?.giveNameUsers(clicks?.names);
       // With the context on threads, the threads assess each distinct query; this thread reconsiders the few the
       // context moves (and writes the log with the answers: the threads have nothing left to do then).
       const alone =
         threads === undefined || events !== undefined
-          ? await classifierOf(settings, flags.cacheSize)
+          ? (await classifierOf(settings, flags.cacheSize)).withNameUsers(clicks?.names)
           : undefined;
       if (events !== undefined) {
         const assessed =

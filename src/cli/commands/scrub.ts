@@ -66,7 +66,7 @@ export function register(program: Command): void {
     .option("--keep-empty", "keep records whose query is empty after scrubbing (default: remove them)")
     .option(
       "--keep-single-user-clicks",
-      "keep click URLs that only one user clicked (dropped by default: such a URL can name its user)",
+      "keep click URLs that only one user clicked (dropped by default: such a URL can name its user); the scrubber then weighs no other user's queries either (no name counts)",
     )
     .option("--allow-list <file>", ALLOW_LIST_HELP)
     .option("--json", "print the counts as JSON")
@@ -77,22 +77,23 @@ export function register(program: Command): void {
   addInputOptions(cmd).action(async (inputs: string[], flags: ScrubFlags) => {
     const types = parseTypes(flags.types);
     const allow = await readAllowList(flags.allowList);
-    const scrubber = createScrubber({
-      mode: flags.mode,
-      ...(types ? { types } : {}),
-      ...(allow !== undefined ? { allow } : {}),
-    });
     const opts = readOptions(flags, flags.out);
     await checkOutputs(inputs, fileOutputs(flags.out, opts.rejectsPath));
     const log = await openLog(inputs, opts);
     // An AOL log is read and written as raw rows (no record per row), any other layout as records.
     const raw = log.format === "aol";
-    // A first pass counts each click URL's users (bad lines are the second pass's to report).
+    // A first pass counts each click URL's users and each name's (bad lines are the second pass's to report).
     const clicks = flags.keepSingleUserClicks
       ? undefined
       : raw
         ? await ClickUsers.ofRows(readRows(log.files, true, new RejectSink()))
         : await ClickUsers.of((await openLog(inputs, { format: opts.format, lenient: true })).batches());
+    const scrubber = createScrubber({
+      mode: flags.mode,
+      ...(types ? { types } : {}),
+      ...(allow !== undefined ? { allow } : {}),
+      nameUsers: clicks?.names,
+    });
     const counts = emptyCounts();
     const scrubOpts = { ...(flags.keepEmpty ? { keepEmpty: true } : {}), ...(clicks ? { clicks } : {}) };
     opts.progress.start("scrubbing");

@@ -14,8 +14,10 @@
  */
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
 import { packageInfo } from "../../knowledge/cspell.ts";
 import { PackedCounts } from "../../knowledge/packed-counts.ts";
+import { InputError } from "../../util/errors.ts";
 import { nameHash } from "./name-hash.ts";
 import { fileInput, lines, linesTable, mapTable, storedTables } from "./stored.ts";
 
@@ -96,6 +98,29 @@ export function readList(file: URL): string[] {
     .split("\n")
     .map((l) => l.replace(/#.*$/, "").trim().toLowerCase())
     .filter((l) => l.length > 0);
+}
+
+/**
+ * A built list of hashes (scripts/build-scrub-data.ts): its lines, each checked against `line` — a bad one is
+ * `file:line: reason` (exit 2), as a damaged or hand-edited copy would be.
+ */
+export function readHashList(file: URL, line: RegExp): string[] {
+  const path = fileURLToPath(file);
+  const out: string[] = [];
+  readFileSync(file, "utf8")
+    .split("\n")
+    .forEach((raw, i) => {
+      const l = raw.trim();
+      if (l === "" || l.startsWith("#")) return;
+      if (!line.test(l))
+        throw new InputError(
+          path,
+          i + 1,
+          "not a line of a built name list (rebuild it: scripts/build-scrub-data.ts)",
+        );
+      out.push(l);
+    });
+  return out;
 }
 
 /** See `NameLexicon.famousLengths`; an entry of 31 tokens or more counts as every length. */
@@ -186,8 +211,10 @@ function readNameTables(): Record<string, string> {
     last: mapTable(rankMap([census.last])),
     wordLevel: mapTable(wordLevel),
     famous: linesTable(famous),
-    publicPeople: linesTable(readList(PUBLIC_FILE)),
-    nameParts: linesTable(readList(PARTS_FILE)),
+    publicPeople: linesTable(
+      readHashList(PUBLIC_FILE, /^(?:[ned] [0-9a-f]{1,14}|f [0-9a-f]{1,14} \d+|m \d+)$/),
+    ),
+    nameParts: linesTable(readHashList(PARTS_FILE, /^h [0-9a-f]{1,14}$/)),
     curatedLast: linesTable(curatedLast),
     famousMaxTokens: String(Math.max(1, ...famousLines.map((l) => l.split(/\s+/).length))),
   };

@@ -394,6 +394,23 @@ function nameWordsOf(t: readonly Token[], c: Candidate): string[] {
   return ws;
 }
 
+/**
+ * Whether a query without a census first name may still hold a name starting with one the census lacks (humannames:
+ * "jaylin"): such a name cannot reach the threshold on its own (`otherFirstName` × a surname's 1 × an initial's
+ * 1.1 stays below it), only with a private cue, so the hash look-ups are made only in a query that has one.
+ */
+function otherFirstNames(lex: NameLexicon, t: readonly Token[]): boolean {
+  if (W.otherFirstName === 0) return false;
+  if (W.otherFirstName * 1.1 < W.threshold) {
+    let cue = false;
+    for (let i = 0; i < t.length && !cue; i++)
+      cue = PRIVATE_CUES.has(t[i]!.text) || PERSONAL_CONTEXT.has(t[i]!.text);
+    if (!cue) return false;
+  }
+  for (let i = 0; i < t.length; i++) if (lex.otherNames.has(nameHash(t[i]!.text))) return true;
+  return false;
+}
+
 /** The name a candidate stands for, as the cross-user evidence counts it: its words, space-joined. */
 function keyOf(t: readonly Token[], c: Candidate): string {
   let key = t[c.from]!.text;
@@ -413,10 +430,10 @@ function candidates(q: Query, ctx: RecognizerContext, keys?: string[]): Finding[
   let any = false;
   for (let i = 0; i < t.length && !any; i++) {
     const w = t[i]!.text;
-    any = lex.first.has(w) || HONORIFICS.has(w) || FAMILY_CUES.has(w) || lex.otherNames.has(nameHash(w));
+    any = lex.first.has(w) || HONORIFICS.has(w) || FAMILY_CUES.has(w);
   }
-  if (!any) return [];
   W = ctx.nameWeights;
+  if (!any && !otherFirstNames(lex, t)) return [];
   if (words.length < t.length) words = new Array<NameWord>(t.length);
   for (let i = 0; i < t.length; i++) words[i] = nameWord(lex, t[i]!.text);
   // a personal context ("… obituary", "… phone number") makes any name an identifier, a famous one too
