@@ -108,6 +108,12 @@ const PARAMS: Record<string, fc.Arbitrary<Record<string, unknown>>> = {
   }),
 };
 
+/** Parameters a method refuses on a given log (a usage error, not a release): such cases are not generated. */
+const FITS: Record<string, (log: QueryLog, raw: Record<string, unknown>) => boolean> = {
+  // a network of one node per user, each with `degree` neighbours
+  clientside: (log, raw) => new Set(log.records.map((r) => r.user)).size > (raw.degree as number),
+};
+
 /**
  * Anonymize, write the release and its summary (counts and claimed guarantee, as `anonymize --json` does) to
  * files, read them back and audit the release with them. `claim` replaces the method's claim (an over-claim).
@@ -161,6 +167,7 @@ describe("every method's written release passes the audit (property)", () => {
           PARAMS[m.name]!,
           fc.integer({ min: 1, max: 1000 }),
           async (log, raw, seed) => {
+            fc.pre(FITS[m.name]?.(log, raw) ?? true);
             const report = await auditWritten(m.name, log, raw, seed);
             assert.deepEqual(failures(report), [], JSON.stringify(raw));
             assert.ok(report.results.length > 0);

@@ -197,7 +197,7 @@ function tryAt(
   const fEff =
     l >= 1 && words[i]!.first > 0 && !lex.wordLevel.has(sur.text) ? Math.max(f, W.wordFirstName) : f;
   const evidence = Math.min(1.1, fEff * l * weight);
-  // (the longer of two names that both pass: "john andrew young" rather than "john andrew")
+  // (the longer of two names that both pass: "mara ellen quist" rather than "mara ellen")
   const longer = best !== undefined && to > best.to && evidence >= W.threshold;
   return !best || evidence > best.evidence || longer ? { from: i, to, evidence } : best;
 }

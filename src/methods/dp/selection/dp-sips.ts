@@ -1,5 +1,5 @@
 /**
- * DP-SIPS: J. Swanberg, D. Desfontaines, S. Haney, "DP-SIPS: a simpler, more scalable mechanism for
+ * DP-SIPS: M. Swanberg, D. Desfontaines, S. Haney, "DP-SIPS: a simpler, more scalable mechanism for
  * differentially private partition selection", PoPETs 2023. Weighted Gaussian selection (Gopi et al. 2020:
  * every user spreads a vector of ℓ2 norm 1 evenly over their items) run in rounds on a split of the budget; the
  * items released in a round are removed from every user's set before the next, so a user whose common queries
