@@ -43,7 +43,7 @@ export function slowOldGenerationGrowth(percent: number): void {
 
 /**
  * The young generation's semi-space cap of a streaming run, MiB: on the AOL subset (swap, k = 3) peak RSS 93 → 73
- * MiB at depth 1 and 107–117 → 94 MiB at depth 3 against V8's default 16, CPU within the noise (BENCHMARKS.md).
+ * MiB at depth 1 and 107–117 → 94 MiB at depth 3 against V8's default 16, CPU within the noise (measured).
  */
 const STREAM_SEMI_SPACE_MIB = 4;
 /**
