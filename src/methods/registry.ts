@@ -96,7 +96,7 @@ export function clusterMethod(name: string): MethodEntry {
   if (!m.input.timeOrder && !m.shards) {
     const known = clusterMethods.map((x) => x.name).join(", ");
     throw new UsageError(
-      `${name} runs neither as a stream nor over shards of users; the cluster runs ${known}`,
+      `${name} has no streaming stage and does not run over shards of users; the cluster runs ${known}`,
     );
   }
   return m;

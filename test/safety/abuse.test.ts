@@ -212,7 +212,7 @@ test("serve: its paths checked against each other and as files; a port in use; g
   const garbage = join(dir, "state.json");
   writeFileSync(garbage, "}{");
   refused(cli("serve", ...port, "--state", garbage), garbage, /not a serve state file/);
-  refused(cli("serve", ...port, "-m", "mdav"), "mdav", /not a streaming method/);
+  refused(cli("serve", ...port, "-m", "mdav"), "mdav", /has no streaming stage/);
   assert.equal(readFileSync(text, "utf8"), "not a database\n");
   assert.equal(readFileSync(garbage, "utf8"), "}{");
 });

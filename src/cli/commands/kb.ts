@@ -3,8 +3,8 @@
  * the classifier's learned layer on labelled queries, and show what is in the snapshot (sizes, counts, build
  * inputs and their licences).
  */
-import { statSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { mkdirSync, statSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { type Command, Option } from "commander";
 import { BUNDLED_MODEL } from "../../classify/classifier.ts";
 import { labelledBeside, readLabelled, readQueries } from "../../classify/labels.ts";
@@ -58,6 +58,8 @@ export function register(program: Command): void {
     )
     .option("-q, --quiet", "no progress or result lines on stderr")
     .action(async (flags: { out: string; termstats?: string; quiet?: boolean }) => {
+      // The default place is the user's cache in an install: made here, as any cache is on first use.
+      if (flags.out === BUILD_SNAPSHOT) mkdirSync(dirname(resolve(flags.out)), { recursive: true });
       await checkOutputs(
         [
           flags.termstats === undefined
