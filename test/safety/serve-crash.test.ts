@@ -118,11 +118,19 @@ test("serve --state: kill -9 at random points loses no answered batch and applie
   let next = 0;
   let kills = 0;
   let killedMidStream = 0;
+  let planned = 0; // rounds whose kill is set off by answered batches
   for (let round = 0; next < batches.length; round++) {
     const server = start(dir, round);
     // Most kills land while batches arrive; some while the service starts (its replay, its first checkpoint).
+    // A kill while batches arrive is set off by what the client saw, not by a clock (on a loaded machine a
+    // start can take longer than any fixed delay): once `after` batches of this round are answered, the kill
+    // comes at a random instant of the next batch's time (as long as the last one took), so it lands before the
+    // journal write, during the apply or a checkpoint, or after the answer was sent but before it was read.
     const last = round >= 14;
     const early = !last && rng.int(5) === 0;
+    const after = 1 + rng.int(6);
+    const spread = rng.float();
+    if (!last && !early) planned++;
     const kill = (ms: number) =>
       setTimeout(() => {
         kills++;
@@ -131,13 +139,15 @@ test("serve --state: kill -9 at random points loses no answered batch and applie
     let timer = early ? kill(rng.int(1500)) : undefined;
     const url = await server.url();
     const from = next;
-    if (!last && !early) timer = kill(rng.int(700));
     while (url !== undefined && next < batches.length) {
+      const t0 = performance.now();
       const answer = await post(url, batches[next]!, `batch-${next}`);
       if (answer === undefined) break; // retried (same key) by the next round
       if (answers.has(next)) assert.fail(`batch ${next} answered twice`);
       answers.set(next, answer);
       next++;
+      if (!last && !early && next - from === after)
+        timer = kill(Math.floor(spread * (performance.now() - t0)));
     }
     if (next === batches.length && url !== undefined) {
       clearTimeout(timer);
@@ -150,7 +160,10 @@ test("serve --state: kill -9 at random points loses no answered batch and applie
     clearTimeout(timer);
     if (!last && next > from && next < batches.length) killedMidStream++;
   }
-  assert.ok(killedMidStream >= 5, `killed ${kills} times, ${killedMidStream} while batches arrived`);
+  assert.ok(
+    planned >= 5 && killedMidStream >= planned,
+    `killed ${kills} times, ${killedMidStream} while batches arrived (${planned} planned so)`,
+  );
 
   // The uninterrupted run over the same batches, each once, in order.
   const whole = await PartitionedStages.create(CONFIG);
