@@ -52,15 +52,15 @@ if (args.length === 1 && (args[0] === "--version" || args[0] === "-V")) {
   // The build rendered it (scripts/build.mjs, from the CLI's own program): printed without loading commander.
   process.stdout.write(help);
 } else {
-  let main;
+  let cli;
   if (builtAndFresh()) {
-    ({ main } = await import("../dist/cli/main.js"));
+    ({ cli } = await import("../dist/cli/main.js"));
   } else {
     const { register } = await import("tsx/esm/api");
     register();
-    ({ main } = await import("../src/cli/main.ts"));
+    ({ cli } = await import("../src/cli/main.ts"));
   }
-  process.exitCode = await main(process.argv);
+  process.exitCode = await cli(process.argv);
   // A failed run ends now, even if something it opened (a connection, a server) would keep the process alive.
   if (process.exitCode !== 0) setTimeout(() => process.exit(), 1000).unref();
 }

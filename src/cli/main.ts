@@ -8,7 +8,7 @@
 import { Command, CommanderError } from "commander";
 import { EXIT_BAD_INPUT, EXIT_FAILURE, InputError, UsageError } from "../util/errors.ts";
 import { ParamError } from "../util/params.ts";
-import { printable } from "../util/terminal.ts";
+import { guardStream, printable } from "../util/terminal.ts";
 import { commands } from "./commands/index.ts";
 import { missingPackageMessage } from "./missing-package.ts";
 
@@ -100,10 +100,21 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
+/**
+ * The `querymask` command: {@link main} with stdout and stderr guarded, so that no control character of the data
+ * (a user id, a query, a file name) reaches the terminal raw from any line a command prints. (Tests that run
+ * `main` in their own process keep their streams as they are: the test runner's protocol is binary.)
+ */
+export function cli(argv: string[]): Promise<number> {
+  guardStream(process.stdout);
+  guardStream(process.stderr);
+  return main(argv);
+}
+
 const invokedDirectly =
   process.argv[1] !== undefined && import.meta.url.endsWith(process.argv[1].replace(/^.*\//, "/"));
 if (invokedDirectly) {
-  main(process.argv).then((code) => {
+  cli(process.argv).then((code) => {
     process.exitCode = code;
   });
 }

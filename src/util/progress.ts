@@ -4,6 +4,7 @@
  */
 import { createRequire } from "node:module";
 import type cliProgress from "cli-progress";
+import { printable, unguarded } from "./terminal.ts";
 
 export interface Progress {
   /** Begin a phase; `total` may be unknown (e.g. a streamed file). */
@@ -46,18 +47,19 @@ class BarProgress implements Progress {
 
   start(label: string, total?: number): void {
     this.stop();
-    this.label = label;
+    this.label = printable(label);
     this.done = 0;
     const format =
       total === undefined
-        ? `${label} {value} done, {speed}/s`
-        : `${label} [{bar}] {percentage}% {value}/{total} eta {eta_formatted}`;
+        ? `${this.label} {value} done, {speed}/s`
+        : `${this.label} [{bar}] {percentage}% {value}/{total} eta {eta_formatted}`;
     // Required on first use, not imported: only a terminal shows a bar, and every command imports this file.
     const bars = createRequire(import.meta.url)("cli-progress") as typeof cliProgress;
     this.bar = new bars.SingleBar(
       {
         format,
-        stream: process.stderr,
+        // The bar draws with escapes; what it shows of the data (its label) is escaped above.
+        stream: unguarded(process.stderr),
         hideCursor: true,
         clearOnComplete: true,
         etaBuffer: 50,

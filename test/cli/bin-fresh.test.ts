@@ -1,6 +1,6 @@
 /**
  * bin/querymask.js runs dist/ only while no source under src/ is newer than dist/cli/main.js, and otherwise the
- * sources through tsx. Checked on a copy of bin beside a stand-in dist/ and src/ whose `main` says which ran.
+ * sources through tsx. Checked on a copy of bin beside a stand-in dist/ and src/ whose `cli` says which ran.
  */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
@@ -12,7 +12,7 @@ import { tempDir } from "../helpers/tmp.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const main = (which: string) =>
-  `export async function main() { process.stdout.write(${JSON.stringify(which)}); return 0; }\n`;
+  `export async function cli() { process.stdout.write(${JSON.stringify(which)}); return 0; }\n`;
 
 function standIn(): string {
   const root = tempDir();
