@@ -4,35 +4,11 @@
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { main } from "../../src/cli/main.ts";
+import { runInProcess } from "./in-process.ts";
 import { CASES, commands } from "./matrix-cases.ts";
 
 const [dir, name] = process.argv.slice(2) as [string, string];
 const cmd = commands(dir).find((c) => c.name === name)!;
-
-/** Run the CLI in this process; its exit code, stdout and stderr. */
-async function run(argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = "";
-  let err = "";
-  const stdout = process.stdout.write;
-  const stderr = process.stderr.write;
-  process.stdout.write = ((c: string | Uint8Array) => {
-    out += String(c);
-    return true;
-  }) as typeof process.stdout.write;
-  process.stderr.write = ((c: string | Uint8Array) => {
-    err += String(c);
-    return true;
-  }) as typeof process.stderr.write;
-  try {
-    const code = await main(["node", "querymask", ...argv]);
-    return { code, out, err };
-  } finally {
-    process.stdout.write = stdout;
-    process.stderr.write = stderr;
-    process.exitCode = undefined;
-  }
-}
 
 const runs: { case: string; lenient: boolean; out: string; code: number; err: string }[] = [];
 const stdout = process.stdout.write.bind(process.stdout);
@@ -46,7 +22,7 @@ for (const c of CASES) {
       "-q",
       ...(lenient ? ["--lenient", "--rejects", join(out, "rejects.PRIVATE.tsv")] : []),
     ];
-    const r = await run(argv);
+    const r = await runInProcess(argv);
     runs.push({ case: c.name, lenient, out, code: r.code, err: r.err });
   }
 }
