@@ -170,6 +170,18 @@ function removeStaleTempsSync(target: string): void {
   }
 }
 
+/**
+ * A write error naming the file it was for: a stream's error names no path ("ENOSPC: no space left on device,
+ * write"), and the temp file's name would mislead. The code and syscall stay (the CLI exits 1 on them).
+ */
+function forTarget(e: Error, path: string): Error {
+  const err = e as NodeJS.ErrnoException;
+  if (err.code === undefined || err.message.startsWith(`${path}: `)) return e;
+  const reason = err.message.replace(/, [a-z]+( '[^']*')?$/, "");
+  err.message = `${path}: ${reason}; the file is left as it was`;
+  return err;
+}
+
 function tempName(path: string): string {
   return join(dirname(path), `.${basename(path)}.${process.pid}.${++counter}.tmp`);
 }
@@ -226,11 +238,13 @@ export class AtomicTextFile {
     this.file = createWriteStream(this.tmp, { flush: true });
     this.out = path.endsWith(".gz") ? createGzip({ level: 6 }) : this.file;
     if (this.out !== this.file) this.out.pipe(this.file);
-    const fail = (e: Error) => {
-      this.failure ??= e;
-    };
+    const fail = (e: Error) => this.fail(e);
     this.file.on("error", fail);
     this.out.on("error", fail);
+  }
+
+  private fail(e: Error): void {
+    this.failure ??= forTarget(e, this.path);
   }
 
   /**
@@ -278,7 +292,7 @@ export class AtomicTextFile {
     else {
       await new Promise<void>((resolve) => {
         this.out.write(text, (e) => {
-          if (e) this.failure ??= e;
+          if (e) this.fail(e);
           resolve();
         });
       });
@@ -306,7 +320,7 @@ export class AtomicTextFile {
     this.used = 0;
     this.spareBack = new Promise((resolve) => {
       this.out.write(sent.subarray(0, n), (e) => {
-        if (e) this.failure ??= e;
+        if (e) this.fail(e);
         this.spare = sent;
         resolve();
       });
@@ -335,7 +349,7 @@ export class AtomicTextFile {
       await syncDir(dirname(this.path));
     } catch (e) {
       await this.discard();
-      throw e;
+      throw e instanceof Error ? forTarget(e, this.path) : e;
     }
   }
 
@@ -407,7 +421,7 @@ export function writeFileAtomicSync(path: string, data: string | Uint8Array): vo
     if (fd !== undefined) closeSync(fd);
     rmSync(tmp, { force: true });
     live.delete(tmp);
-    throw e;
+    throw e instanceof Error ? forTarget(e, path) : e;
   }
   syncDirSync(dirname(path));
 }
