@@ -75,6 +75,31 @@ for (const command of ["anonymize", "classify"] as const) {
   });
 }
 
+test("anonymize --method swap killed while it classifies leaves raw rows in its folder; the next run removes it", async () => {
+  const out = join(dir, "swap-folders.tsv");
+  // The folders swap fills beside its output (the classified copy, the sorted runs): they hold the log's rows.
+  const folders = () => readdirSync(dir).filter((n) => /^\.querymask-(classify|sort)-\d+-/.test(n));
+  const filled = (pid: number) =>
+    folders().some(
+      (n) =>
+        n.includes(`-${pid}-`) &&
+        readdirSync(join(dir, n), { withFileTypes: true }).some(
+          (f) => f.isFile() && (statSync(join(dir, n, f.name), { throwIfNoEntry: false })?.size ?? 0) > 0,
+        ),
+    );
+  await killWhen(["anonymize", "--method", "swap", "-q", big, "-o", out], (pid) => {
+    try {
+      return filled(pid);
+    } catch {
+      return false; // a folder removed between the listing and the look inside it
+    }
+  });
+  assert.ok(folders().length > 0, "kill -9 cannot clean up: the folder is still there");
+  const next = cli("anonymize", "--method", "identity", "-q", small, "-o", out);
+  assert.equal(next.status, 0, next.stderr);
+  assert.deepEqual(folders(), [], "the next run beside it removed the dead run's folder");
+});
+
 test("profile killed mid-load leaves the database as it was, with no record of the log", async () => {
   const db = join(dir, "profiles.sqlite");
   const first = cli("profile", "-q", small, "--db", db);
