@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { linkSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, linkSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import Database from "better-sqlite3";
@@ -279,4 +279,25 @@ test("profile of 200,000 one-query users: a bounded table after the committed lo
   assert.equal(out.length, 1001);
   assert.match(out[1000]!, /… and 199,000 more users/);
   refused(cli("profile", input, "--db", join(dir, "p.db"), "-q"), join(dir, "p.db"), /already holds/);
+});
+
+test("mdav on a log larger than the heap: exit 2 with the sizes before it loads the log, not a V8 heap crash", () => {
+  const { dir } = setup();
+  const input = join(dir, "wide.tsv");
+  const lines = [`${HEADER}\tCategory\tUnit`];
+  for (let i = 0; i < 300_000; i++)
+    lines.push(`${i % 20_000}\tq${i % 997} w${i % 13}\t2006-03-01 07:33:28\t\t\tTop/Sports\tq${i % 997}`);
+  writeFileSync(input, `${lines.join("\n")}\n`);
+  const out = join(dir, "mdav.tsv");
+  const r = spawnSync(
+    process.execPath,
+    ["bin/querymask.js", "anonymize", "--method", "mdav", input, "-o", out, "-q"],
+    {
+      encoding: "utf8",
+      timeout: 120_000,
+      env: { ...process.env, NODE_OPTIONS: "--max-old-space-size=200" },
+    },
+  );
+  refused(r, "mdav: the log has 300,000 rows", /about [\d,]+ rows fit.*--max-old-space-size/);
+  assert.equal(existsSync(out), false);
 });
