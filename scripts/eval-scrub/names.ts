@@ -3,8 +3,8 @@
  * the release does to each query, per fold. A private name is *removed* when every word of its span lies in a
  * span the scrubber drops, *kept verbatim* when the span still appears whole in the released text; a public or a
  * name-free query is *intact* when its released text is the query (white space folded). The scrubber is the one the
- * release paths build (`createScrubber({ allow, nameUsers })`, drop mode: test/scrub/release-path.test.ts checks
- * that the swap path releases exactly its text), with or without the log's cross-user evidence.
+ * release paths build (`createScrubber({ allow, nameUsers })`, drop mode; ./cli.ts judges the release of
+ * `anonymize --method swap` itself), with or without the log's cross-user evidence.
  *
  * `fitWeights` chooses the person-name weights by coordinate ascent on an objective that puts private names first
  * (./objective below), and `crossValidate` reports each fold with the weights chosen on the other folds.
