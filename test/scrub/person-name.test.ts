@@ -48,6 +48,12 @@ describe("person names: recall first", () => {
     assert.deepEqual(names("laura ann terwilliger"), ["laura ann terwilliger"]);
     assert.deepEqual(names("susan de urrutia"), ["susan de urrutia"]);
     assert.deepEqual(names("barbie terwilliger"), ["barbie terwilliger"]);
+    // a common first name before a surname starts a second person's name, not a second surname
+    assert.deepEqual(names("harold terwilliger ellen quenneville"), [
+      "harold terwilliger",
+      "ellen quenneville",
+    ]);
+    assert.deepEqual(names("laura terwilliger ortiz"), ["laura terwilliger ortiz"]);
   });
   it("a first name after a title, and two dotted initials before a surname", () => {
     assert.deepEqual(names("attorney nick brook"), ["nick brook"]);

@@ -189,7 +189,8 @@ function tryAt(
     !covered[to + 1] &&
     lex.last.has(next.text) &&
     lastOf(lex, words[to + 1]!, next.text) >= 1 &&
-    !INSTITUTION_AFTER.has(t[to + 2]?.text ?? "")
+    !INSTITUTION_AFTER.has(t[to + 2]?.text ?? "") &&
+    !startsName(lex, t, to + 1)
   )
     to++;
   if (t[to + 1] && GENERATIONAL.has(t[to + 1]!.text)) to++;
@@ -200,6 +201,17 @@ function tryAt(
   // (the longer of two names that both pass: "mara ellen quist" rather than "mara ellen")
   const longer = best !== undefined && to > best.to && evidence >= W.threshold;
   return !best || evidence > best.evidence || longer ? { from: i, to, evidence } : best;
+}
+
+/**
+ * Token `k` is a common first name before a surname: the start of a second person's name rather than a second
+ * surname ("harold terwilliger ellen quenneville" is two people).
+ */
+function startsName(lex: NameLexicon, t: readonly Token[], k: number): boolean {
+  const after = t[k + 1];
+  return (
+    words[k]!.first >= NAME_NOT_WORD && after !== undefined && lastOf(lex, words[k + 1]!, after.text) >= 1
+  );
 }
 
 /** The best name starting at token `i`, if any. */
