@@ -18,7 +18,7 @@ import { DEFAULT_NAME_WEIGHTS, NAME_WEIGHTS_ENV, type NameWeights } from "../../
 import { normalizeSpace } from "../../src/scrub/operators.ts";
 import type { NameEvidence } from "../../src/scrub/recognizer.ts";
 import { tokenize } from "../../src/scrub/tokenize.ts";
-import { fitWeights, type NameRow, type Outcome, type Rates, rates } from "./names.ts";
+import { foldWeights, type NameRow, type Outcome, type Rates, rates } from "./names.ts";
 
 const CLI = fileURLToPath(new URL("../../bin/querymask.js", import.meta.url));
 
@@ -93,13 +93,7 @@ export async function crossValidateCli(
   const runs = new Map<string, { byTime: Map<number, string[]>; cpu: number }>();
   try {
     for (let f = 0; f < folds; f++) {
-      const w = fit
-        ? fitWeights(
-            rows.filter((r) => r.fold !== f),
-            DEFAULT_NAME_WEIGHTS,
-            evidence,
-          )
-        : DEFAULT_NAME_WEIGHTS;
+      const w = foldWeights(rows, f, fit, DEFAULT_NAME_WEIGHTS, evidence);
       const t0 = Date.now();
       // (the same weights give the same release: without --fit, one run serves every fold)
       const key = JSON.stringify(w);

@@ -194,6 +194,23 @@ export function fitWeights(
   return best;
 }
 
+/** The weights fold `f` is judged with: fitted from `start` on the other folds, or `start` itself. */
+export function foldWeights(
+  rows: readonly NameRow[],
+  f: number,
+  fit: boolean,
+  start: NameWeights,
+  nameUsers?: NameEvidence,
+): NameWeights {
+  return fit
+    ? fitWeights(
+        rows.filter((r) => r.fold !== f),
+        start,
+        nameUsers,
+      )
+    : start;
+}
+
 export interface FoldResult {
   readonly fold: number;
   readonly weights: NameWeights;
@@ -211,13 +228,7 @@ export function crossValidate(
   const outcomes: Outcome[] = new Array(rows.length);
   const results: FoldResult[] = [];
   for (let f = 0; f < folds; f++) {
-    const w = fit
-      ? fitWeights(
-          rows.filter((r) => r.fold !== f),
-          weights,
-          nameUsers,
-        )
-      : weights;
+    const w = foldWeights(rows, f, fit, weights, nameUsers);
     const held = rows.map((r, i) => [r, i] as const).filter(([r]) => r.fold === f);
     const out = run(
       held.map(([r]) => r),
