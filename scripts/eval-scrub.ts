@@ -4,25 +4,29 @@
  *
  * - The name set (labels/names_train.tsv): per fold, the share of private names removed (and kept verbatim), of
  *   public-figure queries and of name-free queries released intact, through the scrubber the release paths build
- *   (drop mode; test/scrub/release-path.test.ts checks that `anonymize --method swap` releases exactly its text).
+ *   (drop mode; --cli runs `anonymize --method swap` itself, and on the bundled weights gives the same figures).
  *   Twice: per record (no cross-user evidence: what a per-record-only path gets) and with the log's evidence (the
  *   distinct users of the AOL subset who typed each name, as the swap path counts them over its input).
  * - The category sets (labels/train.tsv, dev.tsv, or the .tsv files given): precision and recall per kind.
  *
  *   node --import tsx scripts/eval-scrub.ts [FILE.tsv …] [--names FILE] [--folds 5] [--fit [--write]]
- *        [--log FILE | --no-log] [--show] [--json FILE]
+ *        [--log FILE | --no-log] [--cli] [--show] [--json FILE]
  *
  * --fit chooses the person-name weights on each fold's complement (coordinate ascent, ./eval-scrub/names.ts) and
  * judges the fold with them; then on the whole set, printed, and with --write stored in data/scrub/person-name.json
- * (learned parameters only). --show prints the misses to the terminal only. --json writes the figures (no query).
+ * (learned parameters only). --cli judges the name set through the command a user runs instead, per fold (with
+ * --fit, the weights learned without the fold): `querymask anonymize --method swap` on the log (./eval-scrub/cli.ts).
+ * --show prints the misses to the terminal only. --json writes the figures (no query).
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { loadLog } from "../src/log/read.ts";
+import type { LogRecord } from "../src/log/record.ts";
 import { NameUsers } from "../src/scrub/name-users.ts";
 import { DEFAULT_NAME_WEIGHTS, type NameWeights } from "../src/scrub/name-weights.ts";
 import type { NameEvidence } from "../src/scrub/recognizer.ts";
 import { createScrubber } from "../src/scrub/scrubber.ts";
+import { crossValidateCli } from "./eval-scrub/cli.ts";
 import { evalKinds } from "./eval-scrub/kinds.ts";
 import { crossValidate, fitWeights, type NameRow, type Rates, readNameSet } from "./eval-scrub/names.ts";
 
@@ -92,10 +96,47 @@ function nameSection(
 }
 
 let evidence: NameEvidence | undefined;
+let records: readonly LogRecord[] = [];
 if (logFile !== undefined && existsSync(logFile)) {
   const log = await loadLog([logFile]);
+  records = log.records;
   evidence = new NameUsers().add(log.records);
   out(`cross-user evidence: ${log.records.length.toLocaleString("en-US")} records of ${logFile}\n`);
+}
+
+async function cliSection(rows: readonly NameRow[], log: string): Promise<void> {
+  const cv = await crossValidateCli(rows, folds, log, records, flag("--fit"), evidence, (line) =>
+    process.stderr.write(`${line}\n`),
+  );
+  out(
+    `\n### through \`querymask anonymize --method swap\` on ${log}${flag("--fit") ? " (weights fitted on the other folds)" : " (bundled weights)"}\n\n`,
+  );
+  out(
+    "| fold | private removed % | private kept verbatim % | public intact % | name-free intact % | n private / public / none | not judged | CLI CPU-s |\n",
+  );
+  out("|---|---|---|---|---|---|---|---|\n");
+  for (const f of cv.folds)
+    out(`${ratesLine(String(f.fold + 1), f.rates).trimEnd()} ${f.unjudged} | ${f.cpuSeconds.toFixed(1)} |\n`);
+  out(`${ratesLine("pooled", cv.pooled).trimEnd()} ${cv.folds.reduce((a, f) => a + f.unjudged, 0)} | |\n`);
+  json["through anonymize --method swap"] = { folds: cv.folds, pooled: cv.pooled };
+  if (show) {
+    out("\nMisses (terminal only):\n");
+    rows.forEach((r, i) => {
+      const o = cv.outcomes[i];
+      if (o !== undefined && !o.ok) out(`  ${r.person}\t${r.query}\t→ ${o.released}\n`);
+    });
+  }
+}
+
+if (existsSync(namesFile) && flag("--cli")) {
+  if (logFile === undefined || !existsSync(logFile)) {
+    out("eval-scrub --cli: needs the log the labelled queries were drawn from (--log FILE); skipping.\n");
+    process.exit(0);
+  }
+  const rows = readNameSet(namesFile, folds);
+  out(`\n## Names: ${rows.length} queries of ${namesFile}, ${folds} folds\n`);
+  await cliSection(rows, logFile);
+  process.exit(0);
 }
 
 if (existsSync(namesFile)) {

@@ -3,8 +3,8 @@
  * the release does to each query, per fold. A private name is *removed* when every word of its span lies in a
  * span the scrubber drops, *kept verbatim* when the span still appears whole in the released text; a public or a
  * name-free query is *intact* when its released text is the query (white space folded). The scrubber is the one the
- * release paths build (`createScrubber({ allow, nameUsers })`, drop mode: test/scrub/release-path.test.ts checks
- * that the swap path releases exactly its text), with or without the log's cross-user evidence.
+ * release paths build (`createScrubber({ allow, nameUsers })`, drop mode; ./cli.ts judges the release of
+ * `anonymize --method swap` itself), with or without the log's cross-user evidence.
  *
  * `fitWeights` chooses the person-name weights by coordinate ascent on an objective that puts private names first
  * (./objective below), and `crossValidate` reports each fold with the weights chosen on the other folds.
@@ -194,6 +194,23 @@ export function fitWeights(
   return best;
 }
 
+/** The weights fold `f` is judged with: fitted from `start` on the other folds, or `start` itself. */
+export function foldWeights(
+  rows: readonly NameRow[],
+  f: number,
+  fit: boolean,
+  start: NameWeights,
+  nameUsers?: NameEvidence,
+): NameWeights {
+  return fit
+    ? fitWeights(
+        rows.filter((r) => r.fold !== f),
+        start,
+        nameUsers,
+      )
+    : start;
+}
+
 export interface FoldResult {
   readonly fold: number;
   readonly weights: NameWeights;
@@ -211,13 +228,7 @@ export function crossValidate(
   const outcomes: Outcome[] = new Array(rows.length);
   const results: FoldResult[] = [];
   for (let f = 0; f < folds; f++) {
-    const w = fit
-      ? fitWeights(
-          rows.filter((r) => r.fold !== f),
-          weights,
-          nameUsers,
-        )
-      : weights;
+    const w = foldWeights(rows, f, fit, weights, nameUsers);
     const held = rows.map((r, i) => [r, i] as const).filter(([r]) => r.fold === f);
     const out = run(
       held.map(([r]) => r),

@@ -6,6 +6,7 @@
  * (`createScrubber({ nameWeights })`).
  */
 import { readFileSync } from "node:fs";
+import { UsageError } from "../util/errors.ts";
 
 export interface NameWeights {
   /** A candidate is a private person's name when its evidence reaches this. */
@@ -77,10 +78,29 @@ export function checkWeights(raw: unknown, source: string): NameWeights {
 
 const FILE = new URL("../../data/scrub/person-name.json", import.meta.url);
 
-export const DEFAULT_NAME_WEIGHTS: NameWeights = checkWeights(
-  (JSON.parse(readFileSync(FILE, "utf8")) as { weights?: unknown }).weights,
-  "data/scrub/person-name.json",
-);
+/**
+ * Another weights file in the bundled file's format, for evaluations only: cross-validation runs the CLI a user runs
+ * with each fold's weights, learned without that fold (scripts/eval-scrub.ts --cli).
+ */
+export const NAME_WEIGHTS_ENV = "QUERYMASK_NAME_WEIGHTS";
+
+function readWeights(): NameWeights {
+  const other = process.env[NAME_WEIGHTS_ENV];
+  const file = other !== undefined && other !== "" ? other : FILE;
+  const source = file === FILE ? "data/scrub/person-name.json" : `${other} (${NAME_WEIGHTS_ENV})`;
+  try {
+    return checkWeights(
+      (JSON.parse(readFileSync(file, "utf8")) as { weights?: unknown } | null)?.weights,
+      source,
+    );
+  } catch (e) {
+    const reason = (e as Error).message;
+    // (a bad file named by the variable is bad usage: exit 2 with the reason, no stack)
+    throw new UsageError(reason.startsWith(source) ? reason : `${source}: ${reason}`);
+  }
+}
+
+export const DEFAULT_NAME_WEIGHTS: NameWeights = readWeights();
 
 /** The bundled weights with `over` in place of some. */
 export function nameWeights(over: Partial<NameWeights> = {}): NameWeights {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
@@ -114,4 +114,19 @@ it("swap on an unclassified log (scrubbed and classified on the way, written in 
   const r = run(["audit", "-q", "--method", "swap", "--k", "3", "--original", raw, "--released", out]);
   assert.equal(r.status, 0, r.stdout + r.stderr);
   assert.match(r.stdout, /swap invariants\s+ok/);
+  // an invented private name planted in one released row (absent from the labelled sets and the AOL subset): the
+  // identifiers check, whose detector shares nothing with the scrubber, fails and names the record
+  const lines = readFileSync(out, "utf8").split("\n");
+  const cols = lines[5]!.split("\t");
+  cols[1] = "obituary for shirley quenneville";
+  lines[5] = cols.join("\t");
+  const planted = join(dir, "planted.tsv");
+  writeFileSync(planted, lines.join("\n"));
+  const f = run(["audit", "-q", "--method", "swap", "--k", "3", "--original", raw, "--released", planted]);
+  assert.equal(f.status, 1, f.stdout + f.stderr);
+  assert.match(f.stdout, /identifiers\s+FAIL/i);
+  assert.match(
+    f.stdout,
+    /record 5 \(user \d+\): "obituary for shirley quenneville": person_name "shirley quenneville"/,
+  );
 });

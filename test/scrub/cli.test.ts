@@ -108,4 +108,39 @@ describe("querymask scrub", () => {
       new RegExp(`${list.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:2: an allow-list line needs a word`),
     );
   });
+
+  test("an evaluation's weights (QUERYMASK_NAME_WEIGHTS) reach the CLI's scrubber; a bad file is exit 2", () => {
+    const run = (weights: unknown) => {
+      const file = join(dir, "weights.json");
+      writeFileSync(file, JSON.stringify(weights));
+      const out = join(dir, "w.tsv");
+      const r = spawnSync(process.execPath, ["--import", "tsx", cli, "scrub", "-q", input, "-o", out], {
+        encoding: "utf8",
+        env: { ...process.env, QUERYMASK_NAME_WEIGHTS: file },
+      });
+      const queries =
+        r.status === 0
+          ? readFileSync(out, "utf8")
+              .trim()
+              .split("\n")
+              .slice(1)
+              .map((l) => l.split("\t")[1])
+          : [];
+      return { status: r.status, stderr: r.stderr, queries };
+    };
+    const bundled = JSON.parse(
+      readFileSync(new URL("../../data/scrub/person-name.json", import.meta.url), "utf8"),
+    ) as { weights: Record<string, number> };
+    assert.ok(run(bundled).queries.includes("genealogy"));
+    // a threshold no name reaches without a context, and a context that counts nothing, keep the name: the
+    // variable's weights are the ones applied
+    const high = run({
+      weights: { ...bundled.weights, threshold: 1, manyUsersShift: 0, personalContext: 0, privateCue: 0 },
+    });
+    assert.ok(high.queries.includes("john baker genealogy"), high.stderr);
+    const bad = run({ weights: { threshold: 0.6 } });
+    assert.equal(bad.status, 2);
+    assert.match(bad.stderr, /weights\.json \(QUERYMASK_NAME_WEIGHTS\): weight privateCue must be a number/);
+    assert.doesNotMatch(bad.stderr, /\n\s+at /);
+  });
 });

@@ -48,6 +48,19 @@ describe("person names: recall first", () => {
     assert.deepEqual(names("laura ann terwilliger"), ["laura ann terwilliger"]);
     assert.deepEqual(names("susan de urrutia"), ["susan de urrutia"]);
     assert.deepEqual(names("barbie terwilliger"), ["barbie terwilliger"]);
+    // a common first name before a surname starts a second person's name, not a second surname
+    assert.deepEqual(names("harold terwilliger ellen quenneville"), [
+      "harold terwilliger",
+      "ellen quenneville",
+    ]);
+    assert.deepEqual(names("laura terwilliger ortiz"), ["laura terwilliger ortiz"]);
+  });
+  it("a first name after a title, and two dotted initials before a surname", () => {
+    assert.deepEqual(names("attorney nick brook"), ["nick brook"]);
+    assert.deepEqual(names("nick brook"), []); // (a word, then a word: no title to say it is a name)
+    assert.deepEqual(names("p.j. terwilliger"), ["p.j. terwilliger"]);
+    assert.deepEqual(names("p j terwilliger"), []); // (without the dots, two letters)
+    assert.deepEqual(names("u.s. terwilliger"), []); // (an abbreviation, not initials)
   });
   it("a public figure of the built list is kept, unless the query is about someone's family tree", () => {
     assert.deepEqual(names("kristi noem"), []);

@@ -189,7 +189,8 @@ function tryAt(
     !covered[to + 1] &&
     lex.last.has(next.text) &&
     lastOf(lex, words[to + 1]!, next.text) >= 1 &&
-    !INSTITUTION_AFTER.has(t[to + 2]?.text ?? "")
+    !INSTITUTION_AFTER.has(t[to + 2]?.text ?? "") &&
+    !startsName(lex, t, to + 1)
   )
     to++;
   if (t[to + 1] && GENERATIONAL.has(t[to + 1]!.text)) to++;
@@ -202,6 +203,17 @@ function tryAt(
   return !best || evidence > best.evidence || longer ? { from: i, to, evidence } : best;
 }
 
+/**
+ * Token `k` is a common first name before a surname: the start of a second person's name rather than a second
+ * surname ("harold terwilliger ellen quenneville" is two people).
+ */
+function startsName(lex: NameLexicon, t: readonly Token[], k: number): boolean {
+  const after = t[k + 1];
+  return (
+    words[k]!.first >= NAME_NOT_WORD && after !== undefined && lastOf(lex, words[k + 1]!, after.text) >= 1
+  );
+}
+
 /** The best name starting at token `i`, if any. */
 function candidateAt(
   lex: NameLexicon,
@@ -209,8 +221,10 @@ function candidateAt(
   i: number,
   covered: Uint8Array,
 ): Candidate | undefined {
-  const f = words[i]!.first || (words[i]!.other ? W.otherFirstName : 0);
-  if (f === 0) return undefined;
+  const f0 = words[i]!.first || (words[i]!.other ? W.otherFirstName : 0);
+  if (f0 === 0) return undefined;
+  // a first name right after a title is a person's, even one that is also a word ("attorney nick brook")
+  const f = i > 0 && TITLES.has(t[i - 1]!.text) ? Math.max(f0, TITLED_FIRST) : f0;
   // the surname right after the first name, or after up to two initials, or after one middle first name
   let best = tryAt(lex, t, i, covered, f, i + 1, 1, undefined);
   // "i" and "a" are a pronoun and an article far more often than initials ("kelsey i owe you")
@@ -230,6 +244,37 @@ const HONORIFICS = new Set([
   "mr", "mrs", "ms", "miss", "dr", "rev", "reverend", "pastor", "prof", "professor", "coach", "sgt", "officer",
   "deputy",
 ]);
+
+/** Titles before a full name: the honorifics and the professions a query names a person by. */
+const TITLES: ReadonlySet<string> = new Set([
+  ...HONORIFICS,
+  ...["attorney", "atty", "lawyer", "realtor", "dentist", "doctor", "judge"],
+]);
+/** What a first name after a title counts at least (a census first name that is not a word counts 1). */
+const TITLED_FIRST = 0.9;
+
+/** Two-letter abbreviations written with dots that are no one's initials ("u.s.", "d.c.", "p.m."). */
+// biome-ignore format: a word list reads better packed
+const DOTTED_ABBREVIATIONS = new Set(["us", "dc", "pm", "am", "la", "ny", "nj", "bc", "ad", "uk", "tv", "pc", "cd", "vs", "ms"]);
+
+/**
+ * Two initials written with dots, then a census surname: "p.j. terwilliger", "j.d. kowalczyk" (the dots tell initials
+ * from two letters; a famous bearer is covered before).
+ */
+function initialsAt(q: Query, lex: NameLexicon, i: number, covered: Uint8Array): Candidate | undefined {
+  const t = q.tokens;
+  const a = t[i]!;
+  const b = t[i + 1];
+  const sur = t[i + 2];
+  if (a.text.length !== 1 || !b || b.text.length !== 1 || !sur || covered[i] || covered[i + 2])
+    return undefined;
+  if (q.text.charCodeAt(a.end) !== 46 || q.text.charCodeAt(b.end) !== 46) return undefined;
+  if (!/^\.\s*$/.test(q.text.slice(a.end, b.start)) || DOTTED_ABBREVIATIONS.has(a.text + b.text))
+    return undefined;
+  if (!lex.last.has(sur.text)) return undefined;
+  const l = lastScore(lex, sur.text);
+  return l > 0 ? { from: i, to: i + 2, evidence: Math.min(1, 0.3 + l) } : undefined;
+}
 
 /**
  * A surname right after a title, when the surname is not also an English word ("dr pepper", "mr clean" and "mrs
@@ -430,7 +475,12 @@ function candidates(q: Query, ctx: RecognizerContext, keys?: string[]): Finding[
   let any = false;
   for (let i = 0; i < t.length && !any; i++) {
     const w = t[i]!.text;
-    any = lex.first.has(w) || HONORIFICS.has(w) || FAMILY_CUES.has(w);
+    // (or an initial with a dot after it: "p.j. terwilliger")
+    any =
+      lex.first.has(w) ||
+      HONORIFICS.has(w) ||
+      FAMILY_CUES.has(w) ||
+      (w.length === 1 && q.text.charCodeAt(t[i]!.end) === 46);
   }
   W = ctx.nameWeights;
   if (!any && !otherFirstNames(lex, t)) return [];
@@ -448,6 +498,7 @@ function candidates(q: Query, ctx: RecognizerContext, keys?: string[]): Finding[
       invertedAt(q, lex, i, covered) ??
       candidateAt(lex, t, i, covered) ??
       honorificAt(lex, t, i, covered) ??
+      initialsAt(q, lex, i, covered) ??
       familyAt(lex, t, i, covered);
     if (!c) continue;
     if (keys) {
