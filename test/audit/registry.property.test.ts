@@ -223,7 +223,15 @@ describe("every method's written release passes the audit (property)", () => {
     const dp = await auditWritten("dp", log, raw, 1, (g) =>
       g.model === "differential-privacy" ? { ...g, epsilon: 0.5 } : g,
     );
-    assert.equal(claimed(dp)?.ok, true, "claiming less than asked holds");
+    assert.equal(
+      claimed(dp)?.ok,
+      false,
+      "dp claiming ε = 0.5 at --epsilon 1: stronger than the run delivers",
+    );
+    const fewerDelta = await auditWritten("dp", log, raw, 1, (g) =>
+      g.model === "differential-privacy" ? { ...g, delta: 1e-7 } : g,
+    );
+    assert.equal(claimed(fewerDelta)?.ok, false, "dp claiming δ = 1e-7 at --delta 1e-5");
     const more = await auditWritten("dp", log, raw, 1, (g) =>
       g.model === "differential-privacy" ? { ...g, epsilon: 2 } : g,
     );

@@ -121,3 +121,20 @@ test("the Gaussian plan's charges compose to exactly the (ε, δ) asked for, by 
       assert.ok(z.total().delta > delta * 1.01, `zCDP δ ${z.total().delta}`);
     }
 });
+
+test("at an ε past exp's range (≥ 710) the composed δ is a number within the δ asked, not NaN", () => {
+  for (const [epsilon, delta, clicks, d] of [
+    [1000, 0.1, false, 1],
+    [1000, 0.5, true, 10],
+    [720, 1e-5, true, 20],
+  ] as const) {
+    const plan = gaussianPlan(epsilon, delta, clicks, d);
+    const account = new Accountant(epsilon);
+    account.spendGaussian("query selection", 2 * plan.querySelection.rho);
+    account.spendThreshold("query selection", plan.querySelection.thresholdDelta);
+    account.spendDiscreteGaussian("query counts", Math.sqrt(d / (2 * plan.queryCounts.rho)), d);
+    const t = account.total();
+    assert.equal(t.epsilon, epsilon);
+    assert.ok(Number.isFinite(t.delta) && t.delta > 0 && t.delta <= delta * (1 + 1e-9), `δ = ${t.delta}`);
+  }
+});

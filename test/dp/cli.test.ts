@@ -55,6 +55,14 @@ test("dp parameters out of a usable range exit 2 with a message, before any work
     ["--epsilon", "1e-320", /querymask: dp: parameter epsilon: 1e-320 is too close to 0/],
     ["--epsilon", "1e-10", /querymask: dp: parameter epsilon: must be in \[0\.001, 1000\], got 1e-10/],
     ["--delta", "0", /dp: parameter delta: must be in/],
+    ["--delta", "1", /dp: parameter delta: must be in \[1e-12, 1\), got 1$/m],
+    [
+      "--delta",
+      "1e-13",
+      /got 1e-13 \(below 1e-12 the floating-point noise and threshold arithmetic cannot vouch/,
+    ],
+    ["--epsilon", "1001", /dp: parameter epsilon: must be in \[0\.001, 1000\], got 1001/],
+    ["--d", "0", /dp: parameter d: must be in \[1, 100000\], got 0/],
     ["--selection", "magic", /dp: parameter selection: must be one of/],
   ] as const) {
     const r = run(["anonymize", "--method", "dp", flag, value, log, "-o", join(dir, "x.tsv"), "-q"]);
@@ -62,5 +70,53 @@ test("dp parameters out of a usable range exit 2 with a message, before any work
     assert.match(r.stderr, re);
     assert.doesNotMatch(r.stderr, /\n\s+at /, "no stack trace");
     assert.ok(!existsSync(join(dir, "x.tsv")));
+  }
+});
+
+test("dp on a log with no users exits 2 with the reason, and writes nothing", () => {
+  const dir = tempDir();
+  const header = join(dir, "header.tsv");
+  writeFileSync(header, HEADER);
+  const blank = join(dir, "blank.tsv");
+  writeFileSync(blank, `${HEADER}1\t\t2006-03-01 10:00:00\t\t\n2\t\t2006-03-01 10:01:00\t\t\n`);
+  for (const log of [header, blank]) {
+    const out = join(dir, "x.tsv");
+    const r = run(["anonymize", "--method", "dp", log, "-o", out, "-q"]);
+    assert.equal(r.status, 2, r.stderr);
+    assert.match(r.stderr, /dp: the log has no user with a non-empty query: there is nothing to release/);
+    assert.ok(!existsSync(out));
+  }
+});
+
+test("audit fails a dp summary whose guarantee is stronger (or weaker) than the asked (ε, δ) deliver", () => {
+  const dir = tempDir();
+  const log = smallLog(dir, 30);
+  const out = join(dir, "counts.tsv");
+  const a = run(["anonymize", "-q", "--method", "dp", "--json", log, "-o", out]);
+  assert.equal(a.status, 0, a.stderr);
+  const summary = JSON.parse(a.stdout);
+  assert.deepEqual(summary.guarantee, {
+    model: "differential-privacy",
+    epsilon: 1,
+    delta: 1e-5,
+    neighbours: "user-level",
+  });
+  const audit = (guarantee: unknown) => {
+    const path = join(dir, "claim.json");
+    writeFileSync(path, JSON.stringify({ ...summary, guarantee }));
+    return run(["audit", "-q", "--method", "dp", "--original", log, "--released", out, "--summary", path]);
+  };
+  const own = audit(summary.guarantee);
+  assert.equal(own.status, 0, own.stdout + own.stderr);
+  assert.match(own.stdout, /claimed guarantee\s+ok/);
+  for (const [epsilon, delta] of [
+    [0.5, 1e-5],
+    [1, 1e-7],
+    [2, 1e-5],
+    [1, 1e-4],
+  ]) {
+    const r = audit({ ...summary.guarantee, epsilon, delta });
+    assert.equal(r.status, 1, `ε = ${epsilon}, δ = ${delta}: ${r.stdout}`);
+    assert.match(r.stdout, /claimed guarantee\s+FAIL/);
   }
 });

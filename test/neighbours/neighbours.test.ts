@@ -126,13 +126,25 @@ test("the published summary and notes of L and L′ are the same apart from what
         const out = join(dir, `${selection}-summary.tsv`);
         const r = await dpSummary([...ARGS, "--selection", selection], log, out, false);
         // A phase's wall time ("done in 0.4s") is the progress reporter's, not the release's: compared without it.
-        const stderr = r.stderr.replace(/done in [\d.]+s/g, "done in …s");
-        return { summary: published(JSON.stringify(r.summary), out), stderr };
+        const timed = r.stderr.replace(/done in [\d.]+s/g, "done in …s");
+        // The "released no query" note is read off the table (there when the table is empty; its text is the
+        // parameters'): it must match the table, and the rest of stderr must be the same for L and L′.
+        const note = /^querymask: dp released no query: .*\n/m.exec(timed)?.[0];
+        const empty = readTable(out).queries.size === 0;
+        assert.equal(
+          note !== undefined,
+          empty,
+          `${pair.name}, ${selection}: a note iff nothing was released`,
+        );
+        const stderr = note === undefined ? timed : timed.replace(note, "");
+        return { summary: published(JSON.stringify(r.summary), out), stderr, note };
       };
       const a = await run(pair.without);
       const b = await run(pair.with);
       assert.deepEqual(b.summary, a.summary, `${pair.name}, ${selection}: --json`);
       assert.equal(b.stderr, a.stderr, `${pair.name}, ${selection}: notes and progress`);
+      if (a.note !== undefined && b.note !== undefined)
+        assert.equal(b.note, a.note, `${pair.name}, ${selection}`);
     }
   }
 });

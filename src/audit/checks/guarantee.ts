@@ -8,7 +8,8 @@
  *   bounded delay, nothing released at the end of the stream, never under the own author, k as asked (the
  *   output's part is `swap invariants`);
  * - differential privacy: noisy counts cannot show ε or δ, so the claim is checked against the parameters —
- *   no more than the ε and δ asked for, and never with seeded noise.
+ *   exactly the ε and δ asked for (more: the run spent more than asked; less: the claim is stronger than what the
+ *   run delivers), and never with seeded noise.
  *
  * A claimed k or (k,m) is checked as claimed, not as the parameters say: a method that over-claims fails here.
  * Where the claim is what the method's own check verifies (same k, m), that check's verdict stands for it.
@@ -86,8 +87,15 @@ function againstParams(g: Guarantee, s: AuditSubject, limit: number): CheckOutco
       v.add(() => `claimed with end = ${String(p.end ?? "release")}: the end of the stream releases below k`);
     }
   } else if (g.model === "differential-privacy") {
+    // A run composes to the (ε, δ) it was asked for: a smaller claim states more privacy than it delivers.
+    const atLeast = (name: string, claimed: number, asked: number | undefined) => {
+      if (asked !== undefined && claimed < asked * (1 - ROUNDING))
+        v.add(() => `${name} = ${claimed} claimed, but a run asked for ${name} = ${asked} delivers no less`);
+    };
     atMost("epsilon", g.epsilon, num("epsilon"));
     atMost("delta", g.delta, num("delta"));
+    atLeast("epsilon", g.epsilon, num("epsilon"));
+    atLeast("delta", g.delta, num("delta"));
     if (p.noise === "seeded")
       v.add(() => "claimed with seeded noise: anyone who knows the seed can subtract it");
   }

@@ -24,7 +24,7 @@ import { dpDeclaration } from "./meta.ts";
 import { korolovaNothingReleased } from "./notes.ts";
 import { type DpParams, plan, type SelectionName } from "./plan.ts";
 import { randomness } from "./random.ts";
-import { claim, setRelease } from "./release.ts";
+import { claim, claimedDp, setRelease } from "./release.ts";
 import { selections } from "./selection/index.ts";
 import type { Calibration, Selection } from "./selection/selection.ts";
 
@@ -156,7 +156,7 @@ export function plannedGuarantee(params: DpParams): Guarantee {
   const { account, queries, pairs } = plan(params, sel);
   queries.charge(account);
   pairs?.charge(account);
-  return userLevelDp(account.total());
+  return claimedDp(params, account.total());
 }
 
 function korolovaRelease(

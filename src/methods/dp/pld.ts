@@ -122,7 +122,10 @@ export function sumLaw(sigma: number, n: number): SumLaw | undefined {
 /** δ_G(e) of μ-GDP: Φ(μ/2 − e/μ) − e^e·Φ(−μ/2 − e/μ); (1 − e^e)₊ for μ = 0. */
 export function gdpDelta(mu: number, e: number): number {
   if (mu === 0) return e < 0 ? -Math.expm1(e) : 0;
-  const d = normalCdf(mu / 2 - e / mu) - Math.exp(e) * normalCdf(-mu / 2 - e / mu);
+  const first = normalCdf(mu / 2 - e / mu);
+  const second = Math.exp(e) * normalCdf(-mu / 2 - e / mu);
+  // Past e ≈ 709, e^e overflows (∞·0 = NaN): the second term, never negative, is left out — a larger δ.
+  const d = Number.isFinite(second) ? first - second : first;
   return Math.min(1, Math.max(0, d));
 }
 

@@ -144,13 +144,34 @@ export function claim(
   total: { epsilon: number; delta: number },
   notes: string[],
 ): Guarantee {
-  const dp = userLevelDp(total);
+  const dp = claimedDp(params, total);
   if (params.noise === "crypto") return dp;
   notes.push(
     `seeded noise: this release is not private and claims no guarantee; with --noise crypto the same ` +
       `parameters give ${describeGuarantee(dp)}.`,
   );
   return NO_GUARANTEE;
+}
+
+/** Relative slack for sums of floating-point budget shares (Σ εᵢ may exceed ε by rounding). */
+const ROUNDING = 1e-9;
+
+/**
+ * The (ε, δ) a release claims: the ones asked for, once the accountant's composition of every charge is shown to
+ * be within them (an exact δ below the asked one is not claimed: the audit checks the claim against the asked
+ * parameters, and a claim stronger than what those deliver fails there). A composition above what was asked is
+ * a bug in the plan, never a release.
+ */
+export function claimedDp(params: DpParams, total: { epsilon: number; delta: number }): Guarantee {
+  if (
+    !(total.epsilon <= params.epsilon * (1 + ROUNDING)) ||
+    !(total.delta <= params.delta * (1 + ROUNDING))
+  ) {
+    throw new Error(
+      `dp: the charges compose to ε = ${total.epsilon}, δ = ${total.delta}, more than the ε = ${params.epsilon}, δ = ${params.delta} asked`,
+    );
+  }
+  return userLevelDp({ epsilon: params.epsilon, delta: params.delta });
 }
 
 const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);

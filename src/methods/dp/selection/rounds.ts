@@ -1,9 +1,9 @@
 /**
  * Selection in rounds: the machinery of `dp-sips.ts` and `targeted.ts`. The selection's Gaussian budget is split
  * among R rounds; in round r every user puts a vector of ℓ2 norm 1 (in proportion to the items' prior, or evenly)
- * on their first d_r candidates (the bound's ranking) that are not yet released — and, for a targeted design,
- * whose noisy weight in round r − 1 reached a set fraction of round r's threshold; an item is released in round
- * r when its weight plus N(0, σ_r²) passes ρ_r.
+ * on d_r of their candidates that are not yet released — and, for a targeted design, whose noisy weight in round
+ * r − 1 reached a set fraction of round r's threshold — the first d_r in the bound's ranking, or those of highest
+ * noisy weight in round r − 1; an item is released in round r when its weight plus N(0, σ_r²) passes ρ_r.
  *
  * Why it is (ε, δ)-DP (docs/methods/dp.md, "Rounds"). Call an item u-only when only the added user u holds it. Take the
  * noisy weights of round r on the items others hold as that round's output (the released items are a function
@@ -25,8 +25,15 @@ export interface RoundsDesign {
   readonly rho: readonly number[];
   /** Each round's share of the selection's threshold δ (they sum to 1). */
   readonly threshold: readonly number[];
-  /** Round 1's bound for the strategy's d (later rounds use d). */
+  /** Round 1's bound for the strategy's d. */
   readonly firstD: (d: number) => number;
+  /** Each later round's bound for the strategy's d (absent: d in every later round). */
+  readonly laterD?: readonly ((d: number) => number)[];
+  /**
+   * After round 1, a user's open candidates are taken highest noisy weight of the round before first (the ones
+   * nearest to passing), rather than in the bound's order.
+   */
+  readonly byNoisy?: boolean;
   /**
    * For each round after the first: a candidate is kept only if its noisy weight in the round before reached
    * this fraction of the round's threshold ρ_r (−∞: no filter, the released items are only removed).
@@ -48,7 +55,7 @@ export function roundsCalibration(
   if (!(sigma > 0) || !Number.isFinite(sigma)) throw new RangeError(`selection noise σ = ${sigma}`);
   const rounds = design.rho.map((f, r) => {
     const s = sigma / Math.sqrt(f);
-    const dr = r === 0 ? design.firstD(d) : d;
+    const dr = r === 0 ? design.firstD(d) : (design.laterD?.[r - 1]?.(d) ?? d);
     return { sigma: s, rho: anyWeightsRho(s, design.threshold[r]! * thresholdDelta, dr), d: dr };
   });
   const facts: Record<string, number> = {};
@@ -59,21 +66,30 @@ export function roundsCalibration(
   return { rounds, facts, usersNeeded: Math.min(...rounds.map((x) => x.rho)) };
 }
 
-/** One round's weights: each user's first `d` open candidates get a vector of ℓ2 norm 1 (∝ prior, or even). */
+/**
+ * One round's weights: each user's first `d` open candidates — in the bound's order, or (`by`) highest `by`
+ * first — get a vector of ℓ2 norm 1 (∝ prior, or even).
+ */
 function roundWeights(
   users: UserItems,
   items: number,
   d: number,
   open: (id: number) => boolean,
   prior: Float64Array | undefined,
+  by?: Float64Array,
 ): Float64Array {
   const h = new Float64Array(items);
   const mine: number[] = [];
   for (const list of users) {
     mine.length = 0;
     for (const id of list) {
-      if (mine.length === d) break;
+      if (by === undefined && mine.length === d) break;
       if (open(id)) mine.push(id);
+    }
+    if (by !== undefined && mine.length > d) {
+      // Stable: equal weights keep the bound's order.
+      mine.sort((a, b) => by[b]! - by[a]!);
+      mine.length = d;
     }
     if (mine.length === 0) continue;
     let norm = 0;
@@ -100,7 +116,7 @@ export function roundsSelect(
     const before = noisy;
     const floor = r === 0 ? Number.NEGATIVE_INFINITY : design.keep[r - 1]! * round.rho;
     const open = (id: number) => released[id] === 0 && (before === undefined || before[id]! >= floor);
-    const h = roundWeights(users, items, round.d, open, prior);
+    const h = roundWeights(users, items, round.d, open, prior, design.byNoisy ? before : undefined);
     const noise = gaussianNoise(random, round.sigma);
     const next = new Float64Array(items).fill(Number.NEGATIVE_INFINITY);
     for (let i = 0; i < items; i++) {
@@ -127,7 +143,7 @@ export function firstRoundWeights(
 }
 
 /**
- * A round strategy: its design, how many candidates per user it reads (the first round's d), and a public prior
+ * A round strategy: its design, how many ranked candidates per user it reads (≥ round 1's d), and a public prior
  * to weigh by (absent: even weights).
  */
 export function roundsStrategy(
