@@ -159,7 +159,7 @@ async function main(): Promise<void> {
     }
   }
 
-  // Depth across seeds: does the best attack rise with depth beyond the seed noise? (issue 17)
+  // Depth across seeds: does the best attack rise with depth beyond the seed noise?
   if (ONLY.has("seeds")) {
     const seeds = (listArg("--seeds") ?? ["1", "2", "3", "4", "5"]).map(Number);
     const before = eventProfiles(records);
@@ -278,8 +278,8 @@ async function main(): Promise<void> {
     mergeTsv("swap-finalk-streaks.tsv", ["k", "events", "events_full_single_user_pct"], streaks(records), 1);
   }
 
-  // §4.5: profile equality (original minus suppressed events vs released), at every k and depth (issue 17: a
-  // deeper bucket must still keep each user's top-level counts), and Tables 2–3 at k = 3, depth 1.
+  // §4.5: profile equality (original minus suppressed events vs released), at every k and depth (a deeper
+  // bucket must still keep each user's top-level counts), and Tables 2–3 at k = 3, depth 1.
   if (ONLY.has("profile")) {
     /** The top-level profiles of the kept input rows and of the release, in SQLite as the profiler writes them. */
     const equality = async (run: Run) => {

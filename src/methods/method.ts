@@ -207,10 +207,10 @@ export interface Method<P = unknown> extends MethodDeclaration<P> {
     opts: { readonly classified: boolean; readonly snapshot?: unknown },
   ): RowStage | undefined;
   /**
-   * Methods that need each user's whole history but never two users' at once (dp's set selections): the release
-   * read from the log one user at a time, in as many passes as the method needs, so memory follows one user and
-   * the release's own tables, not the log. The CLI uses it instead of `anonymize` for a log grouped by user that
-   * it can read again (regular files). The release must equal `anonymize`'s on the same log for the same
+   * Methods that need each user's whole history but never two users' at once (dp, threshold, graph, km, the
+   * microaggregation family; declared by `input.userGrouping`): the release read from the log one user at a time,
+   * in as many passes as the method needs, so memory follows one user and the release's own tables, not the log.
+   * The pipeline uses it instead of `anonymize` for a log grouped by user that it can read again (regular files). The release must equal `anonymize`'s on the same log for the same
    * randomness; a method takes its randomness from the context only after its first pass (which is where a log
    * not grouped by user is found, and the CLI then gives `anonymize` the same context).
    *

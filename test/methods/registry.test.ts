@@ -44,6 +44,11 @@ test("each registry entry loads the method it declares, in registry order", asyn
       `${entry.name}: runs over shards as it declares`,
     );
     assert.equal(m.createStage !== undefined, entry.input.timeOrder, `${entry.name}: streams as it declares`);
+    assert.equal(
+      m.anonymizeByUser !== undefined,
+      entry.input.userGrouping,
+      `${entry.name}: reads by user as it declares`,
+    );
   }
   await assert.rejects(loadMethod("nope"), /unknown method "nope"; known methods: swap, /);
 });

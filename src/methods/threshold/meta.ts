@@ -16,7 +16,7 @@ export const thresholdDeclaration: MethodDeclaration<ThresholdParams, "threshold
   summary: "Release only the queries issued by at least k distinct users (frequency-threshold baseline).",
   paper: "none (baseline)",
   kind: "release",
-  input: { text: "scrubbed", timeOrder: false, userGrouping: false, crossUser: true },
+  input: { text: "scrubbed", timeOrder: false, userGrouping: true, crossUser: true },
   shards: true,
   disclosure: "exact",
   releases: "log",

@@ -3,19 +3,19 @@
  * over a grid of d and α, one seeded draw each: the sweep behind docs/results/dp.md's choice of the default.
  * Prints one TSV row per (strategy, d, α) with the distinct queries selected and the CPU-seconds of the selection.
  *
- *   node --max-old-space-size=8192 --import tsx scripts/sweep-dp-selection.ts --log /tmp/g100k.tsv \
+ *   node --max-old-space-size=8192 --import tsx research/dp/sweep-dp-selection.ts --log /tmp/g100k.tsv \
  *       [--epsilon 1] [--delta 1e-5] [--d 20,50,100,300] [--alpha 2,3,5] [--selection weighted-gaussian,policy-gaussian]
  */
 import { existsSync } from "node:fs";
 import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
-import { groupEvents } from "../src/log/events.ts";
-import { loadLog } from "../src/log/read.ts";
-import { boundQueries, histories } from "../src/methods/dp/contributions.ts";
-import { seededRandomness } from "../src/methods/dp/random.ts";
-import { selections } from "../src/methods/dp/selection/index.ts";
-import { silentProgress } from "../src/util/progress.ts";
-import { Rng } from "../src/util/random.ts";
+import { groupEvents } from "../../src/log/events.ts";
+import { loadLog } from "../../src/log/read.ts";
+import { boundQueries, histories } from "../../src/methods/dp/contributions.ts";
+import { seededRandomness } from "../../src/methods/dp/random.ts";
+import { selections } from "../../src/methods/dp/selection/index.ts";
+import { silentProgress } from "../../src/util/progress.ts";
+import { Rng } from "../../src/util/random.ts";
 
 const { values } = parseArgs({
   options: {

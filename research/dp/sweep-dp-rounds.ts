@@ -5,19 +5,19 @@
  * measurement). Runs the strategy's own round code (`roundsSelect`) on each user's ranked candidates, read one
  * user at a time; prints distinct queries selected.
  *
- *   node --max-old-space-size=8192 --import tsx scripts/sweep-dp-rounds.ts --log /work/data-cache/gen-users100000-seed5.tsv
+ *   node --max-old-space-size=8192 --import tsx research/dp/sweep-dp-rounds.ts --log /work/data-cache/gen-users100000-seed5.tsv
  */
 import { existsSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { openLog } from "../src/log/read.ts";
-import { userBlocks } from "../src/log/user-blocks.ts";
-import { gaussianPlan } from "../src/methods/dp/accountant.ts";
-import { boundQueriesByUser } from "../src/methods/dp/by-user.ts";
-import { seededRandomness } from "../src/methods/dp/random.ts";
-import { lengthPrior } from "../src/methods/dp/selection/length-weighted.ts";
-import { type RoundsDesign, roundsCalibration, roundsSelect } from "../src/methods/dp/selection/rounds.ts";
-import { silentProgress } from "../src/util/progress.ts";
-import { Rng } from "../src/util/random.ts";
+import { openLog } from "../../src/log/read.ts";
+import { userBlocks } from "../../src/log/user-blocks.ts";
+import { gaussianPlan } from "../../src/methods/dp/accountant.ts";
+import { boundQueriesByUser } from "../../src/methods/dp/by-user.ts";
+import { seededRandomness } from "../../src/methods/dp/random.ts";
+import { lengthPrior } from "../../src/methods/dp/selection/length-weighted.ts";
+import { type RoundsDesign, roundsCalibration, roundsSelect } from "../../src/methods/dp/selection/rounds.ts";
+import { silentProgress } from "../../src/util/progress.ts";
+import { Rng } from "../../src/util/random.ts";
 
 const { values } = parseArgs({ options: { log: { type: "string" }, d: { type: "string", default: "10" } } });
 if (!values.log || !existsSync(values.log)) {

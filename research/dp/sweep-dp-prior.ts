@@ -6,17 +6,17 @@
  * PLD-boosted σ and the any-weights ρ), Σ over queries of P(H + N(0, σ²) > ρ) — no noise drawn, so rows compare
  * without sampling spread. Prints a TSV on stdout; reads the log, prints no query.
  *
- *   node --max-old-space-size=8192 --import tsx scripts/sweep-dp-prior.ts --log /tmp/g7.tsv [--epsilon 1] [--delta 1e-5] [--d 10,20,50]
+ *   node --max-old-space-size=8192 --import tsx research/dp/sweep-dp-prior.ts --log /tmp/g7.tsv [--epsilon 1] [--delta 1e-5] [--d 10,20,50]
  */
 import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
-import { groupEvents } from "../src/log/events.ts";
-import { loadLog } from "../src/log/read.ts";
-import { gaussianPlan } from "../src/methods/dp/accountant.ts";
-import { histories } from "../src/methods/dp/contributions.ts";
-import { normalCdf } from "../src/methods/dp/gaussian.ts";
-import { anyWeightsRho } from "../src/methods/dp/selection/length-weighted.ts";
-import { silentProgress } from "../src/util/progress.ts";
+import { groupEvents } from "../../src/log/events.ts";
+import { loadLog } from "../../src/log/read.ts";
+import { gaussianPlan } from "../../src/methods/dp/accountant.ts";
+import { histories } from "../../src/methods/dp/contributions.ts";
+import { normalCdf } from "../../src/methods/dp/gaussian.ts";
+import { anyWeightsRho } from "../../src/methods/dp/selection/length-weighted.ts";
+import { silentProgress } from "../../src/util/progress.ts";
 
 const { values } = parseArgs({
   options: {
