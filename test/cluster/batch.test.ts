@@ -6,12 +6,12 @@
  */
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import pg from "pg";
 import { shardPartials } from "../../src/cluster/batch-shard.ts";
-import { type ClusterConfig, pgUrl, serverArgs } from "../../src/cluster/servers.ts";
+import { type ClusterConfig, freeLoopbackPort, pgUrl, serverArgs } from "../../src/cluster/servers.ts";
 import { openLog } from "../../src/log/read.ts";
 import type { LogRecord } from "../../src/log/record.ts";
 import { graph } from "../../src/methods/graph/index.ts";
@@ -89,6 +89,31 @@ function sameCounts(run: Record<string, unknown>, one: Record<string, unknown>):
       assert.fail(`${k} missing from the run's summary`);
   }
 }
+
+test("cluster run of a batch method: a bad parameter exits 2 before any server is reached", async () => {
+  // Ports nothing listens on: a run that reached for PostgreSQL would fail to connect (exit 1), not exit 2.
+  const own = tempDir("querymask-batch-params-");
+  const log = join(own, "log.tsv");
+  writeFileSync(log, "AnonID\tQuery\tQueryTime\tItemRank\tClickURL\n1\tfoo\t2006-03-01 00:00:00\t\t\n");
+  const ports = ["--nats-port", "--nats-monitor-port", "--pg-port"];
+  const servers = [
+    ["--dir", join(own, "servers")],
+    ...(await Promise.all(ports.map(async (p) => [p, String(await freeLoopbackPort())]))),
+  ].flat();
+  for (const [method, flags, reason] of [
+    ["threshold", ["--k", "1"], /threshold: parameter k: must be an integer ≥ 2, got 1/],
+    ["graph", ["--variant", "4"], /graph: parameter variant: must be in \[1, 3\], got 4/],
+    ["graph", ["--params", '{"k":-1}'], /graph: parameter k: must be an integer ≥ 0, got -1/],
+  ] as const) {
+    const out = join(own, "out.tsv");
+    const r = cli(["cluster", "run", ...servers, "--method", method, ...flags, log, "-o", out, "-q"]);
+    assert.equal(r.status, 2, r.stderr);
+    assert.match(r.stderr, reason);
+    assert.doesNotMatch(r.stderr, /ECONNREFUSED|checking the input/);
+    assert.equal(existsSync(out), false);
+    assert.equal(existsSync(join(own, "servers")), false, "nothing made for the servers");
+  }
+});
 
 test("cluster run --method threshold: two workers, the release is anonymize's byte for byte", {
   skip,

@@ -31,6 +31,7 @@ import { openLog } from "../../log/read.ts";
 import type { LogRecord } from "../../log/record.ts";
 import { writeBatches } from "../../log/write.ts";
 import { clusterMethod, clusterMethods, loadMethod } from "../../methods/registry.ts";
+import { scrubCounts } from "../../pipeline/release.ts";
 import { PgProfileStore } from "../../profile/pg-store.ts";
 import { ClickUsers, dropSingleUserClick } from "../../scrub/click-url.ts";
 import { sortByTime } from "../../stream/time-order.ts";
@@ -431,9 +432,7 @@ async function batchRun(
     batches: run.batches,
     "worker restarts": run.restarts,
     out: f.out,
-    ...(run.scrub
-      ? { "rows read": run.scrub.records, "rows left empty by the scrubber": run.scrub.removed }
-      : {}),
+    ...(run.scrub ? scrubCounts(run.scrub) : {}),
     ...run.release.counts,
     rejected: run.rejected,
     "seconds (workers)": run.seconds.workers,

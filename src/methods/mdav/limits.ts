@@ -5,7 +5,7 @@
  * after minutes: the check runs before the log is loaded (read by user, one counting pass) and again before the
  * method starts on a log the batch path loaded.
  */
-import { getHeapStatistics } from "node:v8";
+import { getHeapStatistics, type HeapInfo } from "node:v8";
 import type { LogRecord } from "../../log/record.ts";
 import { UsageError } from "../../util/errors.ts";
 import type { Method, MethodContext, Release, UserPasses } from "../method.ts";
@@ -18,7 +18,12 @@ export const LOADED_BYTES_PER_ROW = 400;
 const gib = (bytes: number) => `${(bytes / 2 ** 30).toFixed(1)} GiB`;
 
 /** Throws a UsageError (exit 2) when `rows` rows (loaded already, or yet to load) cannot fit in the heap. */
-export function checkHeap(method: string, rows: number, loaded: boolean, limits = getHeapStatistics()): void {
+export function checkHeap(
+  method: string,
+  rows: number,
+  loaded: boolean,
+  limits: Pick<HeapInfo, "heap_size_limit" | "used_heap_size"> = getHeapStatistics(),
+): void {
   const need = rows * (METHOD_BYTES_PER_ROW + (loaded ? 0 : LOADED_BYTES_PER_ROW));
   const free = limits.heap_size_limit - limits.used_heap_size;
   if (need <= 0.9 * free) return;
