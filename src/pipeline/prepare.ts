@@ -52,6 +52,9 @@ export async function prepareLog(
       opts.progress?.stop();
     }
   }
+  // Classifying drops single-user clicks and reads each name's users, as `querymask classify` does: cross-user.
+  if (!opts.crossUser)
+    throw new Error("a classified input is prepared with cross-user evidence; this method allows none");
   const { classifyLog } = await import("../classify/classify-log.ts");
   const knowledge =
     opts.knowledge ??

@@ -94,6 +94,9 @@ test("declarations are coherent: a DP disclosure goes with per-record preparatio
       assert.equal(m.input.crossUser, false, `${m.name}: a DP method prepares each record on its own`);
       assert.equal(m.model, "differential-privacy", m.name);
     }
+    // classifying reads other users' records (single-user clicks, each name's users): src/pipeline/prepare.ts
+    if (m.input.text === "classified")
+      assert.equal(m.input.crossUser, true, `${m.name}: classified needs cross-user`);
   }
   assert.deepEqual(
     methods.filter((m) => m.kind === "simulation").map((m) => m.name),
