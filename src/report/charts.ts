@@ -1,9 +1,11 @@
 /**
  * Charts for the report: vega-lite specs compiled and rendered to SVG in-process (vega's headless "none"
- * renderer), so the report carries inline SVG and needs no script or network when opened.
+ * renderer), so the report carries inline SVG and needs no script or network when opened. vega and vega-lite
+ * (~25 MB with their d3 tree) are optional peers, loaded on the first chart: without them the report is written
+ * with its tables and a note saying how to install them.
  */
-import { parse, View } from "vega";
-import { compile, type TopLevelSpec } from "vega-lite";
+import { readFileSync } from "node:fs";
+import type { TopLevelSpec } from "vega-lite";
 import { methods } from "../methods/registry.ts";
 
 /** One colour per method, the same in every chart of every report: fixed by the methods registry's order. */
@@ -36,10 +38,63 @@ function colourScale(present: Iterable<string>): { domain: string[]; range: stri
   return { domain: names, range: names.map(methodColour) };
 }
 
-/** Render a vega-lite spec to an SVG string. */
+/** The packages that draw the charts, optional peers of querymask. */
+export const CHART_PACKAGES = ["vega", "vega-lite"] as const;
+
+interface Renderer {
+  readonly vega: typeof import("vega");
+  readonly vegaLite: typeof import("vega-lite");
+}
+
+/** Loaded once; undefined when a chart package is not installed. */
+let renderer: Promise<Renderer | undefined> | undefined;
+
+/** Whether `err` says that one of {@link CHART_PACKAGES} itself is not installed (not a package they import). */
+function chartPackageMissing(err: unknown): boolean {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  if (code !== "ERR_MODULE_NOT_FOUND") return false;
+  const name = /Cannot find package '([^']+)'/.exec((err as Error).message)?.[1];
+  return (CHART_PACKAGES as readonly string[]).includes(name ?? "");
+}
+
+async function loadRenderer(): Promise<Renderer | undefined> {
+  try {
+    const [vega, vegaLite] = await Promise.all([import("vega"), import("vega-lite")]);
+    return { vega, vegaLite };
+  } catch (e) {
+    if (chartPackageMissing(e)) return undefined;
+    throw e;
+  }
+}
+
+/**
+ * Why the report has no charts, when it has none: the packages to install, with the ranges querymask's manifest
+ * gives them (`npm install vega@"^6.4.0" vega-lite@"~6.4"`).
+ */
+export function chartsMissingMessage(): string {
+  const manifest = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
+    peerDependencies?: Record<string, string>;
+  };
+  const specs = CHART_PACKAGES.map((p) => {
+    const range = manifest.peerDependencies?.[p];
+    return range === undefined ? p : `${p}@${JSON.stringify(range)}`;
+  });
+  return `the report's charts need ${CHART_PACKAGES.join(" and ")}, which are not installed with querymask: npm install ${specs.join(" ")}`;
+}
+
+/** Whether the chart packages are installed (loads them, once). */
+export async function chartsAvailable(): Promise<boolean> {
+  renderer ??= loadRenderer();
+  return (await renderer) !== undefined;
+}
+
+/** Render a vega-lite spec to an SVG string (see {@link chartsAvailable}: an error without the chart packages). */
 export async function renderSvg(spec: TopLevelSpec): Promise<string> {
-  const vg = compile(spec).spec;
-  const view = new View(parse(vg), { renderer: "none" });
+  renderer ??= loadRenderer();
+  const r = await renderer;
+  if (r === undefined) throw new Error(chartsMissingMessage());
+  const vg = r.vegaLite.compile(spec).spec;
+  const view = new r.vega.View(r.vega.parse(vg), { renderer: "none" });
   const svg = await view.toSVG();
   view.finalize();
   return svg;

@@ -7,7 +7,15 @@ import { writeFileAtomic } from "../log/atomic.ts";
 import { methods } from "../methods/registry.ts";
 import { getYardstick } from "../metrics/registry.ts";
 import { type Aggregate, aggregate } from "./aggregate.ts";
-import { barSpec, frontierSpec, markFrontier, methodColour, renderSvg } from "./charts.ts";
+import {
+  barSpec,
+  chartsAvailable,
+  chartsMissingMessage,
+  frontierSpec,
+  markFrontier,
+  methodColour,
+  renderSvg,
+} from "./charts.ts";
 import { columnOf, esc, fmt, num } from "./format.ts";
 import { FRONTIER, INTRO, NA, SEEDS } from "./guidance.ts";
 import { pelSection } from "./pel.ts";
@@ -226,12 +234,13 @@ const OVER_100 =
   "users who never typed it, so the same term is counted in more histories than in the original. Above 100% " +
   "means the release would overstate ad value per user, not that it holds more data.";
 
-/** Build the report's HTML text. */
-export async function renderReport(rows: readonly ResultRow[], meta: RunMeta): Promise<string> {
-  const aggs = aggregate(rows);
-  const cols: string[] = [];
-  for (const a of aggs) for (const k of Object.keys(a.values)) if (!cols.includes(k)) cols.push(k);
-  const measures = riskMeasures(aggs, meta.options.backgroundM, (id) => columnOf(id, meta)?.label ?? id);
+/** The frontier charts, one per risk measure (tabs), and one bar chart per yardstick. */
+async function charts(
+  aggs: readonly Aggregate[],
+  cols: readonly string[],
+  measures: readonly RiskMeasure[],
+  meta: RunMeta,
+): Promise<{ frontier: string; bars: string }> {
   const frontiers: string[] = [];
   for (const m of measures) frontiers.push(await frontierFigure(aggs, m, meta.frontier.utility, meta));
   if (measures.length === 0) {
@@ -246,6 +255,32 @@ export async function renderReport(rows: readonly ResultRow[], meta: RunMeta): P
       (c) => c.startsWith(`${name}.`) && aggs.some((a) => typeof a.values[c] === "number"),
     );
     if (first) bars.push(await barFigure(aggs, first, meta));
+  }
+  return { frontier: frontierTabs(measures, frontiers, meta.frontier.privacy), bars: bars.join("\n") };
+}
+
+/**
+ * Build the report's HTML text. Without the chart packages (optional peers) the report has its tables and, in
+ * place of the charts, a note saying how to install them; `warn` gets the same line.
+ */
+export async function renderReport(
+  rows: readonly ResultRow[],
+  meta: RunMeta,
+  warn?: (line: string) => void,
+): Promise<string> {
+  const aggs = aggregate(rows);
+  const cols: string[] = [];
+  for (const a of aggs) for (const k of Object.keys(a.values)) if (!cols.includes(k)) cols.push(k);
+  const measures = riskMeasures(aggs, meta.options.backgroundM, (id) => columnOf(id, meta)?.label ?? id);
+  let figures: { frontier: string; bars: string };
+  if (await chartsAvailable()) figures = await charts(aggs, cols, measures, meta);
+  else {
+    const missing = chartsMissingMessage();
+    warn?.(`report: no charts: ${missing}`);
+    figures = {
+      frontier: `<p class="note" id="no-charts">No charts: ${esc(missing)}. The tables below hold every figure.</p>`,
+      bars: `<p class="note">No charts (see <a href="#no-charts">above</a>).</p>`,
+    };
   }
   const over100 = aggs.some((a) =>
     Object.entries(a.values).some(
@@ -301,10 +336,10 @@ ${kv(summary)}
 <h2 id="frontier">Privacy–utility frontier</h2>
 <p>${esc(FRONTIER)}</p>
 ${disagreementList(aggs, measures, meta.frontier.budget)}
-${frontierTabs(measures, frontiers, meta.frontier.privacy)}
+${figures.frontier}
 ${pelSection(rows)}
 <h2 id="yardsticks-charts">Each yardstick</h2>
-${bars.join("\n")}
+${figures.bars}
 <h2 id="methods">Results by method</h2>
 <p>${esc(SEEDS)} ${esc(NA)}</p>
 ${over100 ? `<p class="note" id="over-100">${esc(OVER_100)}</p>` : ""}
@@ -331,9 +366,14 @@ ${kv(repro)}
 `;
 }
 
-/** Write the report atomically; returns its path. */
-export async function writeReport(path: string, rows: readonly ResultRow[], meta: RunMeta): Promise<string> {
-  const html = await renderReport(rows, meta);
+/** Write the report atomically; returns its path. `warn`: see {@link renderReport}. */
+export async function writeReport(
+  path: string,
+  rows: readonly ResultRow[],
+  meta: RunMeta,
+  warn?: (line: string) => void,
+): Promise<string> {
+  const html = await renderReport(rows, meta, warn);
   await writeFileAtomic(path, html);
   return path;
 }
