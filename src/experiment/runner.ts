@@ -118,7 +118,7 @@ export async function runExperimentConfig(
         : [...notes, `allow list ${config.allowList} (${allow.describe()}): its phrases are not identifiers`],
   });
   const files = await writeResults(out, ordered, meta);
-  const html = await writeReport(join(out, "report.html"), ordered, meta);
+  const html = await writeReport(join(out, "report.html"), ordered, meta, say);
   return { rows: ordered, meta, files: { ...files, html } };
 }
 
