@@ -2,13 +2,14 @@
  * querymask as a new user gets it: `npm pack` the checkout (prepack builds dist/ and dist/kb/), install the tarball
  * into a fresh project in a temporary directory outside the checkout, then from there
  *  1. the install holds querymask's runtime dependencies only: no devDependency (WordNet, the word vectors, the
- *     name lists, tsx), no optional peer (better-sqlite3, pg), no package with an install script, and node_modules
- *     within its 150 MB budget;
+ *     name lists, tsx), no optional peer (better-sqlite3, pg, vega, vega-lite), no package with an install script,
+ *     and node_modules within its 150 MB budget;
  *  2. `querymask classify` of the bundled sample loads the knowledge the package ships — no build step, nothing
  *     written to the user's cache or inside node_modules — and gives the classifications the checkout gives
  *     (knowledge built from the sources there), byte for byte;
  *  3. `querymask profile` and `kb build`, whose packages are not installed, say which to install, exit 2;
- *  4. `npx querymask demo` writes its report;
+ *  4. `npx querymask demo` writes its report, without charts (vega and vega-lite are optional peers) and saying
+ *     how to get them;
  *  5. a TypeScript file importing the API (anonymize a generated log with swap and km, audit both, write and read
  *     back a release) type-checks with `tsc --noEmit` against the installed `.d.ts` and runs; a wrong parameter
  *     name for a method is a compile error.
@@ -236,7 +237,16 @@ test("the packed tarball installs into a fresh project, and its CLI and typed AP
   // 4. The main job writes its report.
   const demo = run(NPX, ["querymask", "demo", "-o", "out/main-job"], project, env);
   ok(demo, "querymask demo");
-  assert.match(readFileSync(join(project, "out/main-job/report.html"), "utf8"), /<html/i);
+  const report = readFileSync(join(project, "out/main-job/report.html"), "utf8");
+  assert.match(report, /<html/i);
+  // vega and vega-lite, the charts' packages, are optional peers: the report has its tables and says so.
+  assert.match(
+    demo.stderr,
+    /report: no charts: the report's charts need vega and vega-lite, which are not installed with querymask: npm install vega@"[^"]+" vega-lite@"[^"]+"/,
+  );
+  assert.match(report, /<p class="note" id="no-charts">No charts: /);
+  assert.doesNotMatch(report, /<svg/);
+  assert.match(report, /<h2 id="methods">/);
   assert.doesNotMatch(demo.stderr, /kb: building/, "the demo loads the shipped knowledge");
   assert.ok(!existsSync(join(installed, ".cache")), "nothing written inside node_modules/querymask");
   const kb = join(installed, "dist", "kb");
