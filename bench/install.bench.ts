@@ -6,7 +6,8 @@
  * Targets: node_modules ≤ 150 MB (du; aim 100), install ≤ 40 s wall, first classify ≤ 5 s wall and ≤ 500 MB peak
  * RSS, the checkout's classifications byte for byte. Skips, saying why, when npm can get a dependency from neither
  * its cache nor the registry.
- * Run: `npm run bench -- install` (`QUERYMASK_BENCH_KEEP=1` leaves the project in the temporary directory it names).
+ * Run: `npm run bench -- install` (`npm run bench -- install --keep` leaves the project in the temporary directory
+ * it names).
  */
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -18,7 +19,7 @@ import { ROOT } from "./shared-aol.ts";
 
 timeOrSkip("install");
 const work = mkdtempSync(join(tmpdir(), "querymask-install-bench-"));
-const keep = process.env.QUERYMASK_BENCH_KEEP === "1";
+const keep = process.argv.includes("--keep");
 const done = () => {
   if (keep) console.log(`\nkept ${work}`);
   else rmSync(work, { recursive: true, force: true });
