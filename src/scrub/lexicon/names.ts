@@ -18,6 +18,7 @@ import { fileURLToPath } from "node:url";
 import { packageInfo } from "../../knowledge/cspell.ts";
 import { PackedCounts } from "../../knowledge/packed-counts.ts";
 import { InputError } from "../../util/errors.ts";
+import { HashSet53, hashesByKind } from "./hash-set.ts";
 import { nameHash } from "./name-hash.ts";
 import { fileInput, lines, linesTable, mapTable, storedTables } from "./stored.ts";
 
@@ -38,19 +39,19 @@ export interface NameLexicon {
    * The hashes of names the census first names lack (humannames; data/scrub/name-parts.txt): first names the 1990
    * census missed, weighed at less than a census one.
    */
-  readonly otherNames: ReadonlySet<number>;
+  readonly otherNames: HashSet53;
   /** Word → lowest SCOWL size level it appears at (10, 20, 35, 40, 50). Absent = not a common English word. */
   readonly wordLevel: WordNumbers;
   /** The curated famous people and person-named businesses and the brands, as lower-cased space-joined tokens. */
   readonly famous: ReadonlySet<string>;
   /** The hashes of the built list's public figures (data/scrub/public-people.txt; ./name-hash.ts). */
-  readonly publicHashes: ReadonlySet<number>;
+  readonly publicHashes: HashSet53;
   /**
    * For the near-famous rule (./famous-near.ts) on the built list: the hashes of its two- and three-word forms (a
    * three-word name also without its middle word), and of those forms with a letter dropped from the surname.
    */
-  readonly nearExact: ReadonlySet<number>;
-  readonly nearDropped: ReadonlySet<number>;
+  readonly nearExact: HashSet53;
+  readonly nearDropped: HashSet53;
   /**
    * Last words of the curated list's entries of two words or more ("kennedy", "presley"): the families a query
    * names by surname alone are public ones (not the built lists', whose last words are most surnames).
@@ -158,30 +159,23 @@ export function nameLexicon(): NameLexicon {
     readNameTables,
   );
   const famous = new Set(lines(t.famous));
-  const publicHashes = new Set<number>();
-  const nearExact = new Set<number>();
-  const nearDropped = new Set<number>();
   const publicLengths = new Map<number, number>();
   let longest = Number(t.famousMaxTokens);
-  for (const line of lines(t.publicPeople)) {
+  const [named, exact, dropped] = hashesByKind(t.publicPeople ?? "", "ned", (line) => {
     const [kind, hash, mask] = line.split(" ");
-    if (kind === "n") publicHashes.add(Number.parseInt(hash!, 16));
-    else if (kind === "e") nearExact.add(Number.parseInt(hash!, 16));
-    else if (kind === "d") nearDropped.add(Number.parseInt(hash!, 16));
-    else if (kind === "f") publicLengths.set(Number.parseInt(hash!, 16), Number(mask));
+    if (kind === "f") publicLengths.set(Number.parseInt(hash!, 16), Number(mask));
     else if (kind === "m") longest = Math.max(longest, Number(hash));
-  }
-  const otherNames = new Set<number>();
-  for (const line of lines(t.nameParts)) otherNames.add(Number.parseInt(line.slice(2), 16));
+  });
+  const [parts] = hashesByKind(t.nameParts ?? "", "h");
   cached = {
-    otherNames,
+    otherNames: new HashSet53(parts!),
     first: new PackedCounts(t.first ?? ""),
     last: new PackedCounts(t.last ?? ""),
     wordLevel: new PackedCounts(t.wordLevel ?? ""),
     famous,
-    publicHashes,
-    nearExact,
-    nearDropped,
+    publicHashes: new HashSet53(named!),
+    nearExact: new HashSet53(exact!),
+    nearDropped: new HashSet53(dropped!),
     famousLast: new Set(lines(t.curatedLast)),
     famousMaxTokens: longest,
     famousLengths: famousLengths(famous),
