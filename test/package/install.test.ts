@@ -146,7 +146,7 @@ test("the packed tarball installs into a fresh project, and its CLI and typed AP
   }
   assert.ok(shipped.includes("dist/index.d.ts") && shipped.includes("dist/cli/main.js"));
   assert.ok(shipped.includes("data/excite/excite-small.log"));
-  for (const f of ["manifest.json", "knowledge-base.json", "embeddings.bin"])
+  for (const f of ["manifest.json", "knowledge-base.json", "embeddings.bin", "audit-lexicon.json"])
     assert.ok(shipped.includes(`dist/kb/${f}`), `dist/kb/${f} is packed`);
 
   const project = join(work, "project");
