@@ -9,7 +9,7 @@
  */
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { readSnapshot } from "../../src/cluster/anonymize-worker.ts";
@@ -29,6 +29,7 @@ import { PgProfileStore } from "../../src/profile/pg-store.ts";
 import { Profiler } from "../../src/profile/profiler.ts";
 import { SqliteProfileStore } from "../../src/profile/sqlite-store.ts";
 import { tempDir } from "../helpers/tmp.ts";
+import { childrenOf } from "./procs.ts";
 import { skip, testServers } from "./servers.ts";
 
 const CLI = join(import.meta.dirname, "../../src/cli/main.ts");
@@ -311,23 +312,6 @@ test("kill -9 of a classify worker, an anonymizer and the profile writer mid-str
     await b2.close();
   }
 });
-
-/** The live child processes of `ppid` whose command line contains every one of `words`. */
-function childrenOf(ppid: number, words: readonly string[]): number[] {
-  const out: number[] = [];
-  for (const d of readdirSync("/proc")) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      const stat = readFileSync(`/proc/${d}/stat`, "utf8");
-      if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) !== ppid) continue;
-      const cmd = readFileSync(`/proc/${d}/cmdline`, "utf8").split("\0");
-      if (words.every((w) => cmd.includes(w))) out.push(Number(d));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return out;
-}
 
 test("cluster run supervises its workers: an anonymizer and a classify worker killed with -9 are restarted, the release is whole", {
   skip,

@@ -9,25 +9,14 @@ import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
+import { serverArgs as clusterServerArgs } from "../../src/cluster/servers.ts";
 import { Rng } from "../../src/util/random.ts";
 import { skip, testServers } from "../cluster/servers.ts";
 import { tempDir } from "../helpers/tmp.ts";
 
 const dir = tempDir("querymask-cluster-safety-");
 const cluster = testServers();
-const serverArgs = () => {
-  const c = cluster();
-  return [
-    "--dir",
-    c.dir,
-    "--nats-port",
-    String(c.natsPort),
-    "--nats-monitor-port",
-    String(c.natsMonitorPort),
-    "--pg-port",
-    String(c.pgPort),
-  ];
-};
+const serverArgs = () => clusterServerArgs(cluster());
 const cli = (...args: string[]) =>
   spawnSync(process.execPath, ["bin/querymask.js", ...args], { encoding: "utf8", timeout: 120_000 });
 
