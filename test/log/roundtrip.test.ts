@@ -1,7 +1,10 @@
 import assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import fc from "fast-check";
+import { aolCodec } from "../../src/log/formats/aol.ts";
+import { exciteCodec } from "../../src/log/formats/excite.ts";
 import { loadLog } from "../../src/log/read.ts";
 import type { LogFormat, LogRecord } from "../../src/log/record.ts";
 import { writeLog } from "../../src/log/write.ts";
@@ -144,4 +147,61 @@ test("a record the layout cannot carry is refused, and no file is left behind", 
   );
   const { readdirSync } = await import("node:fs");
   assert.ok(!readdirSync(dir).some((f) => f.includes("refused")));
+});
+
+/** Field text with carriage returns among ordinary characters (tabs and line breaks cut fields and lines). */
+const withCr = fc.string({ unit: fc.constantFrom("a", " ", "é", "\r"), maxLength: 6 });
+
+test("what a TSV reader accepts, its writer writes back as it was read: a carriage return in a field is refused on reading", () => {
+  const cases = [
+    {
+      codec: aolCodec,
+      line: fc
+        .tuple(
+          withCr.filter((s) => s !== ""),
+          withCr,
+          fc.option(withCr, { nil: undefined }),
+        )
+        .map(([u, q, url]) => `${u}\t${q}\t2006-03-01 07:33:28\t${url ? "1" : ""}\t${url ?? ""}`),
+    },
+    {
+      codec: exciteCodec,
+      line: fc
+        .tuple(
+          withCr.filter((s) => s !== ""),
+          withCr,
+        )
+        .map(([u, q]) => `${u}\t970916105432\t${q}`),
+    },
+  ];
+  for (const { codec, line } of cases) {
+    fc.assert(
+      fc.property(line, (text) => {
+        const rec = codec.parse(text, false);
+        if (typeof rec === "string") {
+          assert.match(rec, /carriage return \(CR\) inside a field/);
+          assert.ok(text.includes("\r"));
+          return;
+        }
+        assert.deepEqual({ ...(codec.parse(codec.toLine(rec, false), false) as LogRecord) }, { ...rec });
+      }),
+      { numRuns: 300 },
+    );
+  }
+});
+
+test("a log with a carriage return inside a query is refused at its line; a CRLF log is read", async () => {
+  const head = "AnonID\tQuery\tQueryTime\tItemRank\tClickURL";
+  const bare = join(dir, "bare-cr.tsv");
+  writeFileSync(bare, `${head}\n1\tok\t2006-03-01 07:33:28\t\t\n2\tq\rx\t2006-03-01 07:33:29\t\t\n`);
+  await assert.rejects(loadLog([bare], { format: "aol" }), (e: Error) => {
+    assert.equal(
+      e.message,
+      `${bare}:3: carriage return (CR) inside a field: a TSV field cannot hold one (a line may end in CRLF)`,
+    );
+    return true;
+  });
+  const crlf = join(dir, "crlf.tsv");
+  writeFileSync(crlf, `${head}\r\n1\tok\t2006-03-01 07:33:28\t\t\r\n`);
+  assert.equal((await loadLog([crlf], { format: "aol" })).records[0]?.query, "ok");
 });

@@ -1,8 +1,8 @@
 /**
  * The malformed-input matrix: every command that reads a log, strict and `--lenient`, over bad times, CRLF, a
- * byte-order mark, invalid UTF-8, NUL bytes, a 1 MB line, an extra tab, three columns, empty queries, an empty
- * file, a header alone, truncated and fake gzip, negative ranks and no header — and the HTTP service over the
- * same bodies. What must hold for every cell:
+ * byte-order mark, invalid UTF-8, NUL bytes, a carriage return inside a field, a 1 MB line, an extra tab, three
+ * columns, empty queries, an empty file, a header alone, truncated and fake gzip, negative ranks and no header —
+ * and the HTTP service over the same bodies. What must hold for every cell:
  *
  * - the exit code is 0, 1 (a check that failed: audit, check-km) or 2, and never with a stack trace;
  * - strict mode refuses a file with a bad line with exit 2 and `file:line: reason`, and accepts a good one;

@@ -60,6 +60,13 @@ export const CASES: Case[] = [
     rejects: 1,
   },
   {
+    name: "a carriage return inside a query",
+    file: "cr.tsv",
+    bytes: withBad("4\tq\rx\t2006-03-01 10:00:00\t\t"),
+    bad: { line: 4, reason: /carriage return \(CR\) inside a field/ },
+    rejects: 1,
+  },
+  {
     name: "1 MB line",
     file: "long.tsv",
     bytes: withBad(`4\t${"a".repeat(1 << 20)}\t2006-03-01 10:00:00\t\t`),

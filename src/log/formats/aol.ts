@@ -5,7 +5,7 @@
  */
 import type { LogRecord } from "../record.ts";
 import { formatAolTime, parseAolTimeIn } from "../time.ts";
-import { checkTsvField, type LineCodec, UnwritableRecord } from "./codec.ts";
+import { checkTsvField, type LineCodec, strayCarriageReturn, UnwritableRecord } from "./codec.ts";
 
 const HEADER = "AnonID\tQuery\tQueryTime\tItemRank\tClickURL";
 const HEADER_CLASSIFIED = `${HEADER}\tCategory\tUnit`;
@@ -44,6 +44,8 @@ export const aolCodec: LineCodec = {
     }
     const user = line.slice(0, t1);
     if (user === "") return "empty AnonID";
+    const cr = strayCarriageReturn(line);
+    if (cr !== undefined) return cr;
     const timeEnd = t3 < 0 ? line.length : t3;
     const time = parseAolTimeIn(line, t2 + 1, timeEnd);
     if (Number.isNaN(time)) {

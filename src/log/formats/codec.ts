@@ -36,3 +36,14 @@ export function checkTsvField(name: string, value: string): void {
     }
   }
 }
+
+/**
+ * The reason a TSV line (its line break and a CRLF's carriage return already cut off) is refused for a carriage
+ * return inside a field, or undefined. The writers cannot put one back (it would end the line for many readers),
+ * so a log that holds one is refused where it is read, with its line, not when its release is written.
+ */
+export function strayCarriageReturn(line: string): string | undefined {
+  return line.indexOf("\r") < 0
+    ? undefined
+    : "carriage return (CR) inside a field: a TSV field cannot hold one (a line may end in CRLF)";
+}

@@ -4,7 +4,7 @@
  */
 import type { LogRecord } from "../record.ts";
 import { fitsExcite, formatExciteTime, parseExciteTime } from "../time.ts";
-import { checkTsvField, type LineCodec, UnwritableRecord } from "./codec.ts";
+import { checkTsvField, type LineCodec, strayCarriageReturn, UnwritableRecord } from "./codec.ts";
 
 export const exciteCodec: LineCodec = {
   format: "excite",
@@ -14,6 +14,8 @@ export const exciteCodec: LineCodec = {
     if (f.length !== 3)
       return `expected 3 tab-separated fields (user, YYMMDDHHMMSS, query), found ${f.length}`;
     if (f[0] === "") return "empty user id";
+    const cr = strayCarriageReturn(line);
+    if (cr !== undefined) return cr;
     const time = parseExciteTime(f[1]!);
     if (Number.isNaN(time)) return `unparsable time ${JSON.stringify(f[1])}: expected YYMMDDHHMMSS`;
     const rec: LogRecord = { user: f[0]!, query: f[2]!, time };
