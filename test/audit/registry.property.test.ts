@@ -112,6 +112,14 @@ const PARAMS: Record<string, fc.Arbitrary<Record<string, unknown>>> = {
 const FITS: Record<string, (log: QueryLog, raw: Record<string, unknown>) => boolean> = {
   // a network of one node per user, each with `degree` neighbours
   clientside: (log, raw) => new Set(log.records.map((r) => r.user)).size > (raw.degree as number),
+  // no cluster of k users in a log of fewer users
+  ...Object.fromEntries(
+    ["mdav", "mdav-strings", "erola", "navarro"].map((name) => [
+      name,
+      (log: QueryLog, raw: Record<string, unknown>) =>
+        new Set(log.records.map((r) => r.user)).size >= ((raw.k as number | undefined) ?? 3),
+    ]),
+  ),
 };
 
 /**

@@ -11,7 +11,7 @@ import { STOP_WORDS, words } from "../../semantic/concept-mapper.ts";
 import { profileOf } from "../../semantic/profile.ts";
 import { type UserLogs, userLogs } from "../../semantic/user-logs.ts";
 import { contextMapper } from "../mdav/index.ts";
-import { anonymizeWhenItFits, checkHeap } from "../mdav/limits.ts";
+import { anonymizeWhenItFits, checkClusterK, checkHeap } from "../mdav/limits.ts";
 import { cached, meanEvents, microaggregate } from "../mdav/microaggregate.ts";
 import { booleanDistanceMatrix } from "../mdav/multiset-distance.ts";
 import type { Method } from "../method.ts";
@@ -41,6 +41,7 @@ export const erola: Method<ErolaParams> = {
   },
   async anonymize(input, params, ctx) {
     checkHeap(this.name, input.records.length, true);
+    checkClusterK(this.name, params.k, input.records);
     const mapper = await contextMapper(ctx);
     const perMapper = cached(input, "erola", () => new WeakMap<ConceptMapper, Prepared>());
     let prepared = perMapper.get(mapper);

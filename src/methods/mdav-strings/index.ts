@@ -8,7 +8,7 @@
 import { profileOf } from "../../semantic/profile.ts";
 import { type UserLogs, userLogs } from "../../semantic/user-logs.ts";
 import type { Rng } from "../../util/random.ts";
-import { anonymizeWhenItFits, checkHeap } from "../mdav/limits.ts";
+import { anonymizeWhenItFits, checkClusterK, checkHeap } from "../mdav/limits.ts";
 import { cached, microaggregate } from "../mdav/microaggregate.ts";
 import { booleanDistanceMatrix } from "../mdav/multiset-distance.ts";
 import { quotas } from "../mdav/representative.ts";
@@ -37,6 +37,7 @@ export const mdavStrings: Method<StringsParams> = {
   },
   async anonymize(input, params, ctx) {
     checkHeap(this.name, input.records.length, true);
+    checkClusterK(this.name, params.k, input.records);
     const { logs, distances } = cached(input, "mdav-strings", () => {
       const logs = userLogs(input.records);
       const ids = new Map<string, number>();

@@ -18,7 +18,7 @@ import { userLogs } from "../../semantic/user-logs.ts";
 import { type Progress, silentProgress } from "../../util/progress.ts";
 import type { Rng } from "../../util/random.ts";
 import type { Method, MethodContext, Release } from "../method.ts";
-import { anonymizeWhenItFits, checkHeap } from "./limits.ts";
+import { anonymizeWhenItFits, checkClusterK, checkHeap } from "./limits.ts";
 import { type MdavParams, mdavDeclaration } from "./meta.ts";
 import { semanticPartition, type Variant } from "./partition.ts";
 import { buildRelease } from "./release.ts";
@@ -155,6 +155,7 @@ export const mdav: Method<MdavParams> = {
   },
   async anonymize(input, params, ctx) {
     checkHeap(this.name, input.records.length, true);
+    checkClusterK(this.name, params.k, input.records);
     return semanticMicroaggregation(
       input,
       params,

@@ -37,6 +37,23 @@ export function checkHeap(
 }
 
 /**
+ * Throws a UsageError (exit 2) when the log has users, but fewer than `k`: no cluster of k users can be formed, so
+ * every user would be suppressed and nothing released. (The count stops at k: a small k costs a few records.)
+ */
+export function checkClusterK(method: string, k: number, records: readonly LogRecord[]): void {
+  const users = new Set<string>();
+  for (const r of records) {
+    users.add(r.user);
+    if (users.size >= k) return;
+  }
+  if (users.size === 0) return;
+  throw new UsageError(
+    `${method}: k = ${k.toLocaleString("en")} is more than the ${users.size.toLocaleString("en")} users of the ` +
+      `log: no cluster of k users can be formed (k can be at most the number of users)`,
+  );
+}
+
+/**
  * `anonymizeByUser` of a method that holds the whole log: one pass counts the rows, the check above, then the
  * records of a second pass go to the method's `anonymize`, which writes nothing before it returns.
  */

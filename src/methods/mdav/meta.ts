@@ -16,22 +16,23 @@ export const microaggregation = {
   model: "k-anonymity",
 } as const;
 
+/** Users per block in the blocked variant, unless k asks for more (a block holds at least 2k users). */
+const DEFAULT_BLOCK = 1000;
+
 export const mdavParams = defineParams(
   "mdav",
   {
     k: clusterK(),
     variant: choice(["exact", "blocked"], "exact (O(n²)) or blocked (scalable)", "exact"),
-    block: int("users per block in the blocked variant (≥ 2k)", { min: 4, default: 1000 }),
+    block: int("users per block in the blocked variant (≥ 2k; default 1000, or 2k when larger)", { min: 4 }),
     /** Worker threads for the blocked variant (0 = none). */
     workers: int("worker threads for the blocked variant (0 = none)", { min: 0, max: 64, default: 2 }),
   },
   (p, fail) => {
-    if (p.block < 2 * p.k)
-      fail(
-        "block",
-        `must be an integer ≥ ${2 * p.k} (2k), got ${p.block}${p.block === 1000 ? " (the default: a k this large needs --block)" : ""}`,
-      );
-    return p;
+    // The default follows k, so a large k alone is not refused for a block size the user never gave.
+    if (p.block !== undefined && p.block < 2 * p.k)
+      fail("block", `must be an integer ≥ ${2 * p.k} (2k), got ${p.block}`);
+    return { ...p, block: p.block ?? Math.max(DEFAULT_BLOCK, 2 * p.k) };
   },
 );
 

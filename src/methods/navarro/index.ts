@@ -13,7 +13,7 @@ import type { QueryLog } from "../../log/record.ts";
 import { words } from "../../semantic/concept-mapper.ts";
 import { type UserLogs, userLogs } from "../../semantic/user-logs.ts";
 import type { Rng } from "../../util/random.ts";
-import { anonymizeWhenItFits, checkHeap } from "../mdav/limits.ts";
+import { anonymizeWhenItFits, checkClusterK, checkHeap } from "../mdav/limits.ts";
 import { cached, meanEvents, microaggregate } from "../mdav/microaggregate.ts";
 import type { Method } from "../method.ts";
 import { type NavarroParams, navarroDeclaration } from "./meta.ts";
@@ -129,6 +129,7 @@ export const navarro: Method<NavarroParams> = {
   },
   async anonymize(input, params, ctx) {
     checkHeap(this.name, input.records.length, true);
+    checkClusterK(this.name, params.k, input.records);
     const { logs, distances } = cached(input, `navarro:${params.sample}`, () => {
       const logs = userLogs(input.records);
       let lo = Number.POSITIVE_INFINITY;
