@@ -12,7 +12,8 @@
  * (`c.<inSeq>.<p>.<shard>`) and are dropped as duplicates. Two workers on one shard share its batches (correct,
  * but each meets half the shard's repeats).
  */
-import { type Categorize, loadCategorize } from "../classify/categorize.ts";
+import { loadCategorize } from "../classify/categorize.ts";
+import { warmUp } from "../classify/warm-up.ts";
 import type { LogRecord } from "../log/record.ts";
 import { type Bus, closeOnAbort, publish, workConsumer } from "./bus.ts";
 import { readConfig } from "./config.ts";
@@ -26,14 +27,6 @@ import {
   segmentSubject,
 } from "./topology.ts";
 import { decodeCommit, decodeSegment, encode, type Segment } from "./wire.ts";
-
-/** Queries that take the classifier down its lazily loaded paths (place names, spelling, the language model). */
-const WARM_UP = ["weather in new york", "john smith", "britney spears lyrics", "cheap flihgts to paris"];
-
-/** The classifier loads parts of itself on its first queries (~1.7 CPU-s): pay that before taking work. */
-export function warmUp(categorize: Categorize): void {
-  for (const query of WARM_UP) categorize({ user: "", query, time: 0 });
-}
 
 export interface WorkerHooks {
   readonly signal?: AbortSignal;

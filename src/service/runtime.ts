@@ -7,12 +7,10 @@
 import { randomUUID } from "node:crypto";
 import { type FileHandle, open } from "node:fs/promises";
 import { type Categorize, loadCategorize } from "../classify/categorize.ts";
+import { warmUp } from "../classify/warm-up.ts";
 import type { Bus } from "../cluster/bus.ts";
-import { warmUp } from "../cluster/classify-worker.ts";
 import { readConfig } from "../cluster/config.ts";
 import { type PartitionedConfig, PartitionedStages } from "../cluster/embedded.ts";
-import { publishBatch } from "../cluster/ingest.ts";
-import { CLASSIFIED_STREAM, INGEST_STREAM, RELEASED_STREAM } from "../cluster/topology.ts";
 import { ndjsonCodec } from "../log/formats/ndjson.ts";
 import type { LogRecord } from "../log/record.ts";
 import { Profiler } from "../profile/profiler.ts";
@@ -353,6 +351,8 @@ export class ClusterRuntime implements Runtime {
     const id = idempotencyKey === undefined ? undefined : `http.${idempotencyKey}`;
     this.shards ??= (await readConfig(this.bus)).classifyShards;
     // The segments, then the commit: a request that fails half-way leaves no commit, so no stage reads any of it.
+    // (The cluster's modules load here, not with the service: the embedded runtime runs without NATS' client.)
+    const { publishBatch } = await import("../cluster/ingest.ts");
     const ack = await publishBatch(this.bus, { records }, this.shards, id);
     t();
     // A retried request JetStream dropped as a duplicate was counted when it first arrived.
@@ -363,6 +363,7 @@ export class ClusterRuntime implements Runtime {
 
   async observe(metrics: ServiceMetrics): Promise<void> {
     // Every stage's consumers: classify (ingest), the anonymizers (classified), the profile writer (released).
+    const { CLASSIFIED_STREAM, INGEST_STREAM, RELEASED_STREAM } = await import("../cluster/topology.ts");
     for (const stream of [INGEST_STREAM, CLASSIFIED_STREAM, RELEASED_STREAM]) {
       for await (const info of this.bus.jsm.consumers.list(stream)) {
         metrics.lag.set({ consumer: info.name }, info.num_pending + info.num_ack_pending);
