@@ -2,12 +2,13 @@
  * querymask as a new user gets it: `npm pack` the checkout (prepack builds dist/ and dist/kb/), install the tarball
  * into a fresh project in a temporary directory outside the checkout, then from there
  *  1. the install holds querymask's runtime dependencies only: no devDependency (WordNet, the word vectors, the
- *     name lists, tsx), no optional peer (better-sqlite3, pg, vega, vega-lite), no package with an install script,
- *     and node_modules within its 150 MB budget;
+ *     name lists, tsx), no optional peer (better-sqlite3, pg, @nats-io/*, vega, vega-lite), no package with an
+ *     install script, and node_modules within its 150 MB budget;
  *  2. `querymask classify` of the bundled sample loads the knowledge the package ships — no build step, nothing
  *     written to the user's cache or inside node_modules — and gives the classifications the checkout gives
  *     (knowledge built from the sources there), byte for byte;
- *  3. `querymask profile` and `kb build`, whose packages are not installed, say which to install, exit 2;
+ *  3. `querymask profile`, `cluster` and `kb build`, whose packages are not installed, say which to install,
+ *     exit 2;
  *  4. `npx querymask demo` writes its report, without charts (vega and vega-lite are optional peers) and saying
  *     how to get them;
  *  5. a TypeScript file importing the API (anonymize a generated log with swap and km, audit both, write and read
@@ -229,6 +230,12 @@ test("the packed tarball installs into a fresh project, and its CLI and typed AP
   assert.match(
     profile.stderr,
     /needs better-sqlite3, which is not installed with querymask: npm install better-sqlite3@/,
+  );
+  const cluster = run(NPX, ["querymask", "cluster", "status"], project, env);
+  assert.equal(cluster.status, 2, cluster.stderr);
+  assert.match(
+    cluster.stderr,
+    /^querymask: querymask cluster \(NATS JetStream and PostgreSQL\) needs @nats-io\/jetstream, @nats-io\/kv, @nats-io\/transport-node and pg, which are not installed with querymask: npm install @nats-io\/jetstream@/,
   );
   const build = run(NPX, ["querymask", "kb", "build"], project, env);
   assert.equal(build.status, 2, build.stderr);

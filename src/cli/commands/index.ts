@@ -5,6 +5,7 @@
  * `register(program)` (which defines the command's arguments, options and action), plus one entry here.
  */
 import type { Command } from "commander";
+import { NATS_PACKAGES, requirePeers } from "../missing-package.ts";
 
 export type RegisterCommand = (program: Command) => void;
 
@@ -104,6 +105,10 @@ export const commands: readonly CommandEntry[] = [
     name: "cluster",
     description:
       "run the pipeline distributed on NATS JetStream and PostgreSQL (loopback, the project's own ports)",
-    load: () => import("./cluster.ts"),
+    // Their clients are optional peers: a missing one is named with the others before the command's imports fail.
+    load: async () => {
+      await requirePeers([...NATS_PACKAGES, "pg"], "querymask cluster (NATS JetStream and PostgreSQL)");
+      return import("./cluster.ts");
+    },
   },
 ];

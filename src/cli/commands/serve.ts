@@ -4,13 +4,13 @@
  * publishes to a running cluster's ingest stream instead (start workers with `querymask cluster worker …`).
  */
 import type { Command } from "commander";
-import { openBus } from "../../cluster/bus.ts";
 import { writeConfig } from "../../cluster/config.ts";
 import { clusterConfig, natsUrl } from "../../cluster/servers.ts";
 import { streamingMethods as streaming, streamingMethod } from "../../methods/registry.ts";
 import { journalPath } from "../../service/journal.ts";
 import { ClusterRuntime, EmbeddedRuntime, type Runtime } from "../../service/runtime.ts";
 import { startService } from "../../service/server.ts";
+import { NATS_PACKAGES, requirePeers } from "../missing-package.ts";
 import { addParamFlags, givenParamsWithJson } from "../param-flags.ts";
 import { checkOutputs, DEFAULT_SEED, intArg, parseSeed } from "../shared.ts";
 
@@ -95,6 +95,8 @@ export function register(program: Command): void {
       const config = { partitions: f.partitions, method: f.method, params, seed: f.seed };
       let runtime: Runtime;
       if (f.cluster) {
+        await requirePeers(NATS_PACKAGES, "serve --cluster (the cluster's message bus)");
+        const { openBus } = await import("../../cluster/bus.ts");
         const bus = await openBus(natsUrl(clusterConfig(f.dir, { natsPort: f.natsPort })), "serve");
         if ((await bus.state.get("config")) === null) {
           await writeConfig(bus, {
