@@ -25,9 +25,23 @@ const SAPS_BIN = process.env.SAPS_QLS_BIN;
 const BASE = process.env.QM_BASE;
 const AOL = sharedAolOrSkip("swap-cli bench");
 const CACHE = join(ROOT, ".cache/bench");
+/**
+ * Arguments: a number of runs and the parts to run (`5 grid`), or the same as flags (`--runs 5 --only grid,paths`),
+ * which `npm run bench -- swap-cli --runs 5 --only grid` passes on (bench/run.ts hands a benchmark its flags only).
+ */
 const args = process.argv.slice(2);
-const RUNS = Number(args.find((a) => /^\d+$/.test(a)) ?? 3);
-const parts = args.filter((a) => !/^\d+$/.test(a));
+const flag = (name: string): string | undefined => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? args[i + 1] : undefined;
+};
+const positional = args.filter((a, i) => !a.startsWith("--") && !args[i - 1]?.startsWith("--"));
+const RUNS = Number(flag("runs") ?? positional.find((a) => /^\d+$/.test(a)) ?? 3);
+const parts = [
+  ...positional.filter((a) => !/^\d+$/.test(a)),
+  ...(flag("only")
+    ?.split(",")
+    .filter((a) => a !== "") ?? []),
+];
 const want = (p: string) => parts.length === 0 || parts.includes(p);
 /** `gcflag` and `vs` run only when asked for (a decision's evidence, not a figure to track). */
 const asked = (p: string) => parts.includes(p);
@@ -182,17 +196,20 @@ try {
       `\nanonymize --method swap, ${input.replace(ROOT, "")} (load ${load()}), ${RUNS} alternating runs; peer: ${peer}:`,
     );
     console.log(
-      "  k/depth  CPU s (median, min–max)   peak RSS MiB   saps-qls CPU s (RSS MiB)   ratio   target ≤ 1.0×",
+      "  k/depth  CPU s (median, min–max)   peak RSS MiB   saps-qls CPU s (RSS MiB)   ratio   target ≤ 1.0×   within-pair ratios: median (min–max), load",
     );
     const settings = GRID;
     const runs: Record<string, Measured[]> = Object.fromEntries(settings.map((s) => [s, []]));
     const sapsRuns: Record<string, Measured[]> = Object.fromEntries(settings.map((s) => [s, []]));
+    /** The one-minute load beside each pair (the machine is shared: a ratio is only as good as its pair). */
+    const loads: Record<string, number[]> = Object.fromEntries(settings.map((s) => [s, []]));
     for (let r = 0; r < RUNS; r++) {
       for (const s of settings) {
         const [k, depth] = s.split("/");
         const out = join(tmp, "released.tsv");
         runs[s]!.push(cli([...swapArgs(s), input, "-o", out]));
         if (sapsDir) sapsRuns[s]!.push(timed([SAPS_BIN!, k!, depth!], sapsDir));
+        loads[s]!.push(loadavg()[0]!);
       }
     }
     for (const s of settings) {
@@ -205,6 +222,12 @@ try {
       const sapsRss =
         peerRuns.length > 0 ? Math.max(...peerRuns.map((m) => m.rssMiB)) : (SAPS[s]?.rss ?? Number.NaN);
       const ratio = cpu / sapsCpu;
+      // Each run's ratio to the saps-qls run right after it: what the load does to both cancels within a pair.
+      const pairRatios = peerRuns.map((m, i) => ms[i]!.cpu / m.cpu);
+      const pairs =
+        pairRatios.length > 0
+          ? `   ${median(pairRatios).toFixed(2)}× (${Math.min(...pairRatios).toFixed(2)}–${Math.max(...pairRatios).toFixed(2)}), load ${Math.min(...loads[s]!).toFixed(1)}–${Math.max(...loads[s]!).toFixed(1)}`
+          : "";
       console.log(
         `  ${s.padEnd(7)}  ${cpu.toFixed(2)} (${Math.min(...ms.map((m) => m.cpu)).toFixed(2)}–${Math.max(...ms.map((m) => m.cpu)).toFixed(2)})`.padEnd(
           36,
@@ -212,7 +235,8 @@ try {
           `${rss.toFixed(0).padStart(8)}       ${sapsCpu.toFixed(2).padStart(8)} (${sapsRss.toFixed(1)})`.padEnd(
             32,
           ) +
-          (Number.isNaN(ratio) ? "   –" : `${ratio.toFixed(2)}×  ${ratio <= 1 ? "met" : "not met"}`),
+          (Number.isNaN(ratio) ? "   –" : `${ratio.toFixed(2)}×  ${ratio <= 1 ? "met" : "not met"}`) +
+          pairs,
       );
       grid[s] = {
         cpuMedian: cpu,
@@ -224,6 +248,8 @@ try {
         sapsQlsCpuRuns: peerRuns.map((m) => m.cpu),
         sapsQlsPeakRssMiB: sapsRss,
         ratio,
+        pairRatios,
+        loads: loads[s],
         rows: summary["input rows"],
         finalKMean: summary["final k mean"],
       };
