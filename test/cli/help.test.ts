@@ -110,7 +110,7 @@ test("parameter flags are kebab-case; the camelCase spelling still reaches the s
   assert.match(a.stdout, /Parameters of attack matcher:\n {2}--match-time <boolean>/);
 });
 
-test("querymask --help prints the program's own top-level help, pre-rendered by the build when dist/ is fresh", async () => {
+test("querymask --help prints the program's own top-level help, pre-rendered by the build when dist/ is fresh", async (t) => {
   const { topHelp } = await import("../../src/cli/main.ts");
   const expected = await topHelp();
   assert.match(expected, /^Usage: querymask \[options\] \[command\]/);
@@ -120,6 +120,7 @@ test("querymask --help prints the program's own top-level help, pre-rendered by 
   const built = statSync("dist/cli/help.txt", { throwIfNoEntry: false });
   const fresh = built !== undefined && !newerThan("src", built.mtimeMs);
   if (fresh) assert.equal(readFileSync("dist/cli/help.txt", "utf8"), expected);
+  else t.diagnostic("dist/ is absent or older than src/: the pre-rendered help was not compared");
 });
 
 function newerThan(dir: string, time: number): boolean {

@@ -23,18 +23,20 @@ test("a partition has one owner at a time: a second worker waits for the lease; 
   const { Lease } = await import("../../src/cluster/lease.ts");
   const bus = await openBus(natsUrl(servers()), "lease-test");
   try {
-    const a = await Lease.acquire(bus.state, "lease_test", "a", { ttlMs: 600 });
+    // ttl 3 s, renewed every 1 s: a's lease lapses under b only if a renewal stalls 2 s (at 600 ms a 400 ms stall
+    // of a loaded machine did it).
+    const a = await Lease.acquire(bus.state, "lease_test", "a", { ttlMs: 3000 });
     await assert.rejects(
-      Lease.acquire(bus.state, "lease_test", "b", { ttlMs: 600, waitMs: 900 }),
+      Lease.acquire(bus.state, "lease_test", "b", { ttlMs: 3000, waitMs: 4500 }),
       /held by a/,
     );
     await a.release();
-    const b = await Lease.acquire(bus.state, "lease_test", "b", { ttlMs: 600, waitMs: 900 });
+    const b = await Lease.acquire(bus.state, "lease_test", "b", { ttlMs: 3000, waitMs: 4500 });
     // b dies without releasing (no renewals from now on): c gets the lease once it has expired.
     (b as unknown as { timer: NodeJS.Timeout }).timer.close();
     const t0 = Date.now();
-    const c = await Lease.acquire(bus.state, "lease_test", "c", { ttlMs: 600, waitMs: 5_000 });
-    assert.ok(Date.now() - t0 >= 300, "c waited for b's lease to expire");
+    const c = await Lease.acquire(bus.state, "lease_test", "c", { ttlMs: 3000, waitMs: 20_000 });
+    assert.ok(Date.now() - t0 >= 1500, "c waited for b's lease to expire");
     await c.release();
   } finally {
     await bus.close();

@@ -8,6 +8,7 @@ import {
   type ClusterConfig,
   clusterConfig,
   clusterDown,
+  clusterStatus,
   clusterUp,
   freeLoopbackPort,
   missingPackages,
@@ -26,12 +27,26 @@ export function testServers(setup?: (cluster: ClusterConfig) => void | Promise<v
   let cluster: ClusterConfig | undefined;
   before(async () => {
     if (skip) return;
-    cluster = clusterConfig(join(tempDir("querymask-cluster-"), "servers"), {
-      natsPort: await freeLoopbackPort(),
-      natsMonitorPort: await freeLoopbackPort(),
-      pgPort: await freeLoopbackPort(),
-    });
-    await clusterUp(cluster);
+    // A port found free can be taken by another process before the server binds it (PostgreSQL binds seconds
+    // later, after initdb; other suites on the machine bind ports too): a start that fails, or whose server is
+    // not the one listening, is retried on fresh ports. Three tries: a collision (~1e-3: a few ports bound at once
+    // out of ~14,000) three times running is ~1e-9.
+    for (let attempt = 1; ; attempt++) {
+      cluster = clusterConfig(join(tempDir("querymask-cluster-"), "servers"), {
+        natsPort: await freeLoopbackPort(),
+        natsMonitorPort: await freeLoopbackPort(),
+        pgPort: await freeLoopbackPort(),
+      });
+      try {
+        await clusterUp(cluster);
+        const down = clusterStatus(cluster).filter((s) => !s.running);
+        if (down.length > 0) throw new Error(`${down.map((s) => s.name).join(", ")} not running`);
+        break;
+      } catch (e) {
+        await clusterDown(cluster).catch(() => {});
+        if (attempt === 3) throw e;
+      }
+    }
     await setup?.(cluster);
   });
   after(async () => {

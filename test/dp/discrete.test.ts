@@ -110,7 +110,9 @@ test("discrete Gaussian: pmf ∝ exp(−x²/2σ²), mean 0, variance ≈ σ² (�
 
 test("the crypto source gives different, well-spread draws", () => {
   const a = discreteGaussian(cryptoRandomness(), 50);
-  const xs = Array.from({ length: 2000 }, a);
+  // n = 8,000: the sample variance's standard error is σ²·√(2/n) = 1.6%, so sd within 10% (variance in
+  // [0.81, 1.21]σ²) fails by chance with P ≈ Φ(−12) ≈ 1e-33 (at n = 2,000 it was Φ(−6) ≈ 1e-9).
+  const xs = Array.from({ length: 8000 }, a);
   assert.ok(new Set(xs).size > 150);
   const sd = Math.sqrt(xs.reduce((s, x) => s + x * x, 0) / xs.length);
   assert.ok(Math.abs(sd / 50 - 1) < 0.1, `sd ${sd}`);

@@ -130,11 +130,12 @@ test("on random logs: only limited-log queries above K, clicks only for released
 test("with a huge ε the noisy counts are the limited counts, for every strategy", async () => {
   const recs = Array.from({ length: 12 }, (_, u) => event(`u${u}`, "q", u, ["http://x.com"])).flat();
   for (const selection of SELECTION_NAMES) {
-    // The cutoff strategies miss an item filled to Γ = ρ + α·σ with probability Φ(−α) whatever ε is
-    // (2.3% at greedy's α = 2); α = 12 makes that ~1e-33.
+    // The cutoff strategies miss an item filled to Γ = ρ + α·(noise scale) whatever ε is: with probability
+    // Φ(−α) for Gaussian noise (2.3% at greedy's α = 2), ½e^(−α) for policy-laplace's Laplace noise (3e-6 at
+    // α = 12: 4% and 0.9% of 2,000 runs missed at the defaults, none at α = 30). α = 30: two items, ≤ 1e-13.
     const r = await dp.anonymize(
       { records: recs, format: "aol" },
-      dp.parse({ selection, epsilon: 1000, delta: 0.5, d: 1, alpha: 12 }),
+      dp.parse({ selection, epsilon: 1000, delta: 0.5, d: 1, alpha: 30 }),
       ctx(3),
     );
     assert.deepEqual(r.table!.queries, [{ query: "q", count: 12 }], selection);
@@ -147,7 +148,8 @@ test("the default noise is cryptographic: the same seed gives different tables",
   const input: QueryLog = { records: recs, format: "aol" };
   const params = dp.parse({ selection: "korolova", epsilon: 1, delta: 0.1, d: 1 });
   assert.equal(params.noise, "crypto");
-  // Two draws can coincide by chance (a few % here), so: ten releases with the same seed are not all alike.
+  // Two draws can coincide by chance (a few % here), so: ten releases with the same seed are not all alike. All
+  // ten alike by chance: (Σₖ pₖ¹⁰)² ≈ (0.245¹⁰)² ≈ 6e-13 for the two counts' discrete Laplace at b = 2.
   const tables = new Set<string>();
   for (let i = 0; i < 10; i++) {
     const r = await dp.anonymize(input, params, ctx(7));

@@ -126,17 +126,23 @@ export interface Pair {
   readonly events: readonly Event[];
 }
 
-/** Runs of the command on one log: how often each event happened. */
+/**
+ * Runs of the command on one log: how often each event happened. With `seedFrom`, run i draws its noise from
+ * `--noise seeded --seed seedFrom + i` (the same samplers fed from a seed), so a test's verdict is reproducible;
+ * without it, from the default crypto source (the bench).
+ */
 export async function rates(
   log: string,
   args: readonly string[],
   events: readonly Event[],
   runs: number,
   out: string,
+  seedFrom?: number,
 ): Promise<number[]> {
   const hits = events.map(() => 0);
   for (let i = 0; i < runs; i++) {
-    const r = await querymask(["anonymize", "--method", "dp", ...args, log, "-o", out, "-q"]);
+    const seeded = seedFrom === undefined ? [] : ["--noise", "seeded", "--seed", String(seedFrom + i)];
+    const r = await querymask(["anonymize", "--method", "dp", ...args, ...seeded, log, "-o", out, "-q"]);
     if (r.code !== 0) throw new Error(`querymask exited ${r.code}: ${r.stderr}`);
     const t = readTable(out);
     events.forEach((e, j) => {

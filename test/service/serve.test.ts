@@ -172,8 +172,15 @@ test("/metrics: records out, per-partition held events and current k, per-stage 
 test("shutdown drains: a request in flight completes, new connections are refused", async () => {
   const { request } = await import("node:http");
   const svc = await startService(await EmbeddedRuntime.create(config), { port: 0 });
+  // A keep-alive timeout far beyond the bound below: a shutdown that waited for the idle connection to time out
+  // would take a minute, one that closes it takes milliseconds (the old bound, 3 s against Node's default 5 s,
+  // was a race on a loaded machine).
+  svc.server.keepAliveTimeout = 60_000;
   const body = ndjson(stream(300, 6));
   const half = Math.floor(body.length / 2);
+  // The shutdown starts once the server has the request, not after a sleep it may not have had time in.
+  const arrived = new Promise((r) => svc.server.once("request", r));
+  let finish = () => {};
   const inflight = new Promise<{ status: number; body: string }>((res, rej) => {
     const req = request(
       `${svc.url}/ingest`,
@@ -191,22 +198,25 @@ test("shutdown drains: a request in flight completes, new connections are refuse
     );
     req.on("error", rej);
     req.write(body.slice(0, half));
-    // The rest arrives after the shutdown has begun.
-    setTimeout(() => req.end(body.slice(half)), 300);
+    finish = () => req.end(body.slice(half));
   });
-  await new Promise((r) => setTimeout(r, 100));
-  const t0 = Date.now();
+  await arrived;
   const stopping = svc.shutdown();
   await assert.rejects(fetch(`${svc.url}/healthz`), "a new connection is refused");
+  // The rest arrives after the shutdown has begun.
+  finish();
   const r = await inflight;
   assert.equal(r.status, 200, r.body);
   assert.equal((JSON.parse(r.body) as { accepted: number }).accepted, 300);
+  const t0 = Date.now();
   await stopping;
-  assert.ok(Date.now() - t0 < 3000, "shutdown does not wait for kept-alive idle connections to time out");
+  assert.ok(Date.now() - t0 < 30_000, "shutdown does not wait for kept-alive idle connections to time out");
 });
 
 test("shutdown grace: /readyz answers 503 at once while requests are still taken, then connections are refused", async () => {
-  const svc = await startService(await EmbeddedRuntime.create(config), { port: 0, graceMs: 600 });
+  // The two requests below must land inside the grace: 5 s, against milliseconds even on a loaded machine (600 ms
+  // was not enough margin there).
+  const svc = await startService(await EmbeddedRuntime.create(config), { port: 0, graceMs: 5000 });
   const stopping = svc.shutdown();
   const ready = await fetch(`${svc.url}/readyz`);
   assert.equal(ready.status, 503);
