@@ -83,6 +83,12 @@ describe("person names: recall first", () => {
     const off = createScrubber({ nameUsers: many, nameWeights: nameWeights({ middleName: 0 }) });
     assert.deepEqual(names("dwight ray terwilliger blog", off), ["ray terwilliger"]);
   });
+  it("a weak public cue counts only before a census surname", () => {
+    const weak = createScrubber({ nameWeights: nameWeights({ weakPublicCue: 0.2 }) });
+    // (a surname in no list: the cue says nothing of who the person is)
+    assert.deepEqual(names("photos of shirley terwillagar", weak), ["shirley terwillagar"]);
+    assert.deepEqual(names("photos of shirley brook", weak), []);
+  });
   it("a person, then the institution where they are, is still a person", () => {
     assert.deepEqual(names("harold terwilliger drexel university"), ["harold terwilliger"]);
     // a candidate whose surname may be a middle name is part of the institution's name

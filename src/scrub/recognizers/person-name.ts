@@ -446,7 +446,12 @@ function contextShift(q: Query, lex: NameLexicon, c: Candidate): number {
     const w = t[k]!.text;
     if (PRIVATE_CUES.has(w) || PERSONAL_CONTEXT.has(w))
       priv = Math.max(priv, PERSONAL_CONTEXT.has(w) ? W.personalContext : W.privateCue);
-    else if (PUBLIC_CUES.has(w)) pub = Math.max(pub, WEAK_PUBLIC_CUES.has(w) ? W.weakPublicCue : W.publicCue);
+    // (a weak cue only for a census surname: a surname in no list is seldom a public figure's, whom the lists hold)
+    else if (PUBLIC_CUES.has(w))
+      pub = Math.max(
+        pub,
+        WEAK_PUBLIC_CUES.has(w) ? (lex.last.has(t[c.to]!.text) ? W.weakPublicCue : 0) : W.publicCue,
+      );
   }
   return priv > 0 ? priv : -pub;
 }
