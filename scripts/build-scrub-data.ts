@@ -155,7 +155,8 @@ const dropped = new Set<string>();
 for (const p of people) {
   const ws = p.split(" ");
   if (ws.length < 2 || ws.length > 3) continue;
-  const forms = ws.length === 3 ? [ws, [ws[0]!, ws[2]!]] : [ws];
+  // (the middle word dropped only when it is a name: "x of y" is no "x y")
+  const forms = ws.length === 3 && !FUNCTION_WORDS.has(ws[1]!) ? [ws, [ws[0]!, ws[2]!]] : [ws];
   for (const f of forms) {
     exact.add(f.join(" "));
     const last = f[f.length - 1]!;

@@ -157,6 +157,8 @@ const GRID: Partial<Record<keyof NameWeights, readonly number[]>> = {
   wordSurname: [0.5, 0.6, 0.7],
   unknownSurname: [0.55, 0.6, 0.67],
   familyRank: [1000, 5000, 20000],
+  middleName: [0, 1, 1.1],
+  bareName: [0, 0.65, 0.7],
   manyUsers: [2, 3, 5],
   manyUsersShift: [0.2, 0.3, 0.35], // ≤ 1 − threshold (name-weights.ts: never alone)
 };

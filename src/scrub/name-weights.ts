@@ -19,19 +19,26 @@ export interface NameWeights {
   readonly publicCue: number;
   /** … and for one a query about a private person uses too (photos, video, basketball …). */
   readonly weakPublicCue: number;
-  /** What a first name that is also a common word counts before a surname that is none ("mark spencer"). */
+  /** What a first name that is also a common word counts before a surname that is none ("mark terwilliger"). */
   readonly wordFirstName: number;
-  /** What a census surname that is also a word counts after a first name that is none ("george ash"). */
+  /** What a census surname that is also a word counts after a first name that is none ("shirley brook"). */
   readonly wordSurname: number;
   /** What a first name the census lacks (humannames) counts ("addison", "jaxon"). */
   readonly otherFirstName: number;
-  /** What a word in no list (not a census surname, not English) counts as a surname ("tagliariol"). */
+  /** What a word in no list (not a census surname, not English) counts as a surname ("terwilliger" were it in no list). */
   readonly unknownSurname: number;
   /**
    * A lone surname before a personal context ("… genealogy") that is also a first name or an English word counts
-   * when its census rank is below this ("lewis genealogy", "brown family").
+   * when its census rank is below this ("lewis ancestry", "brown family").
    */
   readonly familyRank: number;
+  /**
+   * How much a middle name counts in a three-word name whose middle word is any census first name, also a word
+   * ("dwight ray terwilliger"; 0: such a middle word is not taken).
+   */
+  readonly middleName: number;
+  /** The evidence at least of a query that is a census first name and a census surname alone (0: none). */
+  readonly bareName: number;
   /** Cross-user evidence: a name at least this many distinct users typed … */
   readonly manyUsers: number;
   /**
@@ -52,6 +59,8 @@ const KEYS: readonly (keyof NameWeights)[] = [
   "otherFirstName",
   "unknownSurname",
   "familyRank",
+  "middleName",
+  "bareName",
   "manyUsers",
   "manyUsersShift",
 ];

@@ -62,6 +62,48 @@ describe("person names: recall first", () => {
     assert.deepEqual(names("p j terwilliger"), []); // (without the dots, two letters)
     assert.deepEqual(names("u.s. terwilliger"), []); // (an abbreviation, not initials)
   });
+  it("a first name and a frequent surname that is also a word, typed alone, are a name", () => {
+    assert.deepEqual(names("lavonne berry"), ["lavonne berry"]);
+    assert.deepEqual(names("lavonne ash"), ["lavonne ash"]);
+    // not a plural (what a shop sells), not a rare surname that is a word, not a first name that is a word too
+    assert.deepEqual(names("lavonne flowers"), []);
+    assert.deepEqual(names("lavonne scripture"), []);
+    assert.deepEqual(names("ivy ash"), []);
+    // only alone: with other words the surname that is a word needs other evidence
+    assert.deepEqual(names("lavonne berry pie"), []);
+    const off = createScrubber({ nameWeights: nameWeights({ bareName: 0 }) });
+    assert.deepEqual(names("lavonne berry", off), []);
+  });
+  it("a three-word name whose middle name is also a word", () => {
+    // typed by many users: without its middle name's evidence the name ("dwight ray", then a second surname) is
+    // only as strong as the threshold, the user count keeps it, and only "ray terwilliger" goes
+    const many: NameEvidence = { users: (n) => (n === "dwight ray terwilliger" ? 5 : 1) };
+    const on = createScrubber({ nameUsers: many });
+    assert.deepEqual(names("dwight ray terwilliger blog", on), ["dwight ray terwilliger"]);
+    const off = createScrubber({ nameUsers: many, nameWeights: nameWeights({ middleName: 0 }) });
+    assert.deepEqual(names("dwight ray terwilliger blog", off), ["ray terwilliger"]);
+  });
+  it("a weak public cue counts only before a census surname", () => {
+    const weak = createScrubber({ nameWeights: nameWeights({ weakPublicCue: 0.2 }) });
+    // (a surname in no list: the cue says nothing of who the person is)
+    assert.deepEqual(names("photos of shirley terwillagar", weak), ["shirley terwillagar"]);
+    assert.deepEqual(names("photos of shirley brook", weak), []);
+  });
+  it("a person, then the institution where they are, is still a person", () => {
+    assert.deepEqual(names("harold terwilliger drexel university"), ["harold terwilliger"]);
+    // a candidate whose surname may be a middle name is part of the institution's name
+    assert.deepEqual(names("ada lee quint school"), []);
+  });
+  it("a famous two-word name with a middle name typed between is the public figure", () => {
+    assert.deepEqual(names("kenny wayne chesney"), []);
+    assert.deepEqual(names("kenny wayne chesney obituary"), ["kenny wayne chesney"]);
+    // an initial between is anyone's: the famous two words do not protect it
+    assert.deepEqual(names("kenny h. chesney"), ["kenny h. chesney"]);
+  });
+  it("van is a first name when it starts the query before a surname that is no word", () => {
+    assert.deepEqual(names("van terwilliger in toledo"), ["van terwilliger"]);
+    assert.deepEqual(names("van mccoy"), []); // (a public figure of the built list)
+  });
   it("a public figure of the built list is kept, unless the query is about someone's family tree", () => {
     assert.deepEqual(names("kristi noem"), []);
     assert.deepEqual(names("kristi noem genealogy"), ["kristi noem"]);

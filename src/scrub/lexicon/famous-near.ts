@@ -53,12 +53,18 @@ function nearBuilt(lex: NameLexicon, words: readonly string[]): boolean {
 }
 
 /**
- * True when `words` (a candidate name, lower case) is a famous name with a letter more or less in the surname, or a
- * famous three-word name without its middle word.
+ * True when `words` (a candidate name, lower case) is a famous name with a letter more or less in the surname, a
+ * famous three-word name without its middle word, or a famous two-word name with one.
  */
 export function nearFamous(lex: NameLexicon, words: readonly string[]): boolean {
   if (words.length < 2 || words.length > 3) return false;
   if (nearBuilt(lex, words)) return true;
+  // a famous two-word name with a middle name typed between ("kenny wayne chesney" for kenny chesney)
+  // (a name, not an initial: "kenny h. chesney" is anyone's)
+  if (words.length === 3 && words[1]!.replace(/\./g, "").length >= 3) {
+    const outer = `${words[0]} ${words[2]}`;
+    if (lex.famous.has(outer) || lex.publicHashes.has(nameHash(outer))) return true;
+  }
   if (indexedFrom !== lex.famous) {
     byFirst = buildIndex(lex.famous);
     indexedFrom = lex.famous;

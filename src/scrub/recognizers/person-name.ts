@@ -37,7 +37,7 @@ import { tokenFinding } from "../recognizer.ts";
 
 const INITIAL = /^[b-hj-z]$/;
 const GENERATIONAL = new Set(["jr", "sr", "ii", "iii", "iv"]);
-/** Particles that start a surname ("st germain", "van vick", "de souza"). */
+/** Particles that start a surname ("st quenneville", "van terwilliger", "de souza"). */
 // biome-ignore format: a word list reads better packed
 const SURNAME_PARTICLES = new Set(["st", "van", "von", "de", "del", "della", "da", "di", "du", "la", "le", "mc", "mac"]);
 /** A person's role at a business or institution ("… bakery owner", "… library volunteer"). */
@@ -56,7 +56,7 @@ const STATE_NAME_SET: ReadonlySet<string> = new Set(STATE_NAMES);
  * chosen by cross-validation: scripts/eval-scrub.ts --fit).
  */
 let W: NameWeights = DEFAULT_NAME_WEIGHTS;
-/** The first-name score from which a frequent surname that is also a word still counts ("george ash"). */
+/** The first-name score from which a frequent surname that is also a word still counts ("shirley brook"). */
 const NAME_NOT_WORD = 0.75;
 
 /**
@@ -107,8 +107,8 @@ function famousCover(lex: NameLexicon, t: readonly Token[]): Uint8Array {
 
 /**
  * A famous entry at tokens `i..i+n-1` that is only part of a private person's longer name: one word ("barbie",
- * "madonna") or names only ("francis xavier") before a surname that is no English word ("barbie griffin", "francis
- * xavier dugan"), or a surname with a particle after a first name ("robby van allen").
+ * "madonna") or names only ("francis xavier") before a surname that is no English word ("barbie terwilliger", "francis
+ * xavier urrutia"), or a surname with a particle after a first name ("robby van urrutia").
  */
 function partOfLongerName(lex: NameLexicon, t: readonly Token[], i: number, n: number): boolean {
   const next = t[i + n]?.text;
@@ -158,7 +158,7 @@ function tryAt(
 ): Candidate | undefined {
   let sur = t[at];
   if (!sur || covered[at]) return best;
-  // a surname with a particle: "susan st germain", "maria de souza"
+  // a surname with a particle: "susan st quenneville", "maria de souza"
   if (
     SURNAME_PARTICLES.has(sur.text) &&
     t[at + 1] &&
@@ -169,7 +169,7 @@ function tryAt(
     sur = t[at]!;
   }
   const l0 = lastOf(lex, words[at]!, sur.text);
-  // a census surname that is also a word after a first name that is none ("dennis long", "george ash")
+  // a census surname that is also a word after a first name that is none ("shirley brook", "lavonne ash")
   const census = lex.last.has(sur.text);
   const l =
     l0 === 0
@@ -183,7 +183,7 @@ function tryAt(
   let to = at;
   // a second surname ("anna maria ortiz lopez"), then jr/sr/ii
   const next = t[to + 1];
-  // (not when an institution word follows it: "… simkins creighton university" is a person, then where they are)
+  // (not when an institution word follows it: "… terwilliger drexel university" is a person, then where they are)
   if (
     next &&
     !covered[to + 1] &&
@@ -221,7 +221,7 @@ function candidateAt(
   i: number,
   covered: Uint8Array,
 ): Candidate | undefined {
-  const f0 = words[i]!.first || (words[i]!.other ? W.otherFirstName : 0);
+  const f0 = words[i]!.first || (words[i]!.other ? W.otherFirstName : 0) || vanFirst(lex, t, i);
   if (f0 === 0) return undefined;
   // a first name right after a title is a person's, even one that is also a word ("attorney nick brook")
   const f = i > 0 && TITLES.has(t[i - 1]!.text) ? Math.max(f0, TITLED_FIRST) : f0;
@@ -235,7 +235,26 @@ function candidateAt(
   if (t[i + 1]?.text === "a" && f >= 0.8 && sur && !lex.wordLevel.has(sur) && !lex.first.has(sur))
     best = tryAt(lex, t, i, covered, f, i + 2, 1, best);
   if (t[i + 1] && words[i + 1]!.first > 0.5) best = tryAt(lex, t, i, covered, f, i + 2, 1, best);
+  // a three-word name: a common first name, any census first name as the middle one (also a word: "ray", "lee"),
+  // then a census surname that is no word ("dwight ray terwilliger"): the middle name adds evidence, not doubt
+  else if (W.middleName > 0 && t[i + 2] && f >= NAME_NOT_WORD && words[i + 1]!.first > 0 && !covered[i + 1]) {
+    const sur = t[i + 2]!.text;
+    if (lex.last.has(sur) && lastOf(lex, words[i + 2]!, sur) >= 1 && !lex.wordLevel.has(sur))
+      best = tryAt(lex, t, i, covered, f, i + 2, W.middleName, best);
+  }
   return best;
+}
+
+/**
+ * "van" is a first name too, when it starts the query before a census surname that is no word and that no further
+ * surname follows ("van terwilliger"; in "van der …" it is a surname's particle).
+ */
+function vanFirst(lex: NameLexicon, t: readonly Token[], i: number): number {
+  if (i !== 0 || t[0]!.text !== "van" || !t[1]) return 0;
+  const sur = t[1].text;
+  if (!lex.last.has(sur) || lex.wordLevel.has(sur) || lex.first.has(sur)) return 0;
+  const next = t[2]?.text;
+  return next !== undefined && lex.last.has(next) && !isStopword(next) ? 0 : 0.9;
 }
 
 /** Titles before a surname alone: "dr przybylski", "mrs kowalczyk". */
@@ -305,7 +324,7 @@ const FAMILY_CUES = new Set([
 /**
  * A surname alone before a personal context ("przybylski family reunion", "wojcik obituary"): a census surname or
  * an unknown word, not a common English word unless a frequent surname ("brown family"), not a first name unless
- * also a frequent surname ("lewis genealogy"), and not the surname of a curated famous person ("kennedy family").
+ * also a frequent surname ("lewis ancestry"), and not the surname of a curated famous person ("kennedy family").
  */
 function familyAt(
   lex: NameLexicon,
@@ -317,7 +336,7 @@ function familyAt(
   if (t[i + 1]!.text === "funeral" && FUNERAL_BUSINESS.has(t[i + 2]?.text ?? "")) return undefined;
   const w = t[i]!.text;
   if (w.length < 3 || isStopword(w) || FAMILY_CUES.has(w)) return undefined;
-  // "kennedy family" is a public family; "lewis family genealogy" someone's own
+  // "kennedy family" is a public family; "lewis family ancestry" someone's own
   if (
     lex.famousLast.has(w) &&
     t[i + 1]!.text === "family" &&
@@ -404,6 +423,9 @@ function contextShift(q: Query, lex: NameLexicon, c: Candidate): number {
   if (
     after2 &&
     !STATE_LAST_WORDS.has(after!) &&
+    // (only when the candidate's surname could be a middle name: "ada lee" + "quint school"; "harold terwilliger"
+    // before "drexel university" is a person, then where they study)
+    (INSTITUTION_AFTER.has(after!) || words[c.to]!.first > 0 || lex.wordLevel.has(t[c.to]!.text)) &&
     // (the word between is part of the institution's name, not "of" or a common word: "joaquin valenzuela of
     // university of …", "… wine sales" are a person and what they do)
     (INSTITUTION_AFTER.has(after!) || (!isStopword(after!) && (lex.wordLevel.get(after!) ?? 99) > 35)) &&
@@ -424,7 +446,12 @@ function contextShift(q: Query, lex: NameLexicon, c: Candidate): number {
     const w = t[k]!.text;
     if (PRIVATE_CUES.has(w) || PERSONAL_CONTEXT.has(w))
       priv = Math.max(priv, PERSONAL_CONTEXT.has(w) ? W.personalContext : W.privateCue);
-    else if (PUBLIC_CUES.has(w)) pub = Math.max(pub, WEAK_PUBLIC_CUES.has(w) ? W.weakPublicCue : W.publicCue);
+    // (a weak cue only for a census surname: a surname in no list is seldom a public figure's, whom the lists hold)
+    else if (PUBLIC_CUES.has(w))
+      pub = Math.max(
+        pub,
+        WEAK_PUBLIC_CUES.has(w) ? (lex.last.has(t[c.to]!.text) ? W.weakPublicCue : 0) : W.publicCue,
+      );
   }
   return priv > 0 ? priv : -pub;
 }
@@ -455,6 +482,29 @@ function otherFirstNames(lex: NameLexicon, t: readonly Token[]): boolean {
   for (let i = 0; i < t.length; i++) if (lex.otherNames.has(nameHash(t[i]!.text))) return true;
   return false;
 }
+
+/**
+ * A candidate's evidence, raised to `bareName` when it is the whole query: a first name that is no word ("lavonne",
+ * "dennis") and a census surname that is one ("berry", "ash"), typed alone, are a person's name (the famous lists
+ * have set the public ones aside before). Not a plural ("lavonne flowers": what a shop sells) nor a first
+ * name that is a word too ("ivy ash").
+ */
+function bare(lex: NameLexicon, t: readonly Token[], c: Candidate): number {
+  if (c.from !== 0 || c.to !== 1 || t.length !== 2 || c.evidence >= W.bareName) return c.evidence;
+  const sur = t[1]!.text;
+  const plural = sur.endsWith("s") && lex.wordLevel.has(sur);
+  // (nor one of the commonest words: "… blue", "… house", "… king" make a brand, a building or a title)
+  return words[0]!.first >= NAME_NOT_WORD &&
+    !lex.wordLevel.has(t[0]!.text) &&
+    (lex.wordLevel.get(sur) ?? 99) >= 20 &&
+    (lex.last.get(sur) ?? BARE_SURNAME_RANK) < BARE_SURNAME_RANK &&
+    !plural &&
+    !isStopword(sur)
+    ? W.bareName
+    : c.evidence;
+}
+/** How frequent a surname that is also a word must be for a bare name ("berry" is; "lavonne scripture" is no name). */
+const BARE_SURNAME_RANK = 3000;
 
 /** The name a candidate stands for, as the cross-user evidence counts it: its words, space-joined. */
 function keyOf(t: readonly Token[], c: Candidate): string {
@@ -508,12 +558,16 @@ function candidates(q: Query, ctx: RecognizerContext, keys?: string[]): Finding[
     // (contextShift ends in the gazetteer check, the dearest, after the cheaper ones: a place costs at least 1,
     // more than any candidate's evidence above the threshold)
     const shift = contextShift(q, lex, c);
-    let evidence = c.evidence + shift;
+    let evidence = bare(lex, t, c) + shift;
     // A name many users typed is more often a public figure's: one signal among the others, never alone (a name
     // with a private cue keeps its evidence; a strong one still passes).
     if (ctx.nameUsers !== undefined && shift <= 0 && ctx.nameUsers.users(keyOf(t, c)) >= W.manyUsers)
       evidence -= W.manyUsersShift;
-    if (evidence < W.threshold || (!personal && nearFamous(lex, nameWordsOf(t, c)))) continue;
+    if (evidence < W.threshold) continue;
+    if (!personal && nearFamous(lex, nameWordsOf(t, c))) {
+      i = c.to; // (a public figure's name: none of its words starts another, "kenny wayne …" is not "wayne …")
+      continue;
+    }
     out.push(tokenFinding(q, "person_name", c.from, c.to, 0.5 + 0.25 * Math.min(1, evidence)));
     i = c.to;
   }
