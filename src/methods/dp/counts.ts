@@ -36,7 +36,16 @@ export function noisyCounts(
   noise: CountNoise,
   random: Randomness,
 ): number[] {
-  const n = userCounts(users, items);
+  return noisyCountsOf(userCounts(users, items), selected, noise, random);
+}
+
+/** Noisy counts of the selected items from their distinct-user counts `n` (by id), in the order of `selected`. */
+export function noisyCountsOf(
+  n: ArrayLike<number>,
+  selected: Int32Array,
+  noise: CountNoise,
+  random: Randomness,
+): number[] {
   const sample =
     noise.kind === "discrete Gaussian"
       ? discreteGaussian(random, noise.scale)

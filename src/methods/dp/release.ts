@@ -7,11 +7,43 @@ import { describeGuarantee } from "../../log/guarantee.ts";
 import { type Guarantee, type MethodContext, NO_GUARANTEE, type Release, userLevelDp } from "../method.ts";
 import type { FirstPass } from "./by-user.ts";
 import type { Bounded } from "./contributions.ts";
-import { noisyCounts } from "./counts.ts";
+import { noisyCountsOf } from "./counts.ts";
 import { nothingReleased } from "./notes.ts";
 import { type DpParams, plan } from "./plan.ts";
-import type { randomness } from "./random.ts";
+import type { Randomness, randomness } from "./random.ts";
 import { type Calibration, type Selection, type UserItems, userCounts } from "./selection/selection.ts";
+
+/**
+ * One kind's bounded items (queries, or the click pairs of the released queries) as the selection and the counts
+ * read them: from each user's bounded set (`boundedItems`), or from their sums over users (the cluster).
+ */
+export interface SelectionItems {
+  /** The item behind each id. */
+  readonly keys: readonly string[];
+  /** Users who held more than the bound, and the (user, item) pairs it left out (diagnostics). */
+  readonly usersTruncated: number;
+  readonly dropped: number;
+  /** The strategy's selection (ids ascending), its noise drawn from `random`. */
+  select(cal: Calibration, random: Randomness, prior: Float64Array | undefined): Int32Array;
+  /** The distinct users each item's count counts, by id, once `chosen` are released (`within`). */
+  counted(chosen: Int32Array): ArrayLike<number>;
+  /** How many distinct users hold each item, by id, and the strategy's score (for "nothing released"). */
+  userCounts(): ArrayLike<number>;
+  score(prior: Float64Array | undefined): ArrayLike<number> | undefined;
+}
+
+/** The items of each user's bounded set, read by the strategy itself. */
+export function boundedItems(sel: Selection<Calibration>, b: Bounded, d: number): SelectionItems {
+  return {
+    keys: b.keys,
+    usersTruncated: b.usersTruncated,
+    dropped: b.dropped,
+    select: (cal, random, prior) => sel.select(b.users, b.keys.length, cal, random, prior),
+    counted: (chosen) => userCounts(within(sel, b.users, d, chosen), b.keys.length),
+    userCounts: () => userCounts(b.users, b.keys.length),
+    score: (prior) => sel.score?.(b.users, b.keys.length, prior, d),
+  };
+}
 
 /**
  * A set-selection release from the bounded query sets: select queries, count them with fresh noise, then the same
@@ -26,21 +58,37 @@ export async function setRelease(
   first: FirstPass,
   pairsOf: (released: ReadonlySet<string>) => Promise<Bounded>,
 ): Promise<Release> {
+  return itemsRelease(
+    params,
+    sel,
+    random,
+    ctx,
+    { ...first, queries: boundedItems(sel, first.queries, params.d) },
+    async (released) => boundedItems(sel, await pairsOf(released), params.d),
+  );
+}
+
+/**
+ * `setRelease` from the items however they were read: the one place a set-selection release is selected, counted,
+ * charged and described. `first.distinct` (distinct queries before the bound) is a diagnostic, absent when unknown.
+ */
+export async function itemsRelease(
+  params: DpParams,
+  sel: Selection<Calibration>,
+  random: ReturnType<typeof randomness>,
+  ctx: MethodContext,
+  first: { readonly queries: SelectionItems; readonly users: number; readonly distinct?: number },
+  pairsOf: (released: ReadonlySet<string>) => Promise<SelectionItems>,
+): Promise<Release> {
   const { account, queries: qPlan, pairs: pPlan } = plan(params, sel);
   const queries = first.queries;
   const qCal = qPlan.cal;
   ctx.progress.start(`dp: ${sel.name} selection of queries`);
   const qPrior = priors(sel, queries.keys);
-  const chosen = sel.select(queries.users, queries.keys.length, qCal, random, qPrior);
+  const chosen = queries.select(qCal, random, qPrior);
   ctx.progress.stop();
   const qNoise = qPlan.noise;
-  const qCounts = noisyCounts(
-    within(sel, queries.users, params.d, chosen),
-    queries.keys.length,
-    chosen,
-    qNoise,
-    random,
-  );
+  const qCounts = noisyCountsOf(queries.counted(chosen), chosen, qNoise, random);
   qPlan.charge(account);
   const table: {
     queries: { query: string; count: number }[];
@@ -59,19 +107,13 @@ export async function setRelease(
     users: first.users,
     "users over d": queries.usersTruncated,
     "(user, query) pairs over d": queries.dropped,
-    "distinct queries": first.distinct,
+    ...(first.distinct !== undefined ? { "distinct queries": first.distinct } : {}),
     "distinct queries within the bound": queries.keys.length,
   };
   if (pPlan) {
     const pairs = await pairsOf(new Set(table.queries.map((q) => q.query)));
-    const pChosen = sel.select(pairs.users, pairs.keys.length, pPlan.cal, random, priors(sel, pairs.keys));
-    const pCounts = noisyCounts(
-      within(sel, pairs.users, params.d, pChosen),
-      pairs.keys.length,
-      pChosen,
-      pPlan.noise,
-      random,
-    );
+    const pChosen = pairs.select(pPlan.cal, random, priors(sel, pairs.keys));
+    const pCounts = noisyCountsOf(pairs.counted(pChosen), pChosen, pPlan.noise, random);
     pPlan.charge(account);
     table.clicks = Array.from(pChosen, (id, i) => {
       const key = pairs.keys[id]!;
@@ -93,12 +135,9 @@ export async function setRelease(
   counts["cryptographic noise"] = random.private ? 1 : 0;
   const notes: string[] = [];
   if (chosen.length === 0) {
-    const n = userCounts(queries.users, queries.keys.length);
-    diagnostics["users of the most common query"] = n.reduce((a, b) => Math.max(a, b), 0);
-    const top = sel
-      .score?.(queries.users, queries.keys.length, qPrior, params.d)
-      .reduce((a, b) => Math.max(a, b), 0);
-    if (top !== undefined) diagnostics["largest weight of a query"] = top;
+    diagnostics["users of the most common query"] = largest(queries.userCounts());
+    const score = queries.score(qPrior);
+    if (score !== undefined) diagnostics["largest weight of a query"] = largest(score);
     notes.push(
       nothingReleased(
         params,
@@ -110,6 +149,13 @@ export async function setRelease(
     );
   }
   return { table, guarantee: claim(params, total, notes), counts, diagnostics, notes };
+}
+
+/** The largest of `xs` (0 when empty or all negative). */
+function largest(xs: ArrayLike<number>): number {
+  let top = 0;
+  for (let i = 0; i < xs.length; i++) top = Math.max(top, xs[i]!);
+  return top;
 }
 
 /**
@@ -130,7 +176,7 @@ function within(sel: Selection<Calibration>, users: UserItems, d: number, chosen
 }
 
 /** The items' public priors, when the strategy weighs by one. */
-function priors(sel: Selection<Calibration>, keys: readonly string[]): Float64Array | undefined {
+export function priors(sel: Selection<Calibration>, keys: readonly string[]): Float64Array | undefined {
   const prior = sel.prior;
   return prior ? Float64Array.from(keys, (k) => prior(k)) : undefined;
 }

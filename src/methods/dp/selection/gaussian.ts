@@ -46,9 +46,11 @@ export const gaussianSelection: Selection<GaussianCalibration> = {
     sensitivity: (d) => Math.sqrt(d),
     calibrateNoise: (sigma, thr, d) => calibration(sigma, thresholdFor(sigma, thr, d)),
   },
-  select(users, items, cal, random) {
-    const n = userCounts(users, items);
+  fromSums(n, items, cal, random) {
     const noise = gaussianNoise(random, cal.sigma);
     return collect(items, (i) => n[i]! + noise() > cal.T);
+  },
+  select(users, items, cal, random) {
+    return gaussianSelection.fromSums!(userCounts(users, items), items, cal, random);
   },
 };

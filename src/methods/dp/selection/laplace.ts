@@ -29,9 +29,11 @@ export const laplaceSelection: Selection<LaplaceCalibration> = {
     const { b, T } = laplaceThreshold(epsilon, delta, d);
     return { b, T, usersNeeded: T, facts: { "selection noise b": b, "selection threshold T": T } };
   },
-  select(users, items, cal, random) {
-    const n = userCounts(users, items);
+  fromSums(n, items, cal, random) {
     const noise = laplaceNoise(random, cal.b);
     return collect(items, (i) => n[i]! + noise() > cal.T);
+  },
+  select(users, items, cal, random) {
+    return laplaceSelection.fromSums!(userCounts(users, items), items, cal, random);
   },
 };

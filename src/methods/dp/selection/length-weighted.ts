@@ -163,7 +163,14 @@ export const lengthWeightedSelection: Selection<LengthWeightedCalibration> = {
   gaussian: { sensitivity: () => 1, calibrateNoise: (sigma, thr, d) => calibration(sigma, thr, d) },
   score: (users, items, prior) => lengthWeightedHistogram(users, items, required(prior)),
   select(users, items, cal, random, prior) {
-    const h = lengthWeightedHistogram(users, items, required(prior));
+    return lengthWeightedSelection.fromSums!(
+      lengthWeightedHistogram(users, items, required(prior)),
+      items,
+      cal,
+      random,
+    );
+  },
+  fromSums(h, items, cal, random) {
     const noise = gaussianNoise(random, cal.sigma);
     return collect(items, (i) => h[i]! > 0 && h[i]! + noise() > cal.rho);
   },

@@ -56,7 +56,9 @@ export const optimalSelection: Selection<OptimalCalibration> = {
     };
   },
   select(users, items, cal, random) {
-    const n = userCounts(users, items);
+    return optimalSelection.fromSums!(userCounts(users, items), items, cal, random);
+  },
+  fromSums(n, items, cal, random) {
     const p = keepProbabilities(cal.epsilon, cal.delta);
     const sure = p.length - 1;
     return collect(items, (i) => n[i]! >= sure || random.uniform() < p[n[i]!]!);

@@ -64,6 +64,12 @@ export interface Selection<C extends Calibration = Calibration> {
     sensitivity(d: number): number;
     calibrateNoise(sigma: number, thresholdDelta: number, d: number, alpha: number): C;
   };
+  /**
+   * Strategies whose selection reads the users only through one sum over users — each user's `score` vector, or 1
+   * on each of their items when there is no `score` (the distinct-user counts) — select from that sum here, and
+   * `select` is this of the sum over `users`. A cluster sums the vectors across shards and selects with it.
+   */
+  readonly fromSums?: (sums: ArrayLike<number>, items: number, cal: C, random: Randomness) => Int32Array;
   /** The ids of the selected items, ascending. */
   select(users: UserItems, items: number, cal: C, random: Randomness, prior?: Float64Array): Int32Array;
 }

@@ -51,7 +51,9 @@ export const weightedGaussianSelection: Selection<WeightedCalibration> = {
   gaussian: { sensitivity: () => 1, calibrateNoise: (sigma, thr, d) => weightedCalibration(sigma, thr, d) },
   score: weightedHistogram,
   select(users, items, cal, random) {
-    const h = weightedHistogram(users, items);
+    return weightedGaussianSelection.fromSums!(weightedHistogram(users, items), items, cal, random);
+  },
+  fromSums(h, items, cal, random) {
     const noise = gaussianNoise(random, cal.sigma);
     return collect(items, (i) => h[i]! > 0 && h[i]! + noise() > cal.rho);
   },
