@@ -11,6 +11,7 @@ import type { ChildProcess } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { temporaryDirectory } from "../log/atomic.ts";
+import { writeCountTable } from "../log/count-table.ts";
 import { openLog, type ReadOptions } from "../log/read.ts";
 import type { LogFormat, LogRecord } from "../log/record.ts";
 import { createLogWriter, type LogWriter } from "../log/write.ts";
@@ -20,8 +21,8 @@ import { emptyCounts, type ScrubCounts, scrubsInput } from "../scrub/scrub-log.t
 import { scrubbedPasses } from "../stream/user-passes.ts";
 import { UsageError } from "../util/errors.ts";
 import type { Progress } from "../util/progress.ts";
-import { shardPartials } from "./batch-shard.ts";
-import { BatchStore } from "./batch-store.ts";
+import { adderOf, shardPartials } from "./batch-shard.ts";
+import { BatchStore, type WorkerUsage } from "./batch-store.ts";
 import { userShardOf } from "./partition.ts";
 import { Supervisor } from "./supervisor.ts";
 
@@ -34,6 +35,9 @@ export interface BatchRunConfig {
   readonly seed: number;
   readonly shards: number;
   readonly batchUsers: number;
+  /** The pass (0 first) and, for a later one, the coordinator's input to it (`ShardedRelease.later`). */
+  readonly pass: number;
+  readonly input?: unknown;
 }
 
 /** A record's position in the whole log: its file's index among the inputs, then its line. */
@@ -61,8 +65,7 @@ export async function runBatchWorker(pgUrl: string, configPath: string, shard: n
     const run = { shard, shards: config.shards, batchUsers: config.batchUsers };
     const done = await shardPartials(
       passes,
-      method.sharded,
-      params,
+      adderOf(method.sharded, params, config.input),
       run,
       orderOf(first.files),
       async (batch, table) => {
@@ -70,7 +73,12 @@ export async function runBatchWorker(pgUrl: string, configPath: string, shard: n
       },
       (batch) => applied.has(batch),
     );
-    await store.finish(shard, done.batches, done.users);
+    const used = process.resourceUsage();
+    await store.finish(shard, done.batches, done.users, {
+      rssKiB: used.maxRSS,
+      cpuMs: (used.userCPUTime + used.systemCPUTime) / 1000,
+      wallMs: performance.now(),
+    });
   } finally {
     await store.close();
   }
@@ -98,7 +106,14 @@ export interface BatchRunResult {
   readonly rejected: number;
   readonly batches: number;
   readonly restarts: number;
+  /** Worker passes run (a method that decides in steps asks for more than one). */
+  readonly passes: number;
   readonly seconds: { readonly workers: number; readonly release: number };
+  /** Each shard's worker process in each pass (its last, when restarted), and the coordinator's. */
+  readonly usage: {
+    readonly workers: readonly (readonly WorkerUsage[])[];
+    readonly coordinator: WorkerUsage;
+  };
 }
 
 /** The coordinator: check the input, run the workers, decide from the sums and write the release. */
@@ -115,8 +130,7 @@ export async function runBatchCluster(o: BatchRunOptions): Promise<BatchRunResul
   progress.stop();
   await checked.rejects.close();
   const tmp = await temporaryDirectory(dirname(resolve(o.out)), ".querymask-cluster-run-");
-  const configPath = join(tmp.dir, "run.json");
-  const config: BatchRunConfig = {
+  const config: Omit<BatchRunConfig, "pass"> = {
     inputs: checked.files,
     format: checked.format,
     method: method.name,
@@ -125,37 +139,66 @@ export async function runBatchCluster(o: BatchRunOptions): Promise<BatchRunResul
     shards: o.shards,
     batchUsers: o.batchUsers,
   };
-  writeFileSync(configPath, JSON.stringify(config));
   const store = await BatchStore.open(o.pgUrl);
   const sup = new Supervisor({ spawn: o.spawnWorker, log: o.log });
-  try {
+  let batches = 0;
+  let passCount = 0;
+  let workerSeconds = 0;
+  const usage: WorkerUsage[][] = [];
+  // One pass of every worker over its shard; the sums of the pass stay in PostgreSQL until the next one.
+  const pass = async (input?: unknown): Promise<void> => {
+    const n = passCount++;
+    const path = join(tmp.dir, `pass-${n}.json`);
+    writeFileSync(path, JSON.stringify({ ...config, pass: n, input } satisfies BatchRunConfig));
     await store.clear();
     const t0 = performance.now();
-    progress.start(`cluster: ${o.shards} workers summing ${method.name}'s aggregates`);
+    const label = n === 0 ? "" : ` (pass ${n + 1})`;
+    progress.start(`cluster: ${o.shards} workers summing ${method.name}'s aggregates${label}`);
     await Promise.race([
       Promise.all(
         Array.from({ length: o.shards }, (_, s) =>
-          sup.start(`batch-${s}`, ["batch", "--config", configPath, "--shard", String(s)]),
+          sup.start(`batch-${s}${n === 0 ? "" : `-pass${n + 1}`}`, [
+            "batch",
+            "--config",
+            path,
+            "--shard",
+            String(s),
+          ]),
         ),
       ),
       sup.failure,
     ]);
     progress.stop();
     const finished = await store.finished();
-    let batches = 0;
+    const used: WorkerUsage[] = [];
     for (let s = 0; s < o.shards; s++) {
       const f = finished.get(s);
       if (f === undefined || (await store.appliedCount(s)) !== f.batches) {
         throw new Error(`cluster: shard ${s} ended without applying all its batches`);
       }
       batches += f.batches;
+      used.push(f.usage);
     }
-    const t1 = performance.now();
+    usage.push(used);
+    workerSeconds += (performance.now() - t0) / 1000;
+  };
+  try {
+    const t0 = performance.now();
+    await pass();
     const first = await openLog(checked.files, { format: checked.format, lenient: true });
     const scrub = scrubsInput(method.input.text, first)
       ? { counts: emptyCounts(), singleUserClicks: method.input.crossUser }
       : undefined;
-    const passes = await scrubbedPasses(first, checked.files, scrub, progress);
+    const log = await scrubbedPasses(first, checked.files, scrub, progress);
+    // The scrubber's counts are the coordinator's pass's: none when the method decides from the sums alone (dp).
+    let read = false;
+    const passes = {
+      ...log,
+      pass() {
+        read = true;
+        return log.pass();
+      },
+    };
     let writer: LogWriter | undefined;
     const sink: ReleaseSink = {
       write(records) {
@@ -173,21 +216,41 @@ export async function runBatchCluster(o: BatchRunOptions): Promise<BatchRunResul
         params,
         { rng: methodRng(o.seed), progress, warn: o.log },
         sink,
+        async (input) => {
+          await pass(input);
+          return store.sums();
+        },
       );
-      writer ??= createLogWriter(o.out, first.format, { classified: first.classified });
-      await writer.close();
+      if (release.table) {
+        if (writer) throw new Error(`${method.name} wrote records and a count table`);
+        await writeCountTable(o.out, release.table);
+      } else {
+        writer ??= createLogWriter(o.out, first.format, { classified: first.classified });
+        await writer.close();
+      }
     } catch (e) {
       await writer?.abort();
       throw e;
     }
     const restarts = Object.values(sup.restarts()).reduce((a, n) => a + n, 0);
+    const used = process.resourceUsage();
+    const total = (performance.now() - t0) / 1000;
     return {
       release,
-      scrub: scrub?.counts,
+      scrub: read ? scrub?.counts : undefined,
       rejected: checked.rejects.count,
       batches,
       restarts,
-      seconds: { workers: (t1 - t0) / 1000, release: (performance.now() - t1) / 1000 },
+      passes: passCount,
+      seconds: { workers: workerSeconds, release: total - workerSeconds },
+      usage: {
+        workers: usage,
+        coordinator: {
+          rssKiB: used.maxRSS,
+          cpuMs: (used.userCPUTime + used.systemCPUTime) / 1000,
+          wallMs: performance.now(),
+        },
+      },
     };
   } finally {
     await sup.stop();

@@ -5,7 +5,14 @@
  * count, so a worker started again makes the same batches and skips those already applied.
  */
 import type { LogRecord } from "../log/record.ts";
-import { PartialTable, type ShardedRelease } from "../methods/sharded.ts";
+import type { MethodContext, Release, ReleaseSink, UserPasses } from "../methods/method.ts";
+import {
+  PartialTable,
+  type ShardedRelease,
+  type SummedRows,
+  sumInMemory,
+  type UserAdder,
+} from "../methods/sharded.ts";
 import { userShardOf } from "./partition.ts";
 
 export interface ShardRun {
@@ -29,10 +36,9 @@ export interface ShardTotals {
  * Compute and apply shard `run.shard`'s batches; `skip(batch)`: already applied (its users are read past without
  * being added). `order` gives a record's position in the whole log.
  */
-export async function shardPartials<P>(
+export async function shardPartials(
   log: Passes,
-  sharded: ShardedRelease<P>,
-  params: P,
+  add: UserAdder,
   run: ShardRun,
   order: (r: LogRecord) => number,
   apply: (batch: number, table: PartialTable) => Promise<void>,
@@ -45,7 +51,7 @@ export async function shardPartials<P>(
   for await (const block of log.pass()) {
     onUser?.(block.length);
     if (userShardOf(block[0]!.user, run.shards) !== run.shard) continue;
-    if (!skip(batch)) sharded.addUser(block, order, table, params);
+    if (!skip(batch)) add(block, order, table);
     users++;
     if (users % run.batchUsers === 0) {
       if (!skip(batch)) await apply(batch, table);
@@ -58,4 +64,36 @@ export async function shardPartials<P>(
     batch++;
   }
   return { batches: batch, users };
+}
+
+/** The adder of a method's pass: the first (`input` undefined) or a later one (`ShardedRelease.later`). */
+export function adderOf<P>(sharded: ShardedRelease<P>, params: P, input?: unknown): UserAdder {
+  if (input === undefined) return (block, order, table) => sharded.addUser(block, order, table, params);
+  if (!sharded.later) throw new Error("the method asked for another pass but has no later adder");
+  return sharded.later(input, params);
+}
+
+/**
+ * A sharded run in this process (no servers): each pass's partial tables of `shards` shards summed in memory, the
+ * coordinator's decision from them — the cluster's arithmetic without PostgreSQL, for tests and checks.
+ */
+export async function shardedInProcess<P>(
+  sharded: ShardedRelease<P>,
+  params: P,
+  log: Passes & UserPasses,
+  run: { readonly shards: number; readonly batchUsers: number },
+  order: (r: LogRecord) => number,
+  ctx: MethodContext,
+  out: ReleaseSink,
+): Promise<Release> {
+  const sums = async (input?: unknown): Promise<SummedRows> => {
+    const tables: PartialTable[] = [];
+    for (let shard = 0; shard < run.shards; shard++) {
+      await shardPartials(log, adderOf(sharded, params, input), { shard, ...run }, order, async (_b, t) => {
+        tables.push(t);
+      });
+    }
+    return sumInMemory(tables);
+  };
+  return sharded.release(await sums(), log, params, ctx, out, sums);
 }

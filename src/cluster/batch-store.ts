@@ -14,7 +14,23 @@ CREATE TABLE IF NOT EXISTS qm_batch_sum (
   first BIGINT NOT NULL, PRIMARY KEY (kind, key, key2));
 CREATE TABLE IF NOT EXISTS qm_batch_applied (shard INT NOT NULL, batch INT NOT NULL, PRIMARY KEY (shard, batch));
 CREATE TABLE IF NOT EXISTS qm_batch_shard (shard INT PRIMARY KEY, batches INT NOT NULL, users BIGINT NOT NULL);
+ALTER TABLE qm_batch_shard ADD COLUMN IF NOT EXISTS rss_kib BIGINT NOT NULL DEFAULT 0,
+  ADD COLUMN IF NOT EXISTS cpu_ms BIGINT NOT NULL DEFAULT 0, ADD COLUMN IF NOT EXISTS wall_ms BIGINT NOT NULL DEFAULT 0;
 `;
+
+/** What a worker process used: its peak RSS, CPU (user + system) and wall time. */
+export interface WorkerUsage {
+  readonly rssKiB: number;
+  readonly cpuMs: number;
+  readonly wallMs: number;
+}
+
+/** A finished shard: its batch and user counts, and what its (last) worker process used. */
+export interface ShardDone {
+  readonly batches: number;
+  readonly users: number;
+  readonly usage: WorkerUsage;
+}
 
 /** Rows sent per statement (the parameters are arrays, one per column). */
 const CHUNK = 20_000;
@@ -90,21 +106,36 @@ export class BatchStore {
     }
   }
 
-  /** Shard `shard` has applied all `batches` of its batches (`users` users). */
-  async finish(shard: number, batches: number, users: number): Promise<void> {
+  /** Shard `shard` has applied all `batches` of its batches (`users` users); its worker used `usage`. */
+  async finish(shard: number, batches: number, users: number, usage: WorkerUsage): Promise<void> {
     await this.pool.query(
-      `INSERT INTO qm_batch_shard (shard, batches, users) VALUES ($1, $2, $3)
-       ON CONFLICT (shard) DO UPDATE SET batches = EXCLUDED.batches, users = EXCLUDED.users`,
-      [shard, batches, users],
+      `INSERT INTO qm_batch_shard (shard, batches, users, rss_kib, cpu_ms, wall_ms) VALUES ($1, $2, $3, $4, $5, $6)
+       ON CONFLICT (shard) DO UPDATE SET batches = EXCLUDED.batches, users = EXCLUDED.users,
+         rss_kib = EXCLUDED.rss_kib, cpu_ms = EXCLUDED.cpu_ms, wall_ms = EXCLUDED.wall_ms`,
+      [shard, batches, users, usage.rssKiB, Math.round(usage.cpuMs), Math.round(usage.wallMs)],
     );
   }
 
-  /** The shards that have finished, with their batch counts. */
-  async finished(): Promise<Map<number, { batches: number; users: number }>> {
-    const r = await this.pool.query<{ shard: number; batches: number; users: string }>(
-      "SELECT shard, batches, users FROM qm_batch_shard",
+  /** The shards that have finished, with their batch counts and their workers' usage. */
+  async finished(): Promise<Map<number, ShardDone>> {
+    const r = await this.pool.query<{
+      shard: number;
+      batches: number;
+      users: string;
+      rss_kib: string;
+      cpu_ms: string;
+      wall_ms: string;
+    }>("SELECT shard, batches, users, rss_kib, cpu_ms, wall_ms FROM qm_batch_shard");
+    return new Map(
+      r.rows.map((x) => [
+        x.shard,
+        {
+          batches: x.batches,
+          users: Number(x.users),
+          usage: { rssKiB: Number(x.rss_kib), cpuMs: Number(x.cpu_ms), wallMs: Number(x.wall_ms) },
+        },
+      ]),
     );
-    return new Map(r.rows.map((x) => [x.shard, { batches: x.batches, users: Number(x.users) }]));
   }
 
   /** How many batches shard `shard` has applied. */

@@ -49,19 +49,41 @@ export interface SummedRows {
   rows(kind: number): AsyncIterable<readonly PartialRow[]>;
 }
 
+/** What one user adds to a batch's partial aggregate (see `ShardedRelease.addUser`). */
+export type UserAdder = (
+  block: readonly LogRecord[],
+  order: (r: LogRecord) => number,
+  table: PartialTable,
+) => void;
+
+/**
+ * Another pass of the workers over their shards (a method that decides in steps: dp selects queries, then counts
+ * the click pairs of the released ones): `input` (JSON) goes to every worker, whose `ShardedRelease.later` makes
+ * the pass's adder from it; the result is that pass's sums.
+ */
+export type AnotherPass = (input: unknown) => Promise<SummedRows>;
+
 export interface ShardedRelease<P> {
+  /**
+   * Parameters the cluster cannot run, as a UsageError (before any server or worker starts): e.g. a dp selection
+   * that is sequential over users.
+   */
+  readonly check?: (params: P) => void;
   /**
    * Add one user's records (as `anonymizeByUser`'s passes give them) to a batch's partial aggregate; `order` gives a
    * record's position in the whole log (the same on every shard).
    */
   addUser(block: readonly LogRecord[], order: (r: LogRecord) => number, table: PartialTable, params: P): void;
-  /** Decide once from the summed rows, then write the release to `out` from the log read by user. */
+  /** The adder of a later pass (`AnotherPass`), from the coordinator's input for it. */
+  readonly later?: (input: unknown, params: P) => UserAdder;
+  /** Decide once from the summed rows (asking for more passes if the method needs them), then write the release. */
   release(
     sums: SummedRows,
     log: UserPasses,
     params: P,
     ctx: MethodContext,
     out: ReleaseSink,
+    again: AnotherPass,
   ): Promise<Release>;
 }
 

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
-import { shardPartials } from "../../src/cluster/batch-shard.ts";
+import { adderOf, shardPartials } from "../../src/cluster/batch-shard.ts";
 import type { LogRecord, QueryLog } from "../../src/log/record.ts";
 import { graph } from "../../src/methods/graph/index.ts";
 import type { Method } from "../../src/methods/method.ts";
@@ -34,8 +34,7 @@ async function sameAsSingle<P>(
   for (let shard = 0; shard < shards; shard++) {
     const done = await shardPartials(
       userPasses(input),
-      method.sharded!,
-      params,
+      adderOf(method.sharded!, params),
       { shard, shards, batchUsers },
       order,
       async (_b, t) => {
@@ -46,7 +45,16 @@ async function sameAsSingle<P>(
   }
   assert.equal(tables.length, batches);
   const out = keptSink();
-  const sharded = await method.sharded!.release(sumInMemory(tables), userPasses(input), params, ctx(), out);
+  const sharded = await method.sharded!.release(
+    sumInMemory(tables),
+    userPasses(input),
+    params,
+    ctx(),
+    out,
+    async () => {
+      throw new Error("one pass");
+    },
+  );
   const single = await method.anonymize(input, params, ctx());
   assert.deepEqual(out.records, single.log!.records);
   assert.deepEqual(sharded.counts, single.counts);
@@ -86,14 +94,13 @@ test("a shard skips the batches already applied and makes the same ones again", 
   const all: [number, number][] = [];
   const run = { shard: 1, shards: 2, batchUsers: 3 };
   const params = threshold.parse({ k: 2 });
-  await shardPartials(userPasses(input), threshold.sharded!, params, run, order, async (b, t) => {
+  await shardPartials(userPasses(input), adderOf(threshold.sharded!, params), run, order, async (b, t) => {
     all.push([b, t.size]);
   });
   const again: [number, number][] = [];
   await shardPartials(
     userPasses(input),
-    threshold.sharded!,
-    params,
+    adderOf(threshold.sharded!, params),
     run,
     order,
     async (b, t) => {

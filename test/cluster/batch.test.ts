@@ -10,7 +10,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import pg from "pg";
-import { shardPartials } from "../../src/cluster/batch-shard.ts";
+import { adderOf, shardPartials } from "../../src/cluster/batch-shard.ts";
 import { type ClusterConfig, freeLoopbackPort, pgUrl, serverArgs } from "../../src/cluster/servers.ts";
 import { openLog } from "../../src/log/read.ts";
 import type { LogRecord } from "../../src/log/record.ts";
@@ -138,8 +138,7 @@ async function wholeLogSums(): Promise<Map<string, PartialRow>> {
   const all = new PartialTable();
   await shardPartials(
     passes,
-    graph.sharded!,
-    graph.parse({}),
+    adderOf(graph.sharded!, graph.parse({})),
     { shard: 0, shards: 1, batchUsers: 1e9 },
     order,
     async (_b, t) => {
