@@ -27,6 +27,7 @@ import { randomness } from "./random.ts";
 import { claim, claimedDp, setRelease } from "./release.ts";
 import { selections } from "./selection/index.ts";
 import type { Calibration, Selection } from "./selection/selection.ts";
+import { shardedDp } from "./sharded.ts";
 
 export { type DpParams, type KindPlan, type Plan, plan, type SelectionName } from "./plan.ts";
 
@@ -110,6 +111,7 @@ export const dp: Method<DpParams> = {
       ),
     );
   },
+  sharded: shardedDp(NO_USERS, (params, ctx) => noiseFor(params, ctx)),
 };
 
 /** `work` as a progress phase, ended even when it throws. */

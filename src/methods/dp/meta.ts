@@ -88,6 +88,8 @@ export const dpDeclaration: MethodDeclaration<DpParams, "dp"> = {
   kind: "release",
   // Each record is prepared on its own (no single-clicker URL rule): DP pair selection does what it did.
   input: { text: "scrubbed", timeOrder: false, userGrouping: true, crossUser: false },
+  // Over shards of users for the strategies that select from one sum over users (./sharded.ts).
+  shards: true,
   disclosure: "dp",
   releases: "count-table",
   model: "differential-privacy",
