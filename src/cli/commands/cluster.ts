@@ -27,11 +27,14 @@ import {
 } from "../../cluster/servers.ts";
 import { Supervisor } from "../../cluster/supervisor.ts";
 import { resetStreams } from "../../cluster/topology.ts";
+import { writeFileAtomic } from "../../log/atomic.ts";
+import { describeGuarantee } from "../../log/guarantee.ts";
 import { openLog } from "../../log/read.ts";
 import type { LogRecord } from "../../log/record.ts";
 import { writeBatches } from "../../log/write.ts";
 import { clusterMethod, clusterMethods, loadMethod } from "../../methods/registry.ts";
 import { scrubCounts } from "../../pipeline/release.ts";
+import { diagnosticsPath, disclose, disclosedProgress } from "../../pipeline/summary.ts";
 import { PgProfileStore } from "../../profile/pg-store.ts";
 import { ClickUsers, dropSingleUserClick } from "../../scrub/click-url.ts";
 import { sortByTime } from "../../stream/time-order.ts";
@@ -100,12 +103,13 @@ interface RunFlags extends ServerFlags, InputFlags {
   batchSize: number;
   profileDepth: number;
   json?: boolean;
+  diagnostics?: boolean;
   [param: string]: unknown;
 }
 
 /** Flags of `cluster run` itself, which a method parameter's flag must not take. */
 const RESERVED = new Set(
-  "out method params seed partitions classifiers batch-size profile-depth json dir nats-port nats-monitor-port pg-port format lenient rejects quiet help".split(
+  "out method params seed partitions classifiers batch-size profile-depth json diagnostics dir nats-port nats-monitor-port pg-port format lenient rejects quiet help".split(
     " ",
   ),
 );
@@ -253,18 +257,34 @@ export function register(program: Command): void {
     .option("--classifiers <n>", "classify workers (one per shard of the query texts)", intArg(1), 1)
     .option("--batch-size <n>", "records per ingest batch", intArg(1), 1000)
     .option("--profile-depth <n>", "ODP depth of the PostgreSQL profiles", intArg(1), 1)
-    .option("--json", "print the summary as JSON");
+    .option("--json", "print the summary as JSON")
+    .option(
+      "--diagnostics",
+      "batch methods: also write the run's exact figures (a DP method's summary omits them) to <out>.diagnostics.PRIVATE.json",
+    );
   addParamFlags(run, clusterMethods, "method", "method", RESERVED);
   run.action(async (inputs: string[], f: RunFlags) => {
     const entry = clusterMethod(f.method);
     const params = givenParamsWithJson(entry, clusterMethods, f, f.params, "method");
     const c = configOf(f);
     if (entry.shards) {
-      // Before any server or worker: bad parameters are the run's whole outcome.
-      (await loadMethod(f.method)).parse(params);
+      // Before any server or worker: bad parameters, or ones the cluster cannot run, are the run's whole outcome.
+      const method = await loadMethod(f.method);
+      method.sharded?.check?.(method.parse(params));
       const opts = readOptions(f, f.out);
-      await checkOutputs(inputs, fileOutputs(f.out, opts.rejectsPath));
-      await batchRun(inputs, f, params, c, opts);
+      const privatePath = f.diagnostics ? diagnosticsPath(f.out) : undefined;
+      await checkOutputs(inputs, [
+        ...fileOutputs(f.out, opts.rejectsPath),
+        privatePath === undefined ? undefined : { path: privatePath, role: "diagnostics file" },
+      ]);
+      await batchRun(
+        inputs,
+        f,
+        params,
+        c,
+        { ...opts, progress: disclosedProgress(method, opts.progress) },
+        privatePath,
+      );
       return;
     }
     const config = {
@@ -400,15 +420,22 @@ export function register(program: Command): void {
   });
 }
 
-/** `cluster run` of a batch method: the coordinator (src/cluster/batch-run.ts), then the method's summary. */
+/**
+ * `cluster run` of a batch method: the coordinator (src/cluster/batch-run.ts), then the method's summary, split by
+ * its disclosure as `anonymize` splits it: for a DP method the public summary holds its parameters, guarantee and
+ * publishable counts only; the run's exact figures (batches, restarts, scrubbing, rejected lines, seconds, each
+ * process's peak RSS and CPU) go to the `--diagnostics` file.
+ */
 async function batchRun(
   inputs: string[],
   f: RunFlags,
   params: Record<string, unknown>,
   c: ClusterConfig,
   opts: ReturnType<typeof readOptions>,
+  privatePath: string | undefined,
 ): Promise<void> {
   const t0 = performance.now();
+  const method = await loadMethod(f.method);
   const run = await runBatchCluster({
     pgUrl: pgUrl(c),
     inputs,
@@ -423,23 +450,67 @@ async function batchRun(
     log: (l) => process.stderr.write(`cluster: ${l}\n`),
   });
   const seconds = (performance.now() - t0) / 1000;
-  reportRejects(run.rejected, opts.rejectsPath);
+  const mib = (kib: number) => Math.round(kib / 102.4) / 10;
+  const perProcess: Record<string, number> = {};
+  run.usage.workers.forEach((pass, p) => {
+    pass.forEach((u, s) => {
+      const who = `worker ${s}${run.passes > 1 ? ` pass ${p + 1}` : ""}`;
+      perProcess[`${who} peak RSS (MiB)`] = mib(u.rssKiB);
+      perProcess[`${who} CPU (s)`] = u.cpuMs / 1000;
+    });
+  });
+  perProcess["coordinator peak RSS (MiB)"] = mib(run.usage.coordinator.rssKiB);
+  perProcess["coordinator CPU (s)"] = run.usage.coordinator.cpuMs / 1000;
+  const shown = disclose(method, {
+    counts: run.release.counts,
+    diagnostics: run.release.diagnostics,
+    prepared: {
+      batches: run.batches,
+      passes: run.passes,
+      "worker restarts": run.restarts,
+      ...(run.scrub ? scrubCounts(run.scrub) : {}),
+      "seconds (workers)": run.seconds.workers,
+      "seconds (release)": run.seconds.release,
+      ...perProcess,
+    },
+    notes: run.release.notes,
+    rejected: run.rejected,
+    seconds,
+  });
+  if (shown.rejected !== undefined) reportRejects(shown.rejected, opts.rejectsPath);
+  else if (opts.rejectsPath !== undefined && !f.quiet) {
+    process.stderr.write(
+      `querymask: bad lines, if any, are set aside in ${opts.rejectsPath} (raw input rows: keep it private)\n`,
+    );
+  }
+  for (const note of shown.notes) process.stderr.write(`querymask: ${note}\n`);
+  if (privatePath !== undefined) {
+    await writeFileAtomic(privatePath, `${JSON.stringify(shown.diagnostics, null, 2)}\n`);
+    process.stderr.write(
+      `querymask: exact figures written to ${privatePath} — they are not private: never publish them\n`,
+    );
+  }
   const summary = {
     method: f.method,
-    params,
+    params: method.parse(params),
     seed: f.seed,
     workers: f.workers,
-    batches: run.batches,
-    "worker restarts": run.restarts,
     out: f.out,
-    ...(run.scrub ? scrubCounts(run.scrub) : {}),
-    ...run.release.counts,
-    rejected: run.rejected,
-    "seconds (workers)": run.seconds.workers,
-    "seconds (release)": run.seconds.release,
-    seconds,
+    guarantee: run.release.guarantee,
+    ...shown.counts,
+    ...(shown.rejected !== undefined ? { rejected: shown.rejected } : {}),
+    ...(shown.seconds !== undefined ? { seconds: shown.seconds } : {}),
   };
   if (f.json) process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
   else
-    printTable(Object.entries(summary).map(([k, v]) => [k, typeof v === "number" ? v : JSON.stringify(v)]));
+    printTable(
+      Object.entries(summary).map(([k, v]) => [
+        k,
+        k === "guarantee"
+          ? describeGuarantee(run.release.guarantee)
+          : typeof v === "number"
+            ? v
+            : JSON.stringify(v),
+      ]),
+    );
 }

@@ -1,0 +1,262 @@
+/**
+ * `cluster run --method dp` on PostgreSQL, worker processes and all: with seeded noise the count table is
+ * `anonymize --method dp`'s byte for byte and the summary shows the same; with the default cryptographic noise
+ * the guarantee printed is the single machine's and the summary holds no exact data-dependent figure (those go to
+ * the `*.PRIVATE.*` diagnostics file); a worker killed with -9 in the middle of the click-pair pass is restarted
+ * and nothing is lost or counted twice; a selection the cluster cannot run is refused before any server starts.
+ */
+import assert from "node:assert/strict";
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import pg from "pg";
+import { adderOf, shardPartials } from "../../src/cluster/batch-shard.ts";
+import { type ClusterConfig, freeLoopbackPort, pgUrl, serverArgs } from "../../src/cluster/servers.ts";
+import { readCountTable } from "../../src/log/count-table.ts";
+import { openLog } from "../../src/log/read.ts";
+import type { LogRecord } from "../../src/log/record.ts";
+import { dp } from "../../src/methods/dp/index.ts";
+import { PartialTable } from "../../src/methods/sharded.ts";
+import { emptyCounts } from "../../src/scrub/scrub-log.ts";
+import { scrubbedPasses } from "../../src/stream/user-passes.ts";
+import { tempDir } from "../helpers/tmp.ts";
+import { exited, until } from "./procs.ts";
+import { skip, testServers } from "./servers.ts";
+
+const CLI = join(import.meta.dirname, "../../src/cli/main.ts");
+/** Parameters under which the generated log releases queries and click pairs with every summed strategy. */
+const PARAMS = { selection: "weighted-gaussian", epsilon: 20, delta: 1e-3, d: 2 };
+const FLAGS = ["--selection", "weighted-gaussian", "--epsilon", "20", "--delta", "1e-3", "--d", "2"];
+let dir: string;
+let logPath: string;
+let cluster: ClusterConfig;
+const servers = testServers((c) => {
+  cluster = c;
+  dir = tempDir("querymask-dp-cluster-");
+  logPath = join(dir, "log.tsv");
+  const r = cli(["generate", "--users", "500", "--seed", "4", "-q", "-o", logPath]);
+  assert.equal(r.status, 0, r.stderr);
+});
+
+function cli(args: readonly string[]): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, ["--import", "tsx", CLI, ...args], { encoding: "utf8" });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+function single(flags: readonly string[]): { bytes: string; summary: Record<string, unknown> } {
+  const out = join(dir, `single-${flags.join("-")}.tsv`);
+  const r = cli(["anonymize", "--method", "dp", ...flags, logPath, "-o", out, "--json", "-q"]);
+  assert.equal(r.status, 0, r.stderr);
+  return { bytes: readFileSync(out, "utf8"), summary: JSON.parse(r.stdout) as Record<string, unknown> };
+}
+
+function runArgs(flags: readonly string[], out: string, batchUsers: number): string[] {
+  return [
+    ...["--import", "tsx", CLI, "cluster", "run", ...serverArgs(servers()), "--method", "dp", ...flags],
+    ...["--workers", "2", "--batch-users", String(batchUsers), logPath, "-o", out, "--json", "-q"],
+  ];
+}
+
+/** The summary without what differs by command (the output path, the worker count). */
+function published(summary: Record<string, unknown>): Record<string, unknown> {
+  const { out: _o, workers: _w, ...rest } = summary;
+  return rest;
+}
+
+test("cluster run --method dp (seeded noise): anonymize's count table byte for byte, and its summary", {
+  skip,
+  timeout: 240_000,
+}, () => {
+  const flags = [...FLAGS, "--noise", "seeded"];
+  const want = single(flags);
+  assert.match(want.bytes, /^click\t/m, "the table has click pairs to compare");
+  const out = join(dir, "cluster-seeded.tsv");
+  const r = spawnSync(process.execPath, [...runArgs(flags, out, 40), "--diagnostics"], { encoding: "utf8" });
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(readFileSync(out, "utf8"), want.bytes);
+  assert.deepEqual(published(JSON.parse(r.stdout)), published(want.summary));
+  const diagnostics = JSON.parse(readFileSync(`${out}.diagnostics.PRIVATE.json`, "utf8")) as Record<
+    string,
+    number
+  >;
+  assert.equal(diagnostics.passes, 2, "queries, then the click pairs of the released ones");
+  assert.equal(diagnostics["worker restarts"], 0);
+  assert.match(r.stderr, /exact figures written to .*diagnostics\.PRIVATE\.json/);
+});
+
+test("cluster run --method dp (crypto noise): the guarantee is the single machine's; no exact figure is shown", {
+  skip,
+  timeout: 240_000,
+}, async () => {
+  const want = single(FLAGS);
+  const out = join(dir, "cluster-crypto.tsv");
+  const r = spawnSync(process.execPath, runArgs(FLAGS, out, 40), { encoding: "utf8" });
+  assert.equal(r.status, 0, r.stderr);
+  const summary = JSON.parse(r.stdout) as Record<string, unknown>;
+  assert.deepEqual(summary.guarantee, want.summary.guarantee);
+  assert.match(JSON.stringify(summary.guarantee), /"epsilon":20/);
+  // The same keys as anonymize's summary (plus the worker count), and every data-dependent one read off the table.
+  assert.deepEqual(Object.keys(published(summary)).sort(), Object.keys(published(want.summary)).sort());
+  const table = await readCountTable(out);
+  assert.equal(summary["queries released"], table.queries.length);
+  assert.equal(summary["click pairs released"], table.clicks.length);
+  for (const k of Object.keys(summary)) {
+    assert.doesNotMatch(k, /batch|restart|seconds|rejected|RSS|CPU|rows|users|scrub/i, k);
+  }
+  assert.doesNotMatch(r.stderr, /\d+ (rows|users|batches)/);
+});
+
+test("cluster run --method dp: a selection the cluster cannot run (the default, targeted) exits 2 before any server", async () => {
+  const own = tempDir("querymask-dp-refused-");
+  const ports = ["--nats-port", "--nats-monitor-port", "--pg-port"];
+  const nothing = [
+    ["--dir", join(own, "servers")],
+    ...(await Promise.all(ports.map(async (p) => [p, String(await freeLoopbackPort())]))),
+  ].flat();
+  for (const flags of [[], ["--selection", "greedy"], ["--selection", "korolova"]]) {
+    const out = join(own, "out.tsv");
+    const r = cli(["cluster", "run", ...nothing, "--method", "dp", ...flags, logPath, "-o", out, "-q"]);
+    assert.equal(r.status, 2, r.stderr);
+    assert.match(
+      r.stderr,
+      /does not run on the cluster .*; the cluster runs dp with --selection laplace, gaussian, optimal, weighted-gaussian, length-weighted/,
+    );
+    assert.doesNotMatch(r.stderr, /^\S+:\d+:/m, "a usage error, not a file:line one");
+    assert.equal(existsSync(out), false);
+    assert.equal(existsSync(join(own, "servers")), false, "nothing made for the servers");
+  }
+});
+
+/** The run's live worker of `shard` in pass `pass` (1-based), by its command line. */
+function workerOf(ppid: number, shard: number, pass: number): number | undefined {
+  for (const d of readdirSync("/proc")) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, "utf8");
+      if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) !== ppid) continue;
+      const args = readFileSync(`/proc/${d}/cmdline`, "utf8").split("\0");
+      const at = args.indexOf("--shard");
+      if (args[at + 1] === String(shard) && args.some((a) => a.endsWith(`pass-${pass - 1}.json`)))
+        return Number(d);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return undefined;
+}
+
+test("cluster run --method dp: a worker killed with -9 in the middle of the click-pair pass; nothing lost or counted twice", {
+  skip,
+  timeout: 300_000,
+}, async () => {
+  const flags = [...FLAGS, "--noise", "seeded"];
+  const want = single(flags);
+  const out = join(dir, "cluster-killed.tsv");
+  const run = spawn(process.execPath, [...runArgs(flags, out, 1), "--diagnostics"], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stderr = "";
+  run.stderr?.on("data", (d: Buffer) => {
+    stderr += d.toString();
+  });
+  run.stdout?.resume();
+  const done = exited(run);
+  const db = new pg.Client({ connectionString: pgUrl(cluster) });
+  await db.connect();
+  const holder = new pg.Client({ connectionString: pgUrl(cluster) });
+  await holder.connect();
+  try {
+    // Hold shard 0 in the middle of pass 2: an uncommitted row of one of its coming batches makes the worker's
+    // insert of that batch wait, so it is killed mid-pass whatever the machine's speed.
+    let worker: number | undefined;
+    await until(
+      () => {
+        worker = workerOf(run.pid!, 0, 2);
+        return worker !== undefined;
+      },
+      200_000,
+      "pass 2's worker of shard 0",
+    );
+    let held = -1;
+    await until(
+      async () => {
+        const applied = await db.query<{ n: number }>(
+          "SELECT coalesce(max(batch), -1)::int AS n FROM qm_batch_applied WHERE shard = 0",
+        );
+        const next = applied.rows[0]!.n + 3;
+        await holder.query("BEGIN");
+        try {
+          await holder.query("INSERT INTO qm_batch_applied (shard, batch) VALUES (0, $1)", [next]);
+          held = next;
+          return true;
+        } catch {
+          await holder.query("ROLLBACK"); // the worker got there first: try a later batch
+          return false;
+        }
+      },
+      60_000,
+      "a batch of shard 0 still to come",
+    );
+    await until(
+      async () =>
+        (
+          await db.query<{ n: number }>(
+            "SELECT coalesce(max(batch), -1)::int AS n FROM qm_batch_applied WHERE shard = 0",
+          )
+        ).rows[0]!.n ===
+        held - 1,
+      60_000,
+      "shard 0 waiting at the held batch",
+    );
+    process.kill(worker!, "SIGKILL");
+    await holder.query("ROLLBACK");
+    assert.equal(await done, 0, stderr);
+    assert.match(stderr, /batch-0-pass2 \(pid \d+\) was killed by SIGKILL; restarting \(1\/5\)/);
+    assert.equal(readFileSync(out, "utf8"), want.bytes, "the release is anonymize's");
+    const diagnostics = JSON.parse(readFileSync(`${out}.diagnostics.PRIVATE.json`, "utf8")) as Record<
+      string,
+      number
+    >;
+    assert.equal(diagnostics["worker restarts"], 1);
+    // PostgreSQL's sums of pass 2 are the whole log's click-pair contributions computed in one process, each once.
+    const table = await readCountTable(out);
+    const whole = await wholeLogPairs(table.queries.map((q) => q.query));
+    const got = await db.query<{
+      kind: number;
+      key: string;
+      key2: string;
+      a: string;
+      b: string;
+      first: string;
+    }>("SELECT kind, key, key2, a, b, first FROM qm_batch_sum");
+    assert.equal(got.rows.length, whole.size);
+    for (const r of got.rows) {
+      const w = whole.get(`${r.kind}\u0000${r.key}\u0000${r.key2}`);
+      assert.ok(w, `${r.key} is in the whole log's sums`);
+      assert.deepEqual([Number(r.a), Number(r.b), Number(r.first)], [w.a, w.b, w.first], r.key);
+    }
+  } finally {
+    await holder.end();
+    await db.end();
+  }
+});
+
+/** dp's pass-2 sums of the whole log (the click pairs of `released`), computed in this process as one shard. */
+async function wholeLogPairs(released: readonly string[]) {
+  const first = await openLog([logPath], { lenient: true });
+  const passes = await scrubbedPasses(first, [logPath], { counts: emptyCounts(), singleUserClicks: false });
+  const files = new Map(first.files.map((f, i) => [f, i]));
+  const order = (r: LogRecord) => files.get(r.source!.file)! * 2 ** 32 + r.source!.line;
+  const all = new PartialTable();
+  await shardPartials(
+    passes,
+    adderOf(dp.sharded!, dp.parse({ ...PARAMS, noise: "seeded" }), { released }),
+    { shard: 0, shards: 1, batchUsers: 1e9 },
+    order,
+    async (_b, t) => {
+      for (const r of t.rows()) all.add(r.kind, r.key, r.key2, r.a, r.b, r.first);
+    },
+  );
+  return new Map(all.rows().map((r) => [`${r.kind}\u0000${r.key}\u0000${r.key2}`, r]));
+}
