@@ -8,13 +8,16 @@
  *   npm run bench -- scale [--rows 10000000,36000000] [--only threshold,dp,km,graph,classify] [--cluster]
  *                          [--bad] [--cache DIR]
  *
- * `--cluster`: `cluster run --method threshold` and `graph` with 2 workers on the 10M log beside `anonymize` (target
- * within 1.5× of its wall time), servers started on free loopback ports. `--bad`: a copy of the 36M log with a
+ * `--cluster`: `cluster run` with 2 workers on the 10M log beside one `anonymize` process (target within 1.5× of its
+ * wall time), servers started on free loopback ports, for the methods `--cluster-methods` names (threshold, dp with
+ * a selection the cluster runs, graph): the coordinator's /usr/bin/time, and each worker's own peak RSS, CPU, wall
+ * and the partial rows and bytes it sent to PostgreSQL (dp's from its `--diagnostics` file). `--rows` is then not
+ * run unless given. `--bad`: a copy of the 36M log with a
  * malformed line at row 30,000,000: `anonymize` must exit 2 naming file:line with no release written, and with
  * `--lenient` count one rejected line.
  */
 import { spawnSync } from "node:child_process";
-import { createReadStream, createWriteStream, existsSync, mkdirSync, rmSync } from "node:fs";
+import { createReadStream, createWriteStream, existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
@@ -25,9 +28,10 @@ import { ROOT } from "./shared-aol.ts";
 
 const { values } = parseArgs({
   options: {
-    rows: { type: "string", default: "10000000,36000000" },
+    rows: { type: "string" },
     only: { type: "string", default: "threshold,dp,km,graph,classify" },
     cluster: { type: "boolean", default: false },
+    "cluster-methods": { type: "string", default: "threshold,dp" },
     bad: { type: "boolean", default: false },
     cache: { type: "string", default: join(ROOT, "..", "data-cache") },
   },
@@ -89,7 +93,8 @@ function record(run: string, rows: number, f: () => Measured): Measured {
 }
 
 const out = join(work, "out.tsv");
-for (const rows of values.rows.split(",").map(Number)) {
+const rowsRun = values.rows ?? (values.cluster ? "" : "10000000,36000000");
+for (const rows of rowsRun.split(",").filter(Boolean).map(Number)) {
   const log = logOf(rows);
   for (const name of values.only.split(",")) {
     const args = RUNS[name];
@@ -112,14 +117,19 @@ if (values.cluster) {
     await clusterUp(c);
     try {
       const log = logOf(10_000_000);
-      for (const [method, params] of [
-        ["threshold", { k: 5 }],
-        ["graph", {}],
-      ] as const) {
+      const CLUSTER: Record<string, Record<string, string | number>> = {
+        threshold: { k: 5 },
+        dp: { selection: "weighted-gaussian" },
+        graph: {},
+      };
+      for (const method of values["cluster-methods"].split(",")) {
+        const params = CLUSTER[method];
+        if (!params) throw new Error(`unknown cluster method ${method}`);
         const flags = Object.entries(params).flatMap(([k, v]) => [`--${k}`, String(v)]);
         const one = record(`${method} (one process)`, 10_000_000, () =>
           cli(["anonymize", "--method", method, ...flags, log, "-o", out, "-q"]),
         );
+        rmSync(out, { force: true });
         const two = record(`${method} (cluster, 2 workers)`, 10_000_000, () =>
           cli([
             "cluster",
@@ -136,13 +146,22 @@ if (values.cluster) {
             out,
             "-q",
             "--json",
+            "--diagnostics",
           ]),
         );
-        const stages = JSON.parse(two.stdout) as Record<string, number>;
+        // Exact figures: the public summary for a method without a DP claim, the PRIVATE file for dp.
+        const stages = {
+          ...(JSON.parse(two.stdout) as Record<string, number>),
+          ...(JSON.parse(readFileSync(`${out}.diagnostics.PRIVATE.json`, "utf8")) as Record<string, number>),
+        };
         console.log(
-          `  cluster/one wall ${(two.wall / one.wall).toFixed(2)}× (target ≤ 1.5×); workers ${stages["seconds (workers)"]!.toFixed(0)} s, release ${stages["seconds (release)"]!.toFixed(0)} s, ${stages.batches} batches`,
+          `  cluster/one wall ${(two.wall / one.wall).toFixed(2)}× (target ≤ 1.5×); workers ${stages["seconds (workers)"]!.toFixed(0)} s, release ${stages["seconds (release)"]!.toFixed(0)} s, ${stages.passes} passes, ${stages.batches} batches`,
         );
+        for (const [k, v] of Object.entries(stages)) {
+          if (/^(worker|coordinator) /.test(k)) console.log(`    ${k}: ${v}`);
+        }
         rmSync(out, { force: true });
+        rmSync(`${out}.diagnostics.PRIVATE.json`, { force: true });
       }
     } finally {
       await clusterDown(c);

@@ -63,13 +63,18 @@ export async function runBatchWorker(pgUrl: string, configPath: string, shard: n
       return userShardOf(user, config.shards) === shard;
     });
     const run = { shard, shards: config.shards, batchUsers: config.batchUsers };
+    // What this process sent (a restarted worker counts only its own batches).
+    const sent = { rows: 0, bytes: 0 };
     const done = await shardPartials(
       passes,
       adderOf(method.sharded, params, config.input),
       run,
       orderOf(first.files),
       async (batch, table) => {
-        await store.apply(shard, batch, table.rows());
+        const rows = table.rows();
+        await store.apply(shard, batch, rows);
+        sent.rows += rows.length;
+        for (const r of rows) sent.bytes += Buffer.byteLength(r.key) + Buffer.byteLength(r.key2) + 2 + 8 * 3;
       },
       (batch) => applied.has(batch),
     );
@@ -78,6 +83,8 @@ export async function runBatchWorker(pgUrl: string, configPath: string, shard: n
       rssKiB: used.maxRSS,
       cpuMs: (used.userCPUTime + used.systemCPUTime) / 1000,
       wallMs: performance.now(),
+      rowsSent: sent.rows,
+      bytesSent: sent.bytes,
     });
   } finally {
     await store.close();
@@ -249,6 +256,8 @@ export async function runBatchCluster(o: BatchRunOptions): Promise<BatchRunResul
           rssKiB: used.maxRSS,
           cpuMs: (used.userCPUTime + used.systemCPUTime) / 1000,
           wallMs: performance.now(),
+          rowsSent: 0,
+          bytesSent: 0,
         },
       },
     };

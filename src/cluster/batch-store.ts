@@ -15,7 +15,8 @@ CREATE TABLE IF NOT EXISTS qm_batch_sum (
 CREATE TABLE IF NOT EXISTS qm_batch_applied (shard INT NOT NULL, batch INT NOT NULL, PRIMARY KEY (shard, batch));
 CREATE TABLE IF NOT EXISTS qm_batch_shard (shard INT PRIMARY KEY, batches INT NOT NULL, users BIGINT NOT NULL);
 ALTER TABLE qm_batch_shard ADD COLUMN IF NOT EXISTS rss_kib BIGINT NOT NULL DEFAULT 0,
-  ADD COLUMN IF NOT EXISTS cpu_ms BIGINT NOT NULL DEFAULT 0, ADD COLUMN IF NOT EXISTS wall_ms BIGINT NOT NULL DEFAULT 0;
+  ADD COLUMN IF NOT EXISTS cpu_ms BIGINT NOT NULL DEFAULT 0, ADD COLUMN IF NOT EXISTS wall_ms BIGINT NOT NULL DEFAULT 0,
+  ADD COLUMN IF NOT EXISTS rows_sent BIGINT NOT NULL DEFAULT 0, ADD COLUMN IF NOT EXISTS bytes_sent BIGINT NOT NULL DEFAULT 0;
 `;
 
 /** What a worker process used: its peak RSS, CPU (user + system) and wall time. */
@@ -23,6 +24,9 @@ export interface WorkerUsage {
   readonly rssKiB: number;
   readonly cpuMs: number;
   readonly wallMs: number;
+  /** Partial rows it sent to PostgreSQL, and their size (keys' UTF-8 bytes plus 8 per number). */
+  readonly rowsSent: number;
+  readonly bytesSent: number;
 }
 
 /** A finished shard: its batch and user counts, and what its (last) worker process used. */
@@ -109,10 +113,21 @@ export class BatchStore {
   /** Shard `shard` has applied all `batches` of its batches (`users` users); its worker used `usage`. */
   async finish(shard: number, batches: number, users: number, usage: WorkerUsage): Promise<void> {
     await this.pool.query(
-      `INSERT INTO qm_batch_shard (shard, batches, users, rss_kib, cpu_ms, wall_ms) VALUES ($1, $2, $3, $4, $5, $6)
+      `INSERT INTO qm_batch_shard (shard, batches, users, rss_kib, cpu_ms, wall_ms, rows_sent, bytes_sent)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
        ON CONFLICT (shard) DO UPDATE SET batches = EXCLUDED.batches, users = EXCLUDED.users,
-         rss_kib = EXCLUDED.rss_kib, cpu_ms = EXCLUDED.cpu_ms, wall_ms = EXCLUDED.wall_ms`,
-      [shard, batches, users, usage.rssKiB, Math.round(usage.cpuMs), Math.round(usage.wallMs)],
+         rss_kib = EXCLUDED.rss_kib, cpu_ms = EXCLUDED.cpu_ms, wall_ms = EXCLUDED.wall_ms,
+         rows_sent = EXCLUDED.rows_sent, bytes_sent = EXCLUDED.bytes_sent`,
+      [
+        shard,
+        batches,
+        users,
+        usage.rssKiB,
+        Math.round(usage.cpuMs),
+        Math.round(usage.wallMs),
+        usage.rowsSent,
+        usage.bytesSent,
+      ],
     );
   }
 
@@ -125,14 +140,22 @@ export class BatchStore {
       rss_kib: string;
       cpu_ms: string;
       wall_ms: string;
-    }>("SELECT shard, batches, users, rss_kib, cpu_ms, wall_ms FROM qm_batch_shard");
+      rows_sent: string;
+      bytes_sent: string;
+    }>("SELECT shard, batches, users, rss_kib, cpu_ms, wall_ms, rows_sent, bytes_sent FROM qm_batch_shard");
     return new Map(
       r.rows.map((x) => [
         x.shard,
         {
           batches: x.batches,
           users: Number(x.users),
-          usage: { rssKiB: Number(x.rss_kib), cpuMs: Number(x.cpu_ms), wallMs: Number(x.wall_ms) },
+          usage: {
+            rssKiB: Number(x.rss_kib),
+            cpuMs: Number(x.cpu_ms),
+            wallMs: Number(x.wall_ms),
+            rowsSent: Number(x.rows_sent),
+            bytesSent: Number(x.bytes_sent),
+          },
         },
       ]),
     );

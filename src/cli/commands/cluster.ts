@@ -457,6 +457,9 @@ async function batchRun(
       const who = `worker ${s}${run.passes > 1 ? ` pass ${p + 1}` : ""}`;
       perProcess[`${who} peak RSS (MiB)`] = mib(u.rssKiB);
       perProcess[`${who} CPU (s)`] = u.cpuMs / 1000;
+      perProcess[`${who} wall (s)`] = u.wallMs / 1000;
+      perProcess[`${who} rows sent`] = u.rowsSent;
+      perProcess[`${who} bytes sent`] = u.bytesSent;
     });
   });
   perProcess["coordinator peak RSS (MiB)"] = mib(run.usage.coordinator.rssKiB);
