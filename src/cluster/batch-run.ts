@@ -14,6 +14,7 @@ import { temporaryDirectory } from "../log/atomic.ts";
 import { writeCountTable } from "../log/count-table.ts";
 import { openLog, type ReadOptions } from "../log/read.ts";
 import type { LogFormat, LogRecord } from "../log/record.ts";
+import { NotGroupedByUser, userBlocks } from "../log/user-blocks.ts";
 import { createLogWriter, type LogWriter } from "../log/write.ts";
 import { methodRng, type Release, type ReleaseSink } from "../methods/method.ts";
 import { loadMethod } from "../methods/registry.ts";
@@ -132,9 +133,16 @@ export async function runBatchCluster(o: BatchRunOptions): Promise<BatchRunResul
   const progress = o.read.progress;
   // Bad lines are found before any worker starts: an error at file:line, or set aside and counted (--lenient).
   const checked = await openLog(o.inputs, o.read);
+  // And the log must be grouped by user (each worker reads it by user): said here, before any worker starts.
   progress.start("checking the input");
-  for await (const _ of checked.batches());
-  progress.stop();
+  try {
+    for await (const _ of userBlocks(checked.batches()));
+  } catch (e) {
+    if (!(e instanceof NotGroupedByUser)) throw e;
+    throw new UsageError(`${e.message}; cluster run reads a log by user: sort it by user first`);
+  } finally {
+    progress.stop();
+  }
   await checked.rejects.close();
   const tmp = await temporaryDirectory(dirname(resolve(o.out)), ".querymask-cluster-run-");
   const config: Omit<BatchRunConfig, "pass"> = {

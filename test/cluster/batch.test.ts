@@ -10,17 +10,13 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import pg from "pg";
-import { adderOf, shardPartials } from "../../src/cluster/batch-shard.ts";
+import { adderOf } from "../../src/cluster/batch-shard.ts";
 import { type ClusterConfig, freeLoopbackPort, pgUrl, serverArgs } from "../../src/cluster/servers.ts";
-import { openLog } from "../../src/log/read.ts";
-import type { LogRecord } from "../../src/log/record.ts";
 import { graph } from "../../src/methods/graph/index.ts";
-import { type PartialRow, PartialTable } from "../../src/methods/sharded.ts";
-import { emptyCounts } from "../../src/scrub/scrub-log.ts";
-import { scrubbedPasses } from "../../src/stream/user-passes.ts";
 import { tempDir } from "../helpers/tmp.ts";
 import { childrenOf, exited, until } from "./procs.ts";
 import { skip, testServers } from "./servers.ts";
+import { assertSums, wholeLogSums } from "./whole-log.ts";
 
 const CLI = join(import.meta.dirname, "../../src/cli/main.ts");
 let dir: string;
@@ -129,25 +125,6 @@ test("cluster run --method threshold: two workers, the release is anonymize's by
   sameCounts(summary, want.summary);
 });
 
-/** graph's partial aggregate of the whole log, computed in this process as one shard. */
-async function wholeLogSums(): Promise<Map<string, PartialRow>> {
-  const first = await openLog([logPath], { lenient: true });
-  const passes = await scrubbedPasses(first, [logPath], { counts: emptyCounts() });
-  const files = new Map(first.files.map((f, i) => [f, i]));
-  const order = (r: LogRecord) => files.get(r.source!.file)! * 2 ** 32 + r.source!.line;
-  const all = new PartialTable();
-  await shardPartials(
-    passes,
-    adderOf(graph.sharded!, graph.parse({})),
-    { shard: 0, shards: 1, batchUsers: 1e9 },
-    order,
-    async (_b, t) => {
-      for (const r of t.rows()) all.add(r.kind, r.key, r.key2, r.a, r.b, r.first);
-    },
-  );
-  return new Map(all.rows().map((r) => [`${r.kind}\u0000${r.key}\u0000${r.key2}`, r]));
-}
-
 test("cluster run --method graph: a worker killed with -9 mid-run is restarted; nothing lost, nothing counted twice", {
   skip,
   timeout: 240_000,
@@ -192,21 +169,7 @@ test("cluster run --method graph: a worker killed with -9 mid-run is restarted; 
     assert.equal(summary["worker restarts"], 1);
     sameCounts(summary, want.summary);
     // The sums in PostgreSQL are the whole log's partial aggregate, each row once.
-    const whole = await wholeLogSums();
-    const got = await db.query<{
-      kind: number;
-      key: string;
-      key2: string;
-      a: string;
-      b: string;
-      first: string;
-    }>("SELECT kind, key, key2, a, b, first FROM qm_batch_sum");
-    assert.equal(got.rows.length, whole.size);
-    for (const r of got.rows) {
-      const w = whole.get(`${r.kind}\u0000${r.key}\u0000${r.key2}`);
-      assert.ok(w, `${r.key} is in the whole log's aggregate`);
-      assert.deepEqual([Number(r.a), Number(r.b), Number(r.first)], [w.a, w.b, w.first], r.key);
-    }
+    await assertSums(db, await wholeLogSums(logPath, adderOf(graph.sharded!, graph.parse({})), true));
   } finally {
     await db.end();
   }

@@ -7,22 +7,18 @@
  */
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import pg from "pg";
-import { adderOf, shardPartials } from "../../src/cluster/batch-shard.ts";
+import { adderOf } from "../../src/cluster/batch-shard.ts";
 import { type ClusterConfig, freeLoopbackPort, pgUrl, serverArgs } from "../../src/cluster/servers.ts";
 import { readCountTable } from "../../src/log/count-table.ts";
-import { openLog } from "../../src/log/read.ts";
-import type { LogRecord } from "../../src/log/record.ts";
 import { dp } from "../../src/methods/dp/index.ts";
-import { PartialTable } from "../../src/methods/sharded.ts";
-import { emptyCounts } from "../../src/scrub/scrub-log.ts";
-import { scrubbedPasses } from "../../src/stream/user-passes.ts";
 import { tempDir } from "../helpers/tmp.ts";
-import { exited, until } from "./procs.ts";
+import { childrenOf, exited, until } from "./procs.ts";
 import { skip, testServers } from "./servers.ts";
+import { assertSums, wholeLogSums } from "./whole-log.ts";
 
 const CLI = join(import.meta.dirname, "../../src/cli/main.ts");
 /** Parameters under which the generated log releases queries and click pairs with every summed strategy. */
@@ -126,24 +122,26 @@ test("cluster run --method dp: a selection the cluster cannot run (the default, 
     assert.equal(existsSync(out), false);
     assert.equal(existsSync(join(own, "servers")), false, "nothing made for the servers");
   }
+  // A log not grouped by user is said at file:line before any worker starts (the workers read it by user).
+  const split = join(own, "split.tsv");
+  writeFileSync(
+    split,
+    "AnonID\tQuery\tQueryTime\tItemRank\tClickURL\n1\tfoo\t2006-03-01 00:00:00\t\t\n2\tbar\t2006-03-01 00:01:00\t\t\n1\tbaz\t2006-03-01 00:02:00\t\t\n",
+  );
+  const out = join(own, "split-out.tsv");
+  const r = cli(["cluster", "run", ...nothing, "--method", "dp", ...FLAGS, split, "-o", out, "-q"]);
+  assert.equal(r.status, 2, r.stderr);
+  assert.match(r.stderr, /split\.tsv:4: .*not grouped by user; cluster run reads a log by user/);
+  assert.doesNotMatch(r.stderr, /ECONNREFUSED/);
+  assert.equal(existsSync(out), false);
 });
 
 /** The run's live worker of `shard` in pass `pass` (1-based), by its command line. */
 function workerOf(ppid: number, shard: number, pass: number): number | undefined {
-  for (const d of readdirSync("/proc")) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      const stat = readFileSync(`/proc/${d}/stat`, "utf8");
-      if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) !== ppid) continue;
-      const args = readFileSync(`/proc/${d}/cmdline`, "utf8").split("\0");
-      const at = args.indexOf("--shard");
-      if (args[at + 1] === String(shard) && args.some((a) => a.endsWith(`pass-${pass - 1}.json`)))
-        return Number(d);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return undefined;
+  return childrenOf(ppid, (args) => {
+    const at = args.indexOf("--shard");
+    return args[at + 1] === String(shard) && args.some((a) => a.endsWith(`pass-${pass - 1}.json`));
+  })[0];
 }
 
 test("cluster run --method dp: a worker killed with -9 in the middle of the click-pair pass; nothing lost or counted twice", {
@@ -221,42 +219,11 @@ test("cluster run --method dp: a worker killed with -9 in the middle of the clic
     assert.equal(diagnostics["worker restarts"], 1);
     // PostgreSQL's sums of pass 2 are the whole log's click-pair contributions computed in one process, each once.
     const table = await readCountTable(out);
-    const whole = await wholeLogPairs(table.queries.map((q) => q.query));
-    const got = await db.query<{
-      kind: number;
-      key: string;
-      key2: string;
-      a: string;
-      b: string;
-      first: string;
-    }>("SELECT kind, key, key2, a, b, first FROM qm_batch_sum");
-    assert.equal(got.rows.length, whole.size);
-    for (const r of got.rows) {
-      const w = whole.get(`${r.kind}\u0000${r.key}\u0000${r.key2}`);
-      assert.ok(w, `${r.key} is in the whole log's sums`);
-      assert.deepEqual([Number(r.a), Number(r.b), Number(r.first)], [w.a, w.b, w.first], r.key);
-    }
+    const released = table.queries.map((q) => q.query);
+    const add = adderOf(dp.sharded!, dp.parse({ ...PARAMS, noise: "seeded" }), { released });
+    await assertSums(db, await wholeLogSums(logPath, add, false));
   } finally {
     await holder.end();
     await db.end();
   }
 });
-
-/** dp's pass-2 sums of the whole log (the click pairs of `released`), computed in this process as one shard. */
-async function wholeLogPairs(released: readonly string[]) {
-  const first = await openLog([logPath], { lenient: true });
-  const passes = await scrubbedPasses(first, [logPath], { counts: emptyCounts(), singleUserClicks: false });
-  const files = new Map(first.files.map((f, i) => [f, i]));
-  const order = (r: LogRecord) => files.get(r.source!.file)! * 2 ** 32 + r.source!.line;
-  const all = new PartialTable();
-  await shardPartials(
-    passes,
-    adderOf(dp.sharded!, dp.parse({ ...PARAMS, noise: "seeded" }), { released }),
-    { shard: 0, shards: 1, batchUsers: 1e9 },
-    order,
-    async (_b, t) => {
-      for (const r of t.rows()) all.add(r.kind, r.key, r.key2, r.a, r.b, r.first);
-    },
-  );
-  return new Map(all.rows().map((r) => [`${r.kind}\u0000${r.key}\u0000${r.key2}`, r]));
-}

@@ -15,8 +15,11 @@ export async function until(cond: () => Promise<boolean> | boolean, ms: number, 
   }
 }
 
-/** The live child processes of `ppid` whose command line contains every one of `words`. */
-export function childrenOf(ppid: number, words: readonly string[]): number[] {
+/** The live child processes of `ppid` whose command line contains every one of `words` (or that `words` accepts). */
+export function childrenOf(
+  ppid: number,
+  words: readonly string[] | ((args: readonly string[]) => boolean),
+): number[] {
   const out: number[] = [];
   for (const d of readdirSync("/proc")) {
     if (!/^\d+$/.test(d)) continue;
@@ -24,7 +27,7 @@ export function childrenOf(ppid: number, words: readonly string[]): number[] {
       const stat = readFileSync(`/proc/${d}/stat`, "utf8");
       if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) !== ppid) continue;
       const cmd = readFileSync(`/proc/${d}/cmdline`, "utf8").split("\0");
-      if (words.every((w) => cmd.includes(w))) out.push(Number(d));
+      if (typeof words === "function" ? words(cmd) : words.every((w) => cmd.includes(w))) out.push(Number(d));
     } catch {
       // gone meanwhile
     }
