@@ -426,7 +426,7 @@ function contextShift(q: Query, lex: NameLexicon, c: Candidate): number {
     // (only when the candidate's surname could be a middle name: "ada lee" + "quint school"; "harold terwilliger"
     // before "drexel university" is a person, then where they study)
     (INSTITUTION_AFTER.has(after!) || words[c.to]!.first > 0 || lex.wordLevel.has(t[c.to]!.text)) &&
-    // (the word between is part of the institution's name, not "of" or a common word: "joaquin valenzuela of
+    // (the word between is part of the institution's name, not "of" or a common word: "ignatius quenby of
     // university of …", "… wine sales" are a person and what they do)
     (INSTITUTION_AFTER.has(after!) || (!isStopword(after!) && (lex.wordLevel.get(after!) ?? 99) > 35)) &&
     INSTITUTION_AFTER.has(after2.endsWith("'s") ? after2.slice(0, -2) : after2) &&
