@@ -101,6 +101,24 @@ test("cluster run --method dp (crypto noise): the guarantee is the single machin
     assert.doesNotMatch(k, /batch|restart|seconds|rejected|RSS|CPU|rows|users|scrub/i, k);
   }
   assert.doesNotMatch(r.stderr, /\d+ (rows|users|batches)/);
+  // The written table and its summary pass the audit, as anonymize's release does.
+  const claim = join(dir, "cluster-crypto.summary.json");
+  writeFileSync(claim, r.stdout);
+  const audited = cli([
+    "audit",
+    "-q",
+    "--method",
+    "dp",
+    ...FLAGS,
+    "--original",
+    logPath,
+    "--released",
+    out,
+    "--summary",
+    claim,
+  ]);
+  assert.equal(audited.status, 0, audited.stdout + audited.stderr);
+  assert.match(audited.stdout, /claimed guarantee\s+ok/);
 });
 
 test("cluster run --method dp: a selection the cluster cannot run (the default, targeted) exits 2 before any server", async () => {
