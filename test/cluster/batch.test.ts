@@ -123,6 +123,21 @@ test("cluster run --method threshold: two workers, the release is anonymize's by
   const summary = JSON.parse(r.stdout) as Record<string, unknown>;
   assert.equal(summary["worker restarts"], 0);
   sameCounts(summary, want.summary);
+  // The written release passes the audit: every released query was typed by ≥ k distinct users of the input.
+  const audited = cli([
+    "audit",
+    "-q",
+    "--method",
+    "threshold",
+    "--k",
+    "3",
+    "--original",
+    logPath,
+    "--released",
+    out,
+  ]);
+  assert.equal(audited.status, 0, audited.stdout + audited.stderr);
+  assert.match(audited.stdout, /≥ k users per query\s+ok/);
 });
 
 test("cluster run --method graph: a worker killed with -9 mid-run is restarted; nothing lost, nothing counted twice", {
