@@ -108,6 +108,15 @@ describe("person names: recall first", () => {
     assert.deepEqual(names("kristi noem"), []);
     assert.deepEqual(names("kristi noem genealogy"), ["kristi noem"]);
   });
+  it("a state's name before a common first name and a surname is the place, not a first name", () => {
+    assert.deepEqual(names("tampa florida harold terwilliger"), ["harold terwilliger"]);
+    // before a private cue the two may be one person's name
+    assert.deepEqual(names("virginia harold family"), ["virginia harold"]);
+  });
+  it("a surname that is a public cue word counts in a query about the person", () => {
+    assert.deepEqual(names("harold song arrest"), ["harold song"]);
+    assert.deepEqual(names("harold song"), []); // (without the context, the cue's other reading)
+  });
   it("a business named after a person is not a person", () => {
     assert.deepEqual(names("prickett funeral home"), []);
     assert.deepEqual(names("harold terwilliger interiors"), []);

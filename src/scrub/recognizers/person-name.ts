@@ -64,6 +64,8 @@ const NAME_NOT_WORD = 0.75;
  * candidate's start; valid until the next query.
  */
 let words: NameWord[] = [];
+/** The query `find` reads holds a personal context (obituary, arrest, phone …); valid until the next query. */
+let personalQuery = false;
 
 /**
  * Scratch marks of {@link famousCover}, reused by every query: a typed array allocated per query was a tenth of
@@ -168,9 +170,14 @@ function tryAt(
     at++;
     sur = t[at]!;
   }
-  const l0 = lastOf(lex, words[at]!, sur.text);
-  // a census surname that is also a word after a first name that is none ("shirley brook", "lavonne ash")
   const census = lex.last.has(sur.text);
+  // a census surname that is a public cue ("book", "song") is the surname when the query is about the person
+  // ("… arrest", "… obituary"): there the cue's other reading (a work, a figure's pictures) is out
+  const l0 =
+    personalQuery && census && f >= NAME_NOT_WORD && PUBLIC_CUES.has(sur.text)
+      ? W.wordSurname
+      : lastOf(lex, words[at]!, sur.text);
+  // a census surname that is also a word after a first name that is none ("shirley brook", "lavonne ash")
   const l =
     l0 === 0
       ? 0
@@ -223,6 +230,16 @@ function candidateAt(
 ): Candidate | undefined {
   const f0 = words[i]!.first || (words[i]!.other ? W.otherFirstName : 0) || vanFirst(lex, t, i);
   if (f0 === 0) return undefined;
+  // a state's name before a common first name and one more word is the place, and the name starts after it
+  // ("… tampa florida harold terwilliger": not "florida harold"); before a private cue the two may be one name
+  // ("virginia harrison family")
+  if (
+    STATE_LAST_WORDS.has(t[i]!.text) &&
+    t[i + 2] !== undefined &&
+    words[i + 1]!.first >= NAME_NOT_WORD &&
+    !PRIVATE_CUES.has(t[i + 2]!.text)
+  )
+    return undefined;
   // a first name right after a title is a person's, even one that is also a word ("attorney nick brook")
   const f = i > 0 && TITLES.has(t[i - 1]!.text) ? Math.max(f0, TITLED_FIRST) : f0;
   // the surname right after the first name, or after up to two initials, or after one middle first name
@@ -539,6 +556,7 @@ function candidates(q: Query, ctx: RecognizerContext, keys?: string[]): Finding[
   // a personal context ("… obituary", "… phone number") makes any name an identifier, a famous one too
   let personal = false;
   for (let i = 0; i < t.length && !personal; i++) personal = PERSONAL_CONTEXT.has(t[i]!.text);
+  personalQuery = personal;
   const covered = personal ? noCover(t.length) : famousCover(lex, t);
   const out: Finding[] = [];
   for (let i = 0; i + 1 < t.length; i++) {
