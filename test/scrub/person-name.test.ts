@@ -117,6 +117,12 @@ describe("person names: recall first", () => {
     assert.deepEqual(names("harold song arrest"), ["harold song"]);
     assert.deepEqual(names("harold song"), []); // (without the context, the cue's other reading)
   });
+  it("awards, cartoons, karaoke and statistics are public cues", () => {
+    assert.deepEqual(names("harold terwilliger statistics"), []);
+    assert.deepEqual(names("harold terwilliger oscars"), []);
+    assert.deepEqual(names("harold terwilliger cartoons"), []);
+    assert.deepEqual(names("harold terwilliger obituary statistics"), ["harold terwilliger"]);
+  });
   it("a business named after a person is not a person", () => {
     assert.deepEqual(names("prickett funeral home"), []);
     assert.deepEqual(names("harold terwilliger interiors"), []);

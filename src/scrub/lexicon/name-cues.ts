@@ -46,6 +46,9 @@ export const PUBLIC_CUES: ReadonlySet<string> = new Set([
   "canciones", "musica", "imdb", "gossip", "scandal", "sings", "singing", "dance", "dancing", "comedian",
   "famous", "celebrities", "idol", "anchor", "reporter", "msnbc", "cnn", "espn", "impeach", "artwork",
   "portraits", "portrait", "sculpture", "musician", "composer", "novelist", "director", "producer",
+  // awards, what a figure appears in, and how they look or score
+  "oscars", "emmys", "grammys", "karaoke", "cartoon", "cartoons", "stills", "soundtrack", "soundtracks", "sitcom",
+  "statistics", "athlete", "athletes", "hairstyle", "hairstyles", "hairdos",
 ]);
 
 /**
