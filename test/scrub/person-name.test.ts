@@ -123,6 +123,10 @@ describe("person names: recall first", () => {
     assert.deepEqual(names("harold terwilliger cartoons"), []);
     assert.deepEqual(names("harold terwilliger obituary statistics"), ["harold terwilliger"]);
   });
+  it("jesus before an English word is the religious figure; before a surname that is none, anyone's first name", () => {
+    assert.deepEqual(names("jesus shepherd"), []);
+    assert.deepEqual(names("jesus quenneville"), ["jesus quenneville"]);
+  });
   it("a business named after a person is not a person", () => {
     assert.deepEqual(names("prickett funeral home"), []);
     assert.deepEqual(names("harold terwilliger interiors"), []);

@@ -230,6 +230,9 @@ function candidateAt(
 ): Candidate | undefined {
   const f0 = words[i]!.first || (words[i]!.other ? W.otherFirstName : 0) || vanFirst(lex, t, i);
   if (f0 === 0) return undefined;
+  // a religious figure's name before an English word is the figure ("jesus heals", "jesus shepherd"), not a person
+  // of that first name ("jesus quenneville")
+  if (SCRIPTURE_NAMES.has(t[i]!.text) && lex.wordLevel.has(t[i + 1]?.text ?? "")) return undefined;
   // a state's name before a common first name and one more word is the place, and the name starts after it
   // ("… tampa florida harold terwilliger": not "florida harold"); before a private cue the two may be one name
   // ("virginia harrison family")
@@ -273,6 +276,9 @@ function vanFirst(lex: NameLexicon, t: readonly Token[], i: number): number {
   const next = t[2]?.text;
   return next !== undefined && lex.last.has(next) && !isStopword(next) ? 0 : 0.9;
 }
+
+/** First names that are above all a religious figure's. */
+const SCRIPTURE_NAMES: ReadonlySet<string> = new Set(["jesus"]);
 
 /** Titles before a surname alone: "dr przybylski", "mrs kowalczyk". */
 // biome-ignore format: a word list reads better packed
