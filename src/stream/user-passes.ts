@@ -51,7 +51,9 @@ export async function scrubbedPasses(
       "counting each clicked URL's and each name's users (cross-user evidence for the scrubber)",
     );
     try {
-      clicks = await ClickUsers.of(userBlocks((await open(inputs, { ...again, progress })).batches()));
+      clicks = (
+        await ClickUsers.of(userBlocks((await open(inputs, { ...again, progress })).batches()))
+      ).settle();
     } finally {
       progress?.stop();
     }

@@ -214,6 +214,13 @@ describe("ClickUsers.of", () => {
         assert.equal(clicks.singleUser("http://never.clicked"), false);
         const names = new NameUsers().add(records);
         assert.deepEqual(clicks.names.toJSON(), names.toJSON());
+        // Settled: the same answers from the single-user URLs and the names' counts alone.
+        clicks.settle();
+        for (const [url, u] of users) assert.equal(clicks.singleUser(url), u.size === 1, url);
+        assert.equal(clicks.singleUser("http://never.clicked"), false);
+        assert.deepEqual(clicks.names.toJSON(), names.toJSON());
+        for (const [name] of names.toJSON()) assert.equal(clicks.names.users(name), names.users(name));
+        assert.throws(() => clicks.add(records.slice(0, 1)), /settled/);
       }),
       { numRuns: 100 },
     );
