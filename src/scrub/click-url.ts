@@ -131,9 +131,15 @@ export function scrubClick<R extends LogRecord>(record: R, spans: readonly PiiSp
  */
 export class ClickUsers {
   /** URL (trimmed, lower-cased) → its index in {@link owner}. */
-  private readonly ids = new Map<string, number>();
+  private ids = new Map<string, number>();
   /** Per URL: its one user so far, or null once a second user clicked it. */
-  private readonly owner: (string | null)[] = [];
+  private owner: (string | null)[] = [];
+  /** After {@link settle}: the URLs only one user clicked (trimmed, lower-cased), all a look-up needs. */
+  private single: Set<string> | undefined;
+  /** The record {@link add} counted last: a record repeating its user and query or click adds nothing. */
+  private lastUser: string | undefined;
+  private lastQuery: string | undefined;
+  private lastUrl: string | undefined;
   /** Per file counted by rows: each line's URL index + 1 (0: no click), until {@link singleUserRow} seals it. */
   private readonly lineUrls = new Map<string, Int32Array>();
   /** Per file, sealed: a bit per line, set when the line's click only one user made. */
@@ -143,8 +149,14 @@ export class ClickUsers {
 
   add(records: Iterable<LogRecord>): this {
     for (const r of records) {
-      if (r.clickUrl !== undefined) this.addClick(r.clickUrl, r.user);
-      this.names.addQuery(r.user, r.query);
+      // AOL repeats a query on each of its click rows: a user already counted for it (or its URL) changes nothing.
+      const sameUser = r.user === this.lastUser;
+      if (r.clickUrl !== undefined && !(sameUser && r.clickUrl === this.lastUrl))
+        this.addClick(r.clickUrl, r.user);
+      if (!(sameUser && r.query === this.lastQuery)) this.names.addQuery(r.user, r.query);
+      this.lastUser = r.user;
+      this.lastQuery = r.query;
+      this.lastUrl = r.clickUrl;
     }
     return this;
   }
@@ -176,6 +188,7 @@ export class ClickUsers {
   /** Count one click; returns its URL's index (-1 for an empty URL, which is not counted). */
   private addClick(url: string, user: string): number {
     if (url === "") return -1;
+    if (this.single !== undefined) throw new Error("clicks counted after the counts were settled");
     const key = url.trim().toLowerCase();
     const id = this.ids.get(key);
     if (id === undefined) {
@@ -204,8 +217,28 @@ export class ClickUsers {
 
   /** Whether exactly one user clicked `url` in the counted log. */
   singleUser(url: string): boolean {
-    const id = this.ids.get(url.trim().toLowerCase());
+    const key = url.trim().toLowerCase();
+    if (this.single !== undefined) return this.single.has(key);
+    const id = this.ids.get(key);
     return id !== undefined && this.owner[id] !== null;
+  }
+
+  /**
+   * Counting is over: keep only what look-ups ask (the single-user URLs, each counted file's per-line verdicts,
+   * each name's number of users) and let each URL's user state go. Counting more afterwards throws.
+   */
+  settle(): this {
+    for (const file of [...this.lineUrls.keys()]) this.seal(file);
+    if (this.single === undefined) {
+      const single = new Set<string>();
+      for (const [url, id] of this.ids) if (this.owner[id] !== null) single.add(url);
+      this.single = single;
+      this.ids = new Map();
+      this.owner = [];
+      this.lastUser = this.lastQuery = this.lastUrl = undefined;
+    }
+    this.names.settle();
+    return this;
   }
 
   /**

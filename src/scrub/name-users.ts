@@ -23,23 +23,38 @@ const MEMO_LIMIT = 100_000;
 
 export class NameUsers implements NameEvidence {
   /** Name → the distinct users seen, up to {@link CAP}. */
-  private readonly seen = new Map<string, string[]>();
-  private readonly memo = new Map<string, readonly string[]>();
+  private seen = new Map<string, string[]>();
+  private memo = new Map<string, readonly string[]>();
   private readonly context: RecognizerContext = { nameWeights: DEFAULT_NAME_WEIGHTS };
+  /** After {@link settle}: name → its number of users (the users themselves let go). */
+  private counts: Map<string, number> | undefined;
 
   /** Distinct users who typed `name` (at most {@link CAP}). */
   users(name: string): number {
+    if (this.counts !== undefined) return this.counts.get(name) ?? 0;
     return this.seen.get(name)?.length ?? 0;
   }
 
   /** How many names were seen. */
   get size(): number {
-    return this.seen.size;
+    return this.counts?.size ?? this.seen.size;
+  }
+
+  /** Counting is over: keep each name's number of users, not the users (nor the memo). Counting more throws. */
+  settle(): this {
+    if (this.counts !== undefined) return this;
+    const counts = new Map<string, number>();
+    for (const [name, users] of this.seen) counts.set(name, users.length);
+    this.counts = counts;
+    this.seen = new Map();
+    this.memo = new Map();
+    return this;
   }
 
   /** Count one query typed by `user`. */
   addQuery(user: string, query: string): void {
     if (query === "") return;
+    if (this.counts !== undefined) throw new Error("names counted after the counts were settled");
     let keys = this.memo.get(query);
     if (keys === undefined) {
       if (this.memo.size >= MEMO_LIMIT) this.memo.clear();
@@ -85,6 +100,7 @@ export class NameUsers implements NameEvidence {
 
   /** The counts as plain data (to hand to worker threads). */
   toJSON(): [string, number][] {
+    if (this.counts !== undefined) return [...this.counts];
     return [...this.seen].map(([k, u]) => [k, u.length]);
   }
 

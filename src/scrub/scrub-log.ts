@@ -59,7 +59,7 @@ function singleUserDropped(rec: LogRecord, clicks: ClickUsers | undefined, count
 }
 
 /** `scrubber.scrub`, remembered per query text (at most {@link MEMO_LIMIT} at a time). */
-function memoized(scrubber: Scrubber): (query: string) => ScrubResult {
+export function scrubMemo(scrubber: Scrubber): (query: string) => ScrubResult {
   const memo = new Map<string, ScrubResult>();
   return (query) => {
     let r = memo.get(query);
@@ -73,7 +73,7 @@ function memoized(scrubber: Scrubber): (query: string) => ScrubResult {
 }
 
 /** Count a record and its query's scrub result `r`; its release, or undefined when it is removed (left empty). */
-function scrubbedRecord(
+export function scrubbedRecord(
   rec: LogRecord,
   r: ScrubResult,
   counts: ScrubCounts,
@@ -100,7 +100,7 @@ export async function* scrubRecords(
   counts: ScrubCounts,
   opts: ScrubLogOptions = {},
 ): AsyncGenerator<LogRecord[]> {
-  const scrub = memoized(scrubber);
+  const scrub = scrubMemo(scrubber);
   for await (const batch of batches) {
     const out: LogRecord[] = [];
     for (const rec of batch) {
@@ -126,7 +126,7 @@ export async function scrubRows(
   classified: boolean,
   opts: ScrubLogOptions = {},
 ): Promise<void> {
-  const scrub = memoized(scrubber);
+  const scrub = scrubMemo(scrubber);
   /** The scrub result of the row before, when it is in this block and was read as bytes. */
   let last: ScrubResult | undefined;
   for await (const rows of blocks) {

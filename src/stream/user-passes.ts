@@ -1,7 +1,8 @@
 /**
  * A log read one user at a time, as many times as a method asks (the shape of `Method.anonymizeByUser`'s
  * `UserPasses`), scrubbed on the way exactly as the batch path scrubs the loaded log: the clicks only one user made
- * are counted in a first, lighter pass, then each pass scrubs its records. The CLI's by-user path and the cluster's
+ * are counted in a first, lighter pass, then the first pass scrubs its records and traces what it did, which the
+ * later passes replay (./scrub-trace.ts). The CLI's by-user path and the cluster's
  * batch workers and coordinator read logs through it.
  */
 import { type OpenedLog, openLog, type ReadOptions } from "../log/read.ts";
@@ -9,7 +10,8 @@ import type { LogFormat, LogRecord } from "../log/record.ts";
 import { userBlocks } from "../log/user-blocks.ts";
 import type { AllowList } from "../scrub/allow-list.ts";
 import { ClickUsers } from "../scrub/click-url.ts";
-import { emptyCounts, type ScrubCounts, scrubRecords } from "../scrub/scrub-log.ts";
+import { emptyCounts, type ScrubCounts } from "../scrub/scrub-log.ts";
+import { ScrubTrace, tracedScrub } from "../scrub/scrub-trace.ts";
 import { createScrubber } from "../scrub/scrubber.ts";
 import type { Progress } from "../util/progress.ts";
 
@@ -49,12 +51,16 @@ export async function scrubbedPasses(
       "counting each clicked URL's and each name's users (cross-user evidence for the scrubber)",
     );
     try {
-      clicks = await ClickUsers.of(userBlocks((await open(inputs, { ...again, progress })).batches()));
+      clicks = (
+        await ClickUsers.of(userBlocks((await open(inputs, { ...again, progress })).batches()))
+      ).settle();
     } finally {
       progress?.stop();
     }
   }
   const scrubber = scrub ? createScrubber({ allow: scrub.allow, nameUsers: clicks?.names }) : undefined;
+  // The first pass's decisions, replayed by the later ones: the scrubber runs again only on changed queries.
+  const trace = new ScrubTrace();
   let passes = 0;
   return {
     format: first.format,
@@ -67,8 +73,17 @@ export async function scrubbedPasses(
         const batches =
           scrubber === undefined
             ? read
-            : scrubRecords(read, scrubber, n === 0 ? scrub!.counts : emptyCounts(), { clicks });
+            : tracedScrub(
+                read,
+                scrubber,
+                n === 0 ? scrub!.counts : emptyCounts(),
+                { clicks },
+                trace,
+                n === 0,
+              );
         yield* userBlocks(batches);
+        // A whole trace answers for every record's click: the counts are no longer needed.
+        if (trace.complete) clicks = undefined;
       })();
     },
   };

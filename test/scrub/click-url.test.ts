@@ -218,12 +218,18 @@ describe("single-user clicks asked by row", () => {
           const files = [file(a), file(b)];
           const byRows = await ClickUsers.ofRows(readRows(files, true, new RejectSink()));
           const byRecords = new ClickUsers().add((await loadLog(files)).records);
+          // Settled counts (each URL's user state let go) answer the same.
+          const settledRows = (await ClickUsers.ofRows(readRows(files, true, new RejectSink()))).settle();
+          const settledRecords = new ClickUsers().add((await loadLog(files)).records).settle();
           for await (const rows of readRows(files, false, new RejectSink())) {
             for (let i = 0; i < rows.n; i++) {
               const url = rows.urlText(i);
               const expected = url !== "" && byRecords.singleUser(url);
-              if (rows.rec[i] === undefined && url !== "")
+              assert.equal(url !== "" && settledRecords.singleUser(url), expected);
+              if (rows.rec[i] === undefined && url !== "") {
                 assert.equal(byRows.singleUserRow(rows, i), expected);
+                assert.equal(settledRows.singleUserRow(rows, i), expected);
+              }
               assert.equal(
                 rowClickDrop(rows, i, [], byRows) === "singleUser",
                 expected,
