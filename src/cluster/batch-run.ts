@@ -1,10 +1,11 @@
 /**
- * `querymask cluster run` for a batch method (one with `Method.sharded`: threshold, graph): users are sharded across
- * worker processes by a stable hash of the user id; each worker reads the log (the clicks only one user made are
- * the whole log's, counted by every worker), scrubs and adds only its own users' records to partial aggregates,
- * batch by batch, and PostgreSQL sums them, each batch once (src/cluster/batch-store.ts). When every shard is done
- * the coordinator reads the sums, applies the method's decision once and writes the release from one more pass,
- * atomically. A worker killed mid-run is started again by the supervisor and skips the batches it applied, so
+ * `querymask cluster run` for a batch method (one with `Method.sharded`: threshold, graph, dp): users are sharded
+ * across worker processes by a stable hash of the user id. The coordinator checks the input and, in the same pass,
+ * counts the cross-user evidence the scrubber needs (the clicks only one user made, each name's users), which it
+ * hands to the workers in a file; each worker reads the log skipping other shards' lines unparsed, scrubs and adds
+ * only its own users' records to partial aggregates, batch by batch, and PostgreSQL keeps each batch's parts once
+ * (src/cluster/batch-store.ts) and sums them in one statement when every shard is done. The coordinator then reads
+ * the sums, applies the method's decision once and writes the release from one more pass, atomically. A worker killed mid-run is started again by the supervisor and skips the batches it applied, so
  * nothing is lost or counted twice; the release is the single machine's (`anonymize`) for the same log.
  */
 import type { ChildProcess } from "node:child_process";
@@ -18,8 +19,10 @@ import { NotGroupedByUser, userBlocks } from "../log/user-blocks.ts";
 import { createLogWriter, type LogWriter } from "../log/write.ts";
 import { methodRng, type Release, type ReleaseSink } from "../methods/method.ts";
 import { loadMethod } from "../methods/registry.ts";
+import { ClickUsers } from "../scrub/click-url.ts";
+import { NameUsers } from "../scrub/name-users.ts";
 import { emptyCounts, type ScrubCounts, scrubsInput } from "../scrub/scrub-log.ts";
-import { scrubbedPasses } from "../stream/user-passes.ts";
+import { type CrossUserEvidence, scrubbedPasses } from "../stream/user-passes.ts";
 import { UsageError } from "../util/errors.ts";
 import type { Progress } from "../util/progress.ts";
 import { adderOf, shardPartials } from "./batch-shard.ts";
@@ -36,9 +39,22 @@ export interface BatchRunConfig {
   readonly seed: number;
   readonly shards: number;
   readonly batchUsers: number;
+  /** The coordinator's cross-user evidence (`CrossUserFile`), when the method's scrubbing uses it. */
+  readonly evidence?: string;
   /** The pass (0 first) and, for a later one, the coordinator's input to it (`ShardedRelease.later`). */
   readonly pass: number;
   readonly input?: unknown;
+}
+
+/** The cross-user evidence as the coordinator ships it: the single-user click URLs and each name's users. */
+interface CrossUserFile {
+  readonly clicks: readonly string[];
+  readonly names: readonly (readonly [string, number])[];
+}
+
+function readEvidence(path: string): CrossUserEvidence {
+  const f = JSON.parse(readFileSync(path, "utf8")) as CrossUserFile;
+  return { clicks: ClickUsers.fromLines(f.clicks), names: NameUsers.fromJSON(f.names) };
 }
 
 /** A record's position in the whole log: its file's index among the inputs, then its line. */
@@ -56,13 +72,17 @@ export async function runBatchWorker(pgUrl: string, configPath: string, shard: n
   const store = await BatchStore.open(pgUrl);
   try {
     const applied = await store.applied(shard);
-    const first = await openLog(config.inputs, { format: config.format, lenient: true });
+    const keepUser = (user: string) => userShardOf(user, config.shards) === shard;
+    const open = (inputs: readonly string[], opts: ReadOptions) => openLog(inputs, { ...opts, keepUser });
+    const first = await open(config.inputs, { format: config.format, lenient: true });
     const scrub = scrubsInput(method.input.text, first)
-      ? { counts: emptyCounts(), singleUserClicks: method.input.crossUser }
+      ? {
+          counts: emptyCounts(),
+          singleUserClicks: method.input.crossUser,
+          evidence: config.evidence === undefined ? undefined : readEvidence(config.evidence),
+        }
       : undefined;
-    const passes = await scrubbedPasses(first, config.inputs, scrub, undefined, (user) => {
-      return userShardOf(user, config.shards) === shard;
-    });
+    const passes = await scrubbedPasses(first, config.inputs, scrub, undefined, keepUser, open);
     const run = { shard, shards: config.shards, batchUsers: config.batchUsers };
     // What this process sent (a restarted worker counts only its own batches).
     const sent = { rows: 0, bytes: 0 };
@@ -116,7 +136,16 @@ export interface BatchRunResult {
   readonly restarts: number;
   /** Worker passes run (a method that decides in steps asks for more than one). */
   readonly passes: number;
-  readonly seconds: { readonly workers: number; readonly release: number };
+  /**
+   * Wall seconds per stage: the input check (with the cross-user counts), the workers' passes, PostgreSQL's summing
+   * of their parts, and the decision and release (all passes' summing and workers excluded).
+   */
+  readonly seconds: {
+    readonly check: number;
+    readonly workers: number;
+    readonly summing: number;
+    readonly release: number;
+  };
   /** Each shard's worker process in each pass (its last, when restarted), and the coordinator's. */
   readonly usage: {
     readonly workers: readonly (readonly WorkerUsage[])[];
@@ -131,12 +160,20 @@ export async function runBatchCluster(o: BatchRunOptions): Promise<BatchRunResul
   if (!sharded) throw new UsageError(`method ${o.method} does not run over shards of users`);
   const params = method.parse(o.params);
   const progress = o.read.progress;
+  const tCheck = performance.now();
   // Bad lines are found before any worker starts: an error at file:line, or set aside and counted (--lenient).
   const checked = await openLog(o.inputs, o.read);
+  const scrubs = scrubsInput(method.input.text, checked);
+  // The cross-user evidence is counted in the same pass, once, for the workers and the release pass alike.
+  const crossUser = scrubs && method.input.crossUser ? new ClickUsers() : undefined;
   // And the log must be grouped by user (each worker reads it by user): said here, before any worker starts.
-  progress.start("checking the input");
+  progress.start(
+    crossUser
+      ? "checking the input; counting each clicked URL's and each name's users (cross-user evidence for the scrubber)"
+      : "checking the input",
+  );
   try {
-    for await (const _ of userBlocks(checked.batches()));
+    for await (const block of userBlocks(checked.batches())) crossUser?.add(block);
   } catch (e) {
     if (!(e instanceof NotGroupedByUser)) throw e;
     throw new UsageError(`${e.message}; cluster run reads a log by user: sort it by user first`);
@@ -144,8 +181,16 @@ export async function runBatchCluster(o: BatchRunOptions): Promise<BatchRunResul
     progress.stop();
   }
   await checked.rejects.close();
+  const checkSeconds = (performance.now() - tCheck) / 1000;
   const tmp = await temporaryDirectory(dirname(resolve(o.out)), ".querymask-cluster-run-");
+  let evidence: string | undefined;
+  if (crossUser) {
+    evidence = join(tmp.dir, "cross-user.json");
+    const file: CrossUserFile = { clicks: crossUser.toLines(), names: crossUser.names.toJSON() };
+    writeFileSync(evidence, JSON.stringify(file));
+  }
   const config: Omit<BatchRunConfig, "pass"> = {
+    evidence,
     inputs: checked.files,
     format: checked.format,
     method: method.name,
@@ -159,6 +204,7 @@ export async function runBatchCluster(o: BatchRunOptions): Promise<BatchRunResul
   let batches = 0;
   let passCount = 0;
   let workerSeconds = 0;
+  let summingSeconds = 0;
   const usage: WorkerUsage[][] = [];
   // One pass of every worker over its shard; the sums of the pass stay in PostgreSQL until the next one.
   const pass = async (input?: unknown): Promise<void> => {
@@ -196,13 +242,22 @@ export async function runBatchCluster(o: BatchRunOptions): Promise<BatchRunResul
     }
     usage.push(used);
     workerSeconds += (performance.now() - t0) / 1000;
+    const t1 = performance.now();
+    progress.start(`cluster: PostgreSQL summing the workers' parts${label}`);
+    await store.sum();
+    progress.stop();
+    summingSeconds += (performance.now() - t1) / 1000;
   };
   try {
     const t0 = performance.now();
     await pass();
     const first = await openLog(checked.files, { format: checked.format, lenient: true });
     const scrub = scrubsInput(method.input.text, first)
-      ? { counts: emptyCounts(), singleUserClicks: method.input.crossUser }
+      ? {
+          counts: emptyCounts(),
+          singleUserClicks: method.input.crossUser,
+          evidence: crossUser ? { clicks: crossUser, names: crossUser.names } : undefined,
+        }
       : undefined;
     const log = await scrubbedPasses(first, checked.files, scrub, progress);
     // The scrubber's counts are the coordinator's pass's: none when the method decides from the sums alone (dp).
@@ -257,7 +312,12 @@ export async function runBatchCluster(o: BatchRunOptions): Promise<BatchRunResul
       batches,
       restarts,
       passes: passCount,
-      seconds: { workers: workerSeconds, release: total - workerSeconds },
+      seconds: {
+        check: checkSeconds,
+        workers: workerSeconds,
+        summing: summingSeconds,
+        release: total - workerSeconds - summingSeconds,
+      },
       usage: {
         workers: usage,
         coordinator: {
