@@ -17,7 +17,7 @@ import { openLog, type ReadOptions } from "../log/read.ts";
 import type { LogFormat, LogRecord } from "../log/record.ts";
 import { NotGroupedByUser, userBlocks } from "../log/user-blocks.ts";
 import { createLogWriter, type LogWriter } from "../log/write.ts";
-import { methodRng, type Release, type ReleaseSink } from "../methods/method.ts";
+import { methodRng, NO_GUARANTEE, type Release, type ReleaseSink } from "../methods/method.ts";
 import { loadMethod } from "../methods/registry.ts";
 import { ClickUsers } from "../scrub/click-url.ts";
 import { NameUsers } from "../scrub/name-users.ts";
@@ -25,8 +25,9 @@ import { emptyCounts, type ScrubCounts, scrubsInput } from "../scrub/scrub-log.t
 import { type CrossUserEvidence, scrubbedPasses } from "../stream/user-passes.ts";
 import { UsageError } from "../util/errors.ts";
 import type { Progress } from "../util/progress.ts";
+import { mergeParts, PartWriter, partPaths } from "./batch-parts.ts";
 import { adderOf, shardPartials } from "./batch-shard.ts";
-import { BatchStore, type WorkerUsage } from "./batch-store.ts";
+import { BatchStore, type ShardDone, type WorkerUsage } from "./batch-store.ts";
 import { userShardOf } from "./partition.ts";
 import { Supervisor } from "./supervisor.ts";
 
@@ -44,6 +45,8 @@ export interface BatchRunConfig {
   /** The pass (0 first) and, for a later one, the coordinator's input to it (`ShardedRelease.later`). */
   readonly pass: number;
   readonly input?: unknown;
+  /** The release pass (`ShardedRelease.parts`): the coordinator's decision; each worker writes its part. */
+  readonly decision?: unknown;
 }
 
 /** The cross-user evidence as the coordinator ships it: the single-user click URLs and each name's users. */
@@ -55,6 +58,23 @@ interface CrossUserFile {
 function readEvidence(path: string): CrossUserEvidence {
   const f = JSON.parse(readFileSync(path, "utf8")) as CrossUserFile;
   return { clicks: ClickUsers.fromLines(f.clicks), names: NameUsers.fromJSON(f.names) };
+}
+
+/** What a worker's release pass reports: its part's counts and its users' scrub counts. */
+interface PartResult {
+  readonly counts: Record<string, number>;
+  readonly scrub: ScrubCounts | undefined;
+}
+
+/** The sum of shards' scrub counts. */
+function addScrub(into: ScrubCounts, c: ScrubCounts): void {
+  into.records += c.records;
+  into.changed += c.changed;
+  into.removed += c.removed;
+  into.clicksDropped += c.clicksDropped;
+  into.singleUserClicksDropped += c.singleUserClicksDropped;
+  into.allowed += c.allowed;
+  for (const [t, n] of Object.entries(c.spans)) into.spans[t as keyof ScrubCounts["spans"]] += n;
 }
 
 /** A record's position in the whole log: its file's index among the inputs, then its line. */
@@ -83,6 +103,40 @@ export async function runBatchWorker(pgUrl: string, configPath: string, shard: n
         }
       : undefined;
     const passes = await scrubbedPasses(first, config.inputs, scrub, undefined, keepUser, open);
+    if (config.decision !== undefined) {
+      const parts = method.sharded.parts;
+      if (!parts) throw new Error(`method ${config.method} has no release by parts`);
+      const sink = new PartWriter(
+        partPaths(dirname(configPath), config.pass, shard),
+        first.format,
+        first.classified,
+        orderOf(first.files),
+      );
+      let release: Release;
+      try {
+        release = await parts.write(config.decision, passes, params, sink);
+        await sink.close();
+      } catch (e) {
+        await sink.abort();
+        throw e;
+      }
+      const used = process.resourceUsage();
+      const result: PartResult = { counts: release.counts, scrub: scrub?.counts };
+      await store.finish(
+        shard,
+        0,
+        0,
+        {
+          rssKiB: used.maxRSS,
+          cpuMs: (used.userCPUTime + used.systemCPUTime) / 1000,
+          wallMs: performance.now(),
+          rowsSent: 0,
+          bytesSent: 0,
+        },
+        JSON.stringify(result),
+      );
+      return;
+    }
     const run = { shard, shards: config.shards, batchUsers: config.batchUsers };
     // What this process sent (a restarted worker counts only its own batches).
     const sent = { rows: 0, bytes: 0 };
@@ -136,6 +190,8 @@ export interface BatchRunResult {
   readonly restarts: number;
   /** Worker passes run (a method that decides in steps asks for more than one). */
   readonly passes: number;
+  /** Release passes run by the workers (`ShardedRelease.parts`: 1), besides those. */
+  readonly releasePasses: number;
   /**
    * Wall seconds per stage: the input check (with the cross-user counts), the workers' passes, PostgreSQL's summing
    * of their parts, and the decision and release (all passes' summing and workers excluded).
@@ -145,6 +201,9 @@ export interface BatchRunResult {
     readonly workers: number;
     readonly summing: number;
     readonly release: number;
+    /** Of the release: the workers' release pass (writing their parts) and the coordinator's merge of the parts. */
+    readonly releaseWorkers: number;
+    readonly merge: number;
   };
   /** Each shard's worker process in each pass (its last, when restarted), and the coordinator's. */
   readonly usage: {
@@ -205,20 +264,61 @@ export async function runBatchCluster(o: BatchRunOptions): Promise<BatchRunResul
   let passCount = 0;
   let workerSeconds = 0;
   let summingSeconds = 0;
+  let releaseWorkerSeconds = 0;
+  let mergeSeconds = 0;
   const usage: WorkerUsage[][] = [];
-  // One pass of every worker over its shard; the sums of the pass stay in PostgreSQL until the next one.
-  const pass = async (input?: unknown): Promise<void> => {
-    const n = passCount++;
-    const path = join(tmp.dir, `pass-${n}.json`);
-    writeFileSync(path, JSON.stringify({ ...config, pass: n, input } satisfies BatchRunConfig));
+  const result = (release: Release, scrub: ScrubCounts | undefined, t0: number): BatchRunResult => {
+    const restarts = Object.values(sup.restarts()).reduce((a, n) => a + n, 0);
+    const used = process.resourceUsage();
+    const total = (performance.now() - t0) / 1000;
+    return {
+      release,
+      scrub,
+      rejected: checked.rejects.count,
+      batches,
+      restarts,
+      passes: passCount,
+      releasePasses,
+      seconds: {
+        check: checkSeconds,
+        workers: workerSeconds,
+        summing: summingSeconds,
+        release: total - workerSeconds - summingSeconds,
+        releaseWorkers: releaseWorkerSeconds,
+        merge: mergeSeconds,
+      },
+      usage: {
+        workers: usage,
+        coordinator: {
+          rssKiB: used.maxRSS,
+          cpuMs: (used.userCPUTime + used.systemCPUTime) / 1000,
+          wallMs: performance.now(),
+          rowsSent: 0,
+          bytesSent: 0,
+        },
+      },
+    };
+  };
+  // One pass of every worker over its shard; the sums of the pass stay in PostgreSQL until the next one. With a
+  // decision, the release pass instead: each worker writes its part of the release (nothing to sum).
+  let releasePasses = 0;
+  const pass = async (input?: unknown, decision?: unknown): Promise<ShardDone[]> => {
+    const n = decision === undefined ? passCount++ : releasePasses++;
+    const name = decision === undefined ? `pass-${n}` : `release-${n}`;
+    const path = join(tmp.dir, `${name}.json`);
+    writeFileSync(path, JSON.stringify({ ...config, pass: n, input, decision } satisfies BatchRunConfig));
     await store.clear();
     const t0 = performance.now();
-    const label = n === 0 ? "" : ` (pass ${n + 1})`;
-    progress.start(`cluster: ${o.shards} workers summing ${method.name}'s aggregates${label}`);
+    const label = decision !== undefined ? " (release)" : n === 0 ? "" : ` (pass ${n + 1})`;
+    progress.start(
+      decision === undefined
+        ? `cluster: ${o.shards} workers summing ${method.name}'s aggregates${label}`
+        : `cluster: ${o.shards} workers writing their parts of the release`,
+    );
     await Promise.race([
       Promise.all(
         Array.from({ length: o.shards }, (_, s) =>
-          sup.start(`batch-${s}${n === 0 ? "" : `-pass${n + 1}`}`, [
+          sup.start(`batch-${s}${decision !== undefined ? "-release" : n === 0 ? "" : `-pass${n + 1}`}`, [
             "batch",
             "--config",
             path,
@@ -231,26 +331,63 @@ export async function runBatchCluster(o: BatchRunOptions): Promise<BatchRunResul
     ]);
     progress.stop();
     const finished = await store.finished();
-    const used: WorkerUsage[] = [];
+    const done: ShardDone[] = [];
     for (let s = 0; s < o.shards; s++) {
       const f = finished.get(s);
       if (f === undefined || (await store.appliedCount(s)) !== f.batches) {
         throw new Error(`cluster: shard ${s} ended without applying all its batches`);
       }
       batches += f.batches;
-      used.push(f.usage);
+      done.push(f);
     }
-    usage.push(used);
-    workerSeconds += (performance.now() - t0) / 1000;
+    usage.push(done.map((f) => f.usage));
+    const seconds = (performance.now() - t0) / 1000;
+    if (decision !== undefined) {
+      releaseWorkerSeconds += seconds;
+      return done;
+    }
+    workerSeconds += seconds;
     const t1 = performance.now();
     progress.start(`cluster: PostgreSQL summing the workers' parts${label}`);
     await store.sum();
     progress.stop();
     summingSeconds += (performance.now() - t1) / 1000;
+    return done;
   };
   try {
     const t0 = performance.now();
     await pass();
+    const ctx = { rng: methodRng(o.seed), progress, warn: o.log };
+    if (sharded.parts) {
+      // The workers write the release, each its users' part; the coordinator merges the parts in log order.
+      progress.start(`${method.name}: deciding from the sums`);
+      const decision = await sharded.parts.decide(store.sums(), params, ctx);
+      progress.stop();
+      const done = await pass(undefined, decision);
+      const tMerge = performance.now();
+      progress.start("cluster: merging the workers' parts of the release in log order");
+      await mergeParts(
+        done.map((_, s) => partPaths(tmp.dir, 0, s)),
+        o.out,
+        checked.format,
+        checked.classified,
+      );
+      progress.stop();
+      mergeSeconds = (performance.now() - tMerge) / 1000;
+      const results = done.map((f) => JSON.parse(f.result) as PartResult);
+      const release = sharded.parts.merge(
+        decision,
+        results.map((r) => ({ counts: r.counts, guarantee: NO_GUARANTEE })),
+        params,
+      );
+      let scrubbed: ScrubCounts | undefined;
+      for (const r of results) {
+        if (r.scrub === undefined) continue;
+        scrubbed ??= emptyCounts();
+        addScrub(scrubbed, r.scrub);
+      }
+      return result(release, scrubbed, t0);
+    }
     const first = await openLog(checked.files, { format: checked.format, lenient: true });
     const scrub = scrubsInput(method.input.text, first)
       ? {
@@ -280,17 +417,10 @@ export async function runBatchCluster(o: BatchRunOptions): Promise<BatchRunResul
     };
     let release: Release;
     try {
-      release = await sharded.release(
-        store.sums(),
-        passes,
-        params,
-        { rng: methodRng(o.seed), progress, warn: o.log },
-        sink,
-        async (input) => {
-          await pass(input);
-          return store.sums();
-        },
-      );
+      release = await sharded.release(store.sums(), passes, params, ctx, sink, async (input) => {
+        await pass(input);
+        return store.sums();
+      });
       if (release.table) {
         if (writer) throw new Error(`${method.name} wrote records and a count table`);
         await writeCountTable(o.out, release.table);
@@ -302,33 +432,7 @@ export async function runBatchCluster(o: BatchRunOptions): Promise<BatchRunResul
       await writer?.abort();
       throw e;
     }
-    const restarts = Object.values(sup.restarts()).reduce((a, n) => a + n, 0);
-    const used = process.resourceUsage();
-    const total = (performance.now() - t0) / 1000;
-    return {
-      release,
-      scrub: read ? scrub?.counts : undefined,
-      rejected: checked.rejects.count,
-      batches,
-      restarts,
-      passes: passCount,
-      seconds: {
-        check: checkSeconds,
-        workers: workerSeconds,
-        summing: summingSeconds,
-        release: total - workerSeconds - summingSeconds,
-      },
-      usage: {
-        workers: usage,
-        coordinator: {
-          rssKiB: used.maxRSS,
-          cpuMs: (used.userCPUTime + used.systemCPUTime) / 1000,
-          wallMs: performance.now(),
-          rowsSent: 0,
-          bytesSent: 0,
-        },
-      },
-    };
+    return result(release, read ? scrub?.counts : undefined, t0);
   } finally {
     await sup.stop();
     await store.close();

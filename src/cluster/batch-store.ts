@@ -21,7 +21,8 @@ CREATE TABLE IF NOT EXISTS qm_batch_applied (shard INT NOT NULL, batch INT NOT N
 CREATE TABLE IF NOT EXISTS qm_batch_shard (shard INT PRIMARY KEY, batches INT NOT NULL, users BIGINT NOT NULL);
 ALTER TABLE qm_batch_shard ADD COLUMN IF NOT EXISTS rss_kib BIGINT NOT NULL DEFAULT 0,
   ADD COLUMN IF NOT EXISTS cpu_ms BIGINT NOT NULL DEFAULT 0, ADD COLUMN IF NOT EXISTS wall_ms BIGINT NOT NULL DEFAULT 0,
-  ADD COLUMN IF NOT EXISTS rows_sent BIGINT NOT NULL DEFAULT 0, ADD COLUMN IF NOT EXISTS bytes_sent BIGINT NOT NULL DEFAULT 0;
+  ADD COLUMN IF NOT EXISTS rows_sent BIGINT NOT NULL DEFAULT 0, ADD COLUMN IF NOT EXISTS bytes_sent BIGINT NOT NULL DEFAULT 0,
+  ADD COLUMN IF NOT EXISTS result TEXT NOT NULL DEFAULT '';
 `;
 
 /** What a worker process used: its peak RSS, CPU (user + system) and wall time. */
@@ -39,6 +40,8 @@ export interface ShardDone {
   readonly batches: number;
   readonly users: number;
   readonly usage: WorkerUsage;
+  /** What the shard's pass returned besides its sums (a release pass: its release and scrub counts), as JSON. */
+  readonly result: string;
 }
 
 /** Rows sent per statement (the parameters are arrays, one per column). */
@@ -135,13 +138,19 @@ export class BatchStore {
   }
 
   /** Shard `shard` has applied all `batches` of its batches (`users` users); its worker used `usage`. */
-  async finish(shard: number, batches: number, users: number, usage: WorkerUsage): Promise<void> {
+  async finish(
+    shard: number,
+    batches: number,
+    users: number,
+    usage: WorkerUsage,
+    result = "",
+  ): Promise<void> {
     await this.pool.query(
-      `INSERT INTO qm_batch_shard (shard, batches, users, rss_kib, cpu_ms, wall_ms, rows_sent, bytes_sent)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+      `INSERT INTO qm_batch_shard (shard, batches, users, rss_kib, cpu_ms, wall_ms, rows_sent, bytes_sent, result)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
        ON CONFLICT (shard) DO UPDATE SET batches = EXCLUDED.batches, users = EXCLUDED.users,
          rss_kib = EXCLUDED.rss_kib, cpu_ms = EXCLUDED.cpu_ms, wall_ms = EXCLUDED.wall_ms,
-         rows_sent = EXCLUDED.rows_sent, bytes_sent = EXCLUDED.bytes_sent`,
+         rows_sent = EXCLUDED.rows_sent, bytes_sent = EXCLUDED.bytes_sent, result = EXCLUDED.result`,
       [
         shard,
         batches,
@@ -151,6 +160,7 @@ export class BatchStore {
         Math.round(usage.wallMs),
         usage.rowsSent,
         usage.bytesSent,
+        result,
       ],
     );
   }
@@ -166,7 +176,10 @@ export class BatchStore {
       wall_ms: string;
       rows_sent: string;
       bytes_sent: string;
-    }>("SELECT shard, batches, users, rss_kib, cpu_ms, wall_ms, rows_sent, bytes_sent FROM qm_batch_shard");
+      result: string;
+    }>(
+      "SELECT shard, batches, users, rss_kib, cpu_ms, wall_ms, rows_sent, bytes_sent, result FROM qm_batch_shard",
+    );
     return new Map(
       r.rows.map((x) => [
         x.shard,
@@ -180,6 +193,7 @@ export class BatchStore {
             rowsSent: Number(x.rows_sent),
             bytesSent: Number(x.bytes_sent),
           },
+          result: x.result,
         },
       ]),
     );

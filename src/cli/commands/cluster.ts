@@ -472,7 +472,10 @@ async function batchRun(
   const perProcess: Record<string, number> = {};
   run.usage.workers.forEach((pass, p) => {
     pass.forEach((u, s) => {
-      const who = `worker ${s}${run.passes > 1 ? ` pass ${p + 1}` : ""}`;
+      const who =
+        p >= run.passes
+          ? `worker ${s} release`
+          : `worker ${s}${run.passes + run.releasePasses > 1 ? ` pass ${p + 1}` : ""}`;
       perProcess[`${who} peak RSS (MiB)`] = mib(u.rssKiB);
       perProcess[`${who} CPU (s)`] = u.cpuMs / 1000;
       perProcess[`${who} wall (s)`] = u.wallMs / 1000;
@@ -494,6 +497,13 @@ async function batchRun(
       "seconds (workers)": run.seconds.workers,
       "seconds (summing)": run.seconds.summing,
       "seconds (release)": run.seconds.release,
+      ...(run.releasePasses > 0
+        ? {
+            "release passes": run.releasePasses,
+            "seconds (release: workers' parts)": run.seconds.releaseWorkers,
+            "seconds (release: merge)": run.seconds.merge,
+          }
+        : {}),
       ...perProcess,
     },
     notes: run.release.notes,
