@@ -156,7 +156,7 @@ if (values.cluster) {
           ...(JSON.parse(readFileSync(`${out}.diagnostics.PRIVATE.json`, "utf8")) as Record<string, number>),
         };
         console.log(
-          `  cluster/one wall ${(two.wall / one.wall).toFixed(2)}× (target ≤ 1.5×); workers ${stages["seconds (workers)"]!.toFixed(0)} s, release ${stages["seconds (release)"]!.toFixed(0)} s, ${stages.passes} passes, ${stages.batches} batches`,
+          `  cluster/one wall ${(two.wall / one.wall).toFixed(2)}× (target ≤ 1.5×); check ${stages["seconds (check)"]!.toFixed(0)} s, workers ${stages["seconds (workers)"]!.toFixed(0)} s, summing ${stages["seconds (summing)"]!.toFixed(0)} s, release ${stages["seconds (release)"]!.toFixed(0)} s${stages["release passes"] ? ` (workers' parts ${stages["seconds (release: workers' parts)"]!.toFixed(0)} s, merge ${stages["seconds (release: merge)"]!.toFixed(0)} s)` : ""}, ${stages.passes} passes, ${stages.batches} batches`,
         );
         for (const [k, v] of Object.entries(stages)) {
           if (/^(worker|coordinator) /.test(k)) console.log(`    ${k}: ${v}`);

@@ -1,10 +1,11 @@
 /**
- * `querymask cluster run` for a batch method (one with `Method.sharded`: threshold, graph): users are sharded across
- * worker processes by a stable hash of the user id; each worker reads the log (the clicks only one user made are
- * the whole log's, counted by every worker), scrubs and adds only its own users' records to partial aggregates,
- * batch by batch, and PostgreSQL sums them, each batch once (src/cluster/batch-store.ts). When every shard is done
- * the coordinator reads the sums, applies the method's decision once and writes the release from one more pass,
- * atomically. A worker killed mid-run is started again by the supervisor and skips the batches it applied, so
+ * `querymask cluster run` for a batch method (one with `Method.sharded`: threshold, graph, dp): users are sharded
+ * across worker processes by a stable hash of the user id. The coordinator checks the input and, in the same pass,
+ * counts the cross-user evidence the scrubber needs (the clicks only one user made, each name's users), which it
+ * hands to the workers in a file; each worker reads the log skipping other shards' lines unparsed, scrubs and adds
+ * only its own users' records to partial aggregates, batch by batch, and PostgreSQL keeps each batch's parts once
+ * (src/cluster/batch-store.ts) and sums them in one statement when every shard is done. The coordinator then reads
+ * the sums, applies the method's decision once and writes the release from one more pass, atomically. A worker killed mid-run is started again by the supervisor and skips the batches it applied, so
  * nothing is lost or counted twice; the release is the single machine's (`anonymize`) for the same log.
  */
 import type { ChildProcess } from "node:child_process";
@@ -16,14 +17,17 @@ import { openLog, type ReadOptions } from "../log/read.ts";
 import type { LogFormat, LogRecord } from "../log/record.ts";
 import { NotGroupedByUser, userBlocks } from "../log/user-blocks.ts";
 import { createLogWriter, type LogWriter } from "../log/write.ts";
-import { methodRng, type Release, type ReleaseSink } from "../methods/method.ts";
+import { methodRng, NO_GUARANTEE, type Release, type ReleaseSink } from "../methods/method.ts";
 import { loadMethod } from "../methods/registry.ts";
+import { ClickUsers } from "../scrub/click-url.ts";
+import { NameUsers } from "../scrub/name-users.ts";
 import { emptyCounts, type ScrubCounts, scrubsInput } from "../scrub/scrub-log.ts";
-import { scrubbedPasses } from "../stream/user-passes.ts";
+import { type CrossUserEvidence, scrubbedPasses } from "../stream/user-passes.ts";
 import { UsageError } from "../util/errors.ts";
 import type { Progress } from "../util/progress.ts";
+import { mergeParts, PartWriter, partPaths } from "./batch-parts.ts";
 import { adderOf, shardPartials } from "./batch-shard.ts";
-import { BatchStore, type WorkerUsage } from "./batch-store.ts";
+import { BatchStore, type ShardDone, type WorkerUsage } from "./batch-store.ts";
 import { userShardOf } from "./partition.ts";
 import { Supervisor } from "./supervisor.ts";
 
@@ -36,9 +40,41 @@ export interface BatchRunConfig {
   readonly seed: number;
   readonly shards: number;
   readonly batchUsers: number;
+  /** The coordinator's cross-user evidence (`CrossUserFile`), when the method's scrubbing uses it. */
+  readonly evidence?: string;
   /** The pass (0 first) and, for a later one, the coordinator's input to it (`ShardedRelease.later`). */
   readonly pass: number;
   readonly input?: unknown;
+  /** The release pass (`ShardedRelease.parts`): the coordinator's decision; each worker writes its part. */
+  readonly decision?: unknown;
+}
+
+/** The cross-user evidence as the coordinator ships it: the single-user click URLs and each name's users. */
+interface CrossUserFile {
+  readonly clicks: readonly string[];
+  readonly names: readonly (readonly [string, number])[];
+}
+
+function readEvidence(path: string): CrossUserEvidence {
+  const f = JSON.parse(readFileSync(path, "utf8")) as CrossUserFile;
+  return { clicks: ClickUsers.fromLines(f.clicks), names: NameUsers.fromJSON(f.names) };
+}
+
+/** What a worker's release pass reports: its part's counts and its users' scrub counts. */
+interface PartResult {
+  readonly counts: Record<string, number>;
+  readonly scrub: ScrubCounts | undefined;
+}
+
+/** The sum of shards' scrub counts. */
+function addScrub(into: ScrubCounts, c: ScrubCounts): void {
+  into.records += c.records;
+  into.changed += c.changed;
+  into.removed += c.removed;
+  into.clicksDropped += c.clicksDropped;
+  into.singleUserClicksDropped += c.singleUserClicksDropped;
+  into.allowed += c.allowed;
+  for (const [t, n] of Object.entries(c.spans)) into.spans[t as keyof ScrubCounts["spans"]] += n;
 }
 
 /** A record's position in the whole log: its file's index among the inputs, then its line. */
@@ -56,13 +92,51 @@ export async function runBatchWorker(pgUrl: string, configPath: string, shard: n
   const store = await BatchStore.open(pgUrl);
   try {
     const applied = await store.applied(shard);
-    const first = await openLog(config.inputs, { format: config.format, lenient: true });
+    const keepUser = (user: string) => userShardOf(user, config.shards) === shard;
+    const open = (inputs: readonly string[], opts: ReadOptions) => openLog(inputs, { ...opts, keepUser });
+    const first = await open(config.inputs, { format: config.format, lenient: true });
     const scrub = scrubsInput(method.input.text, first)
-      ? { counts: emptyCounts(), singleUserClicks: method.input.crossUser }
+      ? {
+          counts: emptyCounts(),
+          singleUserClicks: method.input.crossUser,
+          evidence: config.evidence === undefined ? undefined : readEvidence(config.evidence),
+        }
       : undefined;
-    const passes = await scrubbedPasses(first, config.inputs, scrub, undefined, (user) => {
-      return userShardOf(user, config.shards) === shard;
-    });
+    const passes = await scrubbedPasses(first, config.inputs, scrub, undefined, keepUser, open);
+    if (config.decision !== undefined) {
+      const parts = method.sharded.parts;
+      if (!parts) throw new Error(`method ${config.method} has no release by parts`);
+      const sink = new PartWriter(
+        partPaths(dirname(configPath), config.pass, shard),
+        first.format,
+        first.classified,
+        orderOf(first.files),
+      );
+      let release: Release;
+      try {
+        release = await parts.write(config.decision, passes, params, sink);
+        await sink.close();
+      } catch (e) {
+        await sink.abort();
+        throw e;
+      }
+      const used = process.resourceUsage();
+      const result: PartResult = { counts: release.counts, scrub: scrub?.counts };
+      await store.finish(
+        shard,
+        0,
+        0,
+        {
+          rssKiB: used.maxRSS,
+          cpuMs: (used.userCPUTime + used.systemCPUTime) / 1000,
+          wallMs: performance.now(),
+          rowsSent: 0,
+          bytesSent: 0,
+        },
+        JSON.stringify(result),
+      );
+      return;
+    }
     const run = { shard, shards: config.shards, batchUsers: config.batchUsers };
     // What this process sent (a restarted worker counts only its own batches).
     const sent = { rows: 0, bytes: 0 };
@@ -116,7 +190,21 @@ export interface BatchRunResult {
   readonly restarts: number;
   /** Worker passes run (a method that decides in steps asks for more than one). */
   readonly passes: number;
-  readonly seconds: { readonly workers: number; readonly release: number };
+  /** Release passes run by the workers (`ShardedRelease.parts`: 1), besides those. */
+  readonly releasePasses: number;
+  /**
+   * Wall seconds per stage: the input check (with the cross-user counts), the workers' passes, PostgreSQL's summing
+   * of their parts, and the decision and release (all passes' summing and workers excluded).
+   */
+  readonly seconds: {
+    readonly check: number;
+    readonly workers: number;
+    readonly summing: number;
+    readonly release: number;
+    /** Of the release: the workers' release pass (writing their parts) and the coordinator's merge of the parts. */
+    readonly releaseWorkers: number;
+    readonly merge: number;
+  };
   /** Each shard's worker process in each pass (its last, when restarted), and the coordinator's. */
   readonly usage: {
     readonly workers: readonly (readonly WorkerUsage[])[];
@@ -131,12 +219,20 @@ export async function runBatchCluster(o: BatchRunOptions): Promise<BatchRunResul
   if (!sharded) throw new UsageError(`method ${o.method} does not run over shards of users`);
   const params = method.parse(o.params);
   const progress = o.read.progress;
+  const tCheck = performance.now();
   // Bad lines are found before any worker starts: an error at file:line, or set aside and counted (--lenient).
   const checked = await openLog(o.inputs, o.read);
+  const scrubs = scrubsInput(method.input.text, checked);
+  // The cross-user evidence is counted in the same pass, once, for the workers and the release pass alike.
+  const crossUser = scrubs && method.input.crossUser ? new ClickUsers() : undefined;
   // And the log must be grouped by user (each worker reads it by user): said here, before any worker starts.
-  progress.start("checking the input");
+  progress.start(
+    crossUser
+      ? "checking the input; counting each clicked URL's and each name's users (cross-user evidence for the scrubber)"
+      : "checking the input",
+  );
   try {
-    for await (const _ of userBlocks(checked.batches()));
+    for await (const block of userBlocks(checked.batches())) crossUser?.add(block);
   } catch (e) {
     if (!(e instanceof NotGroupedByUser)) throw e;
     throw new UsageError(`${e.message}; cluster run reads a log by user: sort it by user first`);
@@ -144,8 +240,16 @@ export async function runBatchCluster(o: BatchRunOptions): Promise<BatchRunResul
     progress.stop();
   }
   await checked.rejects.close();
+  const checkSeconds = (performance.now() - tCheck) / 1000;
   const tmp = await temporaryDirectory(dirname(resolve(o.out)), ".querymask-cluster-run-");
+  let evidence: string | undefined;
+  if (crossUser) {
+    evidence = join(tmp.dir, "cross-user.json");
+    const file: CrossUserFile = { clicks: crossUser.toLines(), names: crossUser.names.toJSON() };
+    writeFileSync(evidence, JSON.stringify(file));
+  }
   const config: Omit<BatchRunConfig, "pass"> = {
+    evidence,
     inputs: checked.files,
     format: checked.format,
     method: method.name,
@@ -159,20 +263,62 @@ export async function runBatchCluster(o: BatchRunOptions): Promise<BatchRunResul
   let batches = 0;
   let passCount = 0;
   let workerSeconds = 0;
+  let summingSeconds = 0;
+  let releaseWorkerSeconds = 0;
+  let mergeSeconds = 0;
   const usage: WorkerUsage[][] = [];
-  // One pass of every worker over its shard; the sums of the pass stay in PostgreSQL until the next one.
-  const pass = async (input?: unknown): Promise<void> => {
-    const n = passCount++;
-    const path = join(tmp.dir, `pass-${n}.json`);
-    writeFileSync(path, JSON.stringify({ ...config, pass: n, input } satisfies BatchRunConfig));
+  const result = (release: Release, scrub: ScrubCounts | undefined, t0: number): BatchRunResult => {
+    const restarts = Object.values(sup.restarts()).reduce((a, n) => a + n, 0);
+    const used = process.resourceUsage();
+    const total = (performance.now() - t0) / 1000;
+    return {
+      release,
+      scrub,
+      rejected: checked.rejects.count,
+      batches,
+      restarts,
+      passes: passCount,
+      releasePasses,
+      seconds: {
+        check: checkSeconds,
+        workers: workerSeconds,
+        summing: summingSeconds,
+        release: total - workerSeconds - summingSeconds,
+        releaseWorkers: releaseWorkerSeconds,
+        merge: mergeSeconds,
+      },
+      usage: {
+        workers: usage,
+        coordinator: {
+          rssKiB: used.maxRSS,
+          cpuMs: (used.userCPUTime + used.systemCPUTime) / 1000,
+          wallMs: performance.now(),
+          rowsSent: 0,
+          bytesSent: 0,
+        },
+      },
+    };
+  };
+  // One pass of every worker over its shard; the sums of the pass stay in PostgreSQL until the next one. With a
+  // decision, the release pass instead: each worker writes its part of the release (nothing to sum).
+  let releasePasses = 0;
+  const pass = async (input?: unknown, decision?: unknown): Promise<ShardDone[]> => {
+    const n = decision === undefined ? passCount++ : releasePasses++;
+    const name = decision === undefined ? `pass-${n}` : `release-${n}`;
+    const path = join(tmp.dir, `${name}.json`);
+    writeFileSync(path, JSON.stringify({ ...config, pass: n, input, decision } satisfies BatchRunConfig));
     await store.clear();
     const t0 = performance.now();
-    const label = n === 0 ? "" : ` (pass ${n + 1})`;
-    progress.start(`cluster: ${o.shards} workers summing ${method.name}'s aggregates${label}`);
+    const label = decision !== undefined ? " (release)" : n === 0 ? "" : ` (pass ${n + 1})`;
+    progress.start(
+      decision === undefined
+        ? `cluster: ${o.shards} workers summing ${method.name}'s aggregates${label}`
+        : `cluster: ${o.shards} workers writing their parts of the release`,
+    );
     await Promise.race([
       Promise.all(
         Array.from({ length: o.shards }, (_, s) =>
-          sup.start(`batch-${s}${n === 0 ? "" : `-pass${n + 1}`}`, [
+          sup.start(`batch-${s}${decision !== undefined ? "-release" : n === 0 ? "" : `-pass${n + 1}`}`, [
             "batch",
             "--config",
             path,
@@ -185,24 +331,70 @@ export async function runBatchCluster(o: BatchRunOptions): Promise<BatchRunResul
     ]);
     progress.stop();
     const finished = await store.finished();
-    const used: WorkerUsage[] = [];
+    const done: ShardDone[] = [];
     for (let s = 0; s < o.shards; s++) {
       const f = finished.get(s);
       if (f === undefined || (await store.appliedCount(s)) !== f.batches) {
         throw new Error(`cluster: shard ${s} ended without applying all its batches`);
       }
       batches += f.batches;
-      used.push(f.usage);
+      done.push(f);
     }
-    usage.push(used);
-    workerSeconds += (performance.now() - t0) / 1000;
+    usage.push(done.map((f) => f.usage));
+    const seconds = (performance.now() - t0) / 1000;
+    if (decision !== undefined) {
+      releaseWorkerSeconds += seconds;
+      return done;
+    }
+    workerSeconds += seconds;
+    const t1 = performance.now();
+    progress.start(`cluster: PostgreSQL summing the workers' parts${label}`);
+    await store.sum();
+    progress.stop();
+    summingSeconds += (performance.now() - t1) / 1000;
+    return done;
   };
   try {
     const t0 = performance.now();
     await pass();
+    const ctx = { rng: methodRng(o.seed), progress, warn: o.log };
+    if (sharded.parts) {
+      // The workers write the release, each its users' part; the coordinator merges the parts in log order.
+      progress.start(`${method.name}: deciding from the sums`);
+      const decision = await sharded.parts.decide(store.sums(), params, ctx);
+      progress.stop();
+      const done = await pass(undefined, decision);
+      const tMerge = performance.now();
+      progress.start("cluster: merging the workers' parts of the release in log order");
+      await mergeParts(
+        done.map((_, s) => partPaths(tmp.dir, 0, s)),
+        o.out,
+        checked.format,
+        checked.classified,
+      );
+      progress.stop();
+      mergeSeconds = (performance.now() - tMerge) / 1000;
+      const results = done.map((f) => JSON.parse(f.result) as PartResult);
+      const release = sharded.parts.merge(
+        decision,
+        results.map((r) => ({ counts: r.counts, guarantee: NO_GUARANTEE })),
+        params,
+      );
+      let scrubbed: ScrubCounts | undefined;
+      for (const r of results) {
+        if (r.scrub === undefined) continue;
+        scrubbed ??= emptyCounts();
+        addScrub(scrubbed, r.scrub);
+      }
+      return result(release, scrubbed, t0);
+    }
     const first = await openLog(checked.files, { format: checked.format, lenient: true });
     const scrub = scrubsInput(method.input.text, first)
-      ? { counts: emptyCounts(), singleUserClicks: method.input.crossUser }
+      ? {
+          counts: emptyCounts(),
+          singleUserClicks: method.input.crossUser,
+          evidence: crossUser ? { clicks: crossUser, names: crossUser.names } : undefined,
+        }
       : undefined;
     const log = await scrubbedPasses(first, checked.files, scrub, progress);
     // The scrubber's counts are the coordinator's pass's: none when the method decides from the sums alone (dp).
@@ -225,17 +417,10 @@ export async function runBatchCluster(o: BatchRunOptions): Promise<BatchRunResul
     };
     let release: Release;
     try {
-      release = await sharded.release(
-        store.sums(),
-        passes,
-        params,
-        { rng: methodRng(o.seed), progress, warn: o.log },
-        sink,
-        async (input) => {
-          await pass(input);
-          return store.sums();
-        },
-      );
+      release = await sharded.release(store.sums(), passes, params, ctx, sink, async (input) => {
+        await pass(input);
+        return store.sums();
+      });
       if (release.table) {
         if (writer) throw new Error(`${method.name} wrote records and a count table`);
         await writeCountTable(o.out, release.table);
@@ -247,28 +432,7 @@ export async function runBatchCluster(o: BatchRunOptions): Promise<BatchRunResul
       await writer?.abort();
       throw e;
     }
-    const restarts = Object.values(sup.restarts()).reduce((a, n) => a + n, 0);
-    const used = process.resourceUsage();
-    const total = (performance.now() - t0) / 1000;
-    return {
-      release,
-      scrub: read ? scrub?.counts : undefined,
-      rejected: checked.rejects.count,
-      batches,
-      restarts,
-      passes: passCount,
-      seconds: { workers: workerSeconds, release: total - workerSeconds },
-      usage: {
-        workers: usage,
-        coordinator: {
-          rssKiB: used.maxRSS,
-          cpuMs: (used.userCPUTime + used.systemCPUTime) / 1000,
-          wallMs: performance.now(),
-          rowsSent: 0,
-          bytesSent: 0,
-        },
-      },
-    };
+    return result(release, read ? scrub?.counts : undefined, t0);
   } finally {
     await sup.stop();
     await store.close();

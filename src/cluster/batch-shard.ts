@@ -48,21 +48,30 @@ export async function shardPartials(
   let users = 0;
   let batch = 0;
   let table = new PartialTable();
+  // One batch is sent while the next is read and added: at most one apply in flight, in batch order.
+  let pending: Promise<void> = Promise.resolve();
+  const send = async (b: number, t: PartialTable): Promise<void> => {
+    await pending;
+    const p = apply(b, t);
+    p.catch(() => {}); // awaited at the next send or at the end; this only keeps it from counting as unhandled
+    pending = p;
+  };
   for await (const block of log.pass()) {
     onUser?.(block.length);
     if (userShardOf(block[0]!.user, run.shards) !== run.shard) continue;
     if (!skip(batch)) add(block, order, table);
     users++;
     if (users % run.batchUsers === 0) {
-      if (!skip(batch)) await apply(batch, table);
+      if (!skip(batch)) await send(batch, table);
       batch++;
       table = new PartialTable();
     }
   }
   if (users % run.batchUsers !== 0) {
-    if (!skip(batch)) await apply(batch, table);
+    if (!skip(batch)) await send(batch, table);
     batch++;
   }
+  await pending;
   return { batches: batch, users };
 }
 

@@ -1,9 +1,11 @@
 /**
  * PostgreSQL's part in a batch method's cluster run: it sums the shards' partial aggregates (`Method.sharded`).
- * A batch of a shard is applied once: its (shard, batch) goes into `qm_batch_applied` and its rows are added to
- * `qm_batch_sum` in the same transaction, so a worker killed mid-batch leaves nothing of it, and one started again
+ * A batch of a shard is applied once: its (shard, batch) goes into `qm_batch_applied` and its rows are appended to
+ * `qm_batch_part` in the same transaction, so a worker killed mid-batch leaves nothing of it, and one started again
  * skips what was applied (as the profile writer does with released batches). A shard that has applied all its
- * batches says so in `qm_batch_shard`; the coordinator reads the sums once every shard has.
+ * batches says so in `qm_batch_shard`; once every shard has, the coordinator sums the parts into `qm_batch_sum`
+ * with one statement (`sum`) and reads the sums. Appending and summing once is ~3× faster than upserting each row
+ * into the sums as it comes (no index to keep, no row locks shared by the shards).
  */
 import pg from "pg";
 import type { PartialRow, SummedRows } from "../methods/sharded.ts";
@@ -12,11 +14,15 @@ const SCHEMA = `
 CREATE TABLE IF NOT EXISTS qm_batch_sum (
   kind SMALLINT NOT NULL, key TEXT COLLATE "C" NOT NULL, key2 TEXT COLLATE "C" NOT NULL, a BIGINT NOT NULL, b BIGINT NOT NULL,
   first BIGINT NOT NULL, PRIMARY KEY (kind, key, key2));
+CREATE TABLE IF NOT EXISTS qm_batch_part (
+  kind SMALLINT NOT NULL, key TEXT COLLATE "C" NOT NULL, key2 TEXT COLLATE "C" NOT NULL, a BIGINT NOT NULL, b BIGINT NOT NULL,
+  first BIGINT NOT NULL);
 CREATE TABLE IF NOT EXISTS qm_batch_applied (shard INT NOT NULL, batch INT NOT NULL, PRIMARY KEY (shard, batch));
 CREATE TABLE IF NOT EXISTS qm_batch_shard (shard INT PRIMARY KEY, batches INT NOT NULL, users BIGINT NOT NULL);
 ALTER TABLE qm_batch_shard ADD COLUMN IF NOT EXISTS rss_kib BIGINT NOT NULL DEFAULT 0,
   ADD COLUMN IF NOT EXISTS cpu_ms BIGINT NOT NULL DEFAULT 0, ADD COLUMN IF NOT EXISTS wall_ms BIGINT NOT NULL DEFAULT 0,
-  ADD COLUMN IF NOT EXISTS rows_sent BIGINT NOT NULL DEFAULT 0, ADD COLUMN IF NOT EXISTS bytes_sent BIGINT NOT NULL DEFAULT 0;
+  ADD COLUMN IF NOT EXISTS rows_sent BIGINT NOT NULL DEFAULT 0, ADD COLUMN IF NOT EXISTS bytes_sent BIGINT NOT NULL DEFAULT 0,
+  ADD COLUMN IF NOT EXISTS result TEXT NOT NULL DEFAULT '';
 `;
 
 /** What a worker process used: its peak RSS, CPU (user + system) and wall time. */
@@ -34,6 +40,8 @@ export interface ShardDone {
   readonly batches: number;
   readonly users: number;
   readonly usage: WorkerUsage;
+  /** What the shard's pass returned besides its sums (a release pass: its release and scrub counts), as JSON. */
+  readonly result: string;
 }
 
 /** Rows sent per statement (the parameters are arrays, one per column). */
@@ -53,7 +61,7 @@ export class BatchStore {
 
   /** Forget every run's sums (a new run starts). */
   async clear(): Promise<void> {
-    await this.pool.query("TRUNCATE qm_batch_sum, qm_batch_applied, qm_batch_shard");
+    await this.pool.query("TRUNCATE qm_batch_sum, qm_batch_part, qm_batch_applied, qm_batch_shard");
   }
 
   /** The batches shard `shard` has applied. */
@@ -65,7 +73,7 @@ export class BatchStore {
     return new Set(r.rows.map((x) => x.batch));
   }
 
-  /** Add a batch's rows to the sums, once: false when (shard, batch) was applied before (nothing is added). */
+  /** Append a batch's rows to the parts, once: false when (shard, batch) was applied before (nothing is added). */
   async apply(shard: number, batch: number, rows: readonly PartialRow[]): Promise<boolean> {
     const client = await this.pool.connect();
     try {
@@ -78,18 +86,11 @@ export class BatchStore {
         await client.query("ROLLBACK");
         return false;
       }
-      // Every worker's transaction takes its rows' locks in one order (by kind, then key, then key2): two shards
-      // adding to the same query then wait for each other instead of deadlocking.
-      const sorted = [...rows].sort(
-        (x, y) => x.kind - y.kind || compare(x.key, y.key) || compare(x.key2, y.key2),
-      );
-      for (let i = 0; i < sorted.length; i += CHUNK) {
-        const part = sorted.slice(i, i + CHUNK);
+      for (let i = 0; i < rows.length; i += CHUNK) {
+        const part = rows.slice(i, i + CHUNK);
         await client.query(
-          `INSERT INTO qm_batch_sum (kind, key, key2, a, b, first)
-           SELECT * FROM unnest($1::smallint[], $2::text[], $3::text[], $4::bigint[], $5::bigint[], $6::bigint[])
-           ON CONFLICT (kind, key, key2) DO UPDATE SET a = qm_batch_sum.a + EXCLUDED.a,
-             b = qm_batch_sum.b + EXCLUDED.b, first = LEAST(qm_batch_sum.first, EXCLUDED.first)`,
+          `INSERT INTO qm_batch_part (kind, key, key2, a, b, first)
+           SELECT * FROM unnest($1::smallint[], $2::text[], $3::text[], $4::bigint[], $5::bigint[], $6::bigint[])`,
           [
             part.map((r) => r.kind),
             part.map((r) => r.key),
@@ -110,14 +111,46 @@ export class BatchStore {
     }
   }
 
+  /**
+   * Sum every applied part into `qm_batch_sum` (after every shard has finished): one GROUP BY into the table
+   * without its key, the key built after (measured 9 s against 32 s with the key kept, on 2.8M parts).
+   */
+  async sum(): Promise<void> {
+    const client = await this.pool.connect();
+    try {
+      await client.query("BEGIN");
+      await client.query("SET LOCAL work_mem = '256MB'");
+      await client.query("SET LOCAL maintenance_work_mem = '512MB'");
+      await client.query("TRUNCATE qm_batch_sum");
+      await client.query("ALTER TABLE qm_batch_sum DROP CONSTRAINT IF EXISTS qm_batch_sum_pkey");
+      await client.query(
+        `INSERT INTO qm_batch_sum (kind, key, key2, a, b, first)
+         SELECT kind, key, key2, sum(a), sum(b), min(first) FROM qm_batch_part GROUP BY kind, key, key2`,
+      );
+      await client.query("ALTER TABLE qm_batch_sum ADD PRIMARY KEY (kind, key, key2)");
+      await client.query("COMMIT");
+    } catch (e) {
+      await client.query("ROLLBACK").catch(() => {});
+      throw e;
+    } finally {
+      client.release();
+    }
+  }
+
   /** Shard `shard` has applied all `batches` of its batches (`users` users); its worker used `usage`. */
-  async finish(shard: number, batches: number, users: number, usage: WorkerUsage): Promise<void> {
+  async finish(
+    shard: number,
+    batches: number,
+    users: number,
+    usage: WorkerUsage,
+    result = "",
+  ): Promise<void> {
     await this.pool.query(
-      `INSERT INTO qm_batch_shard (shard, batches, users, rss_kib, cpu_ms, wall_ms, rows_sent, bytes_sent)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+      `INSERT INTO qm_batch_shard (shard, batches, users, rss_kib, cpu_ms, wall_ms, rows_sent, bytes_sent, result)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
        ON CONFLICT (shard) DO UPDATE SET batches = EXCLUDED.batches, users = EXCLUDED.users,
          rss_kib = EXCLUDED.rss_kib, cpu_ms = EXCLUDED.cpu_ms, wall_ms = EXCLUDED.wall_ms,
-         rows_sent = EXCLUDED.rows_sent, bytes_sent = EXCLUDED.bytes_sent`,
+         rows_sent = EXCLUDED.rows_sent, bytes_sent = EXCLUDED.bytes_sent, result = EXCLUDED.result`,
       [
         shard,
         batches,
@@ -127,6 +160,7 @@ export class BatchStore {
         Math.round(usage.wallMs),
         usage.rowsSent,
         usage.bytesSent,
+        result,
       ],
     );
   }
@@ -142,7 +176,10 @@ export class BatchStore {
       wall_ms: string;
       rows_sent: string;
       bytes_sent: string;
-    }>("SELECT shard, batches, users, rss_kib, cpu_ms, wall_ms, rows_sent, bytes_sent FROM qm_batch_shard");
+      result: string;
+    }>(
+      "SELECT shard, batches, users, rss_kib, cpu_ms, wall_ms, rows_sent, bytes_sent, result FROM qm_batch_shard",
+    );
     return new Map(
       r.rows.map((x) => [
         x.shard,
@@ -156,6 +193,7 @@ export class BatchStore {
             rowsSent: Number(x.rows_sent),
             bytesSent: Number(x.bytes_sent),
           },
+          result: x.result,
         },
       ]),
     );
@@ -206,8 +244,4 @@ export class BatchStore {
   async close(): Promise<void> {
     await this.pool.end();
   }
-}
-
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

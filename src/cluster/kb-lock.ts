@@ -35,7 +35,28 @@ function mtimeMs(path: string): number {
   }
 }
 
-function tryLock(path: string): boolean {
+/** The pid in a lock file, NaN when it has none (yet); undefined when the file is gone. */
+function holderOf(path: string): number | undefined {
+  try {
+    return Number(readFileSync(path, "utf8"));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether the lock file at `path`, holding `holder`, was left by a process that is gone. */
+function abandoned(path: string, holder: number): boolean {
+  // An empty file is a holder between its create and its write, or one killed right there (then old).
+  return Number.isInteger(holder) && holder > 0 ? !alive(holder) : Date.now() - mtimeMs(path) > 10_000;
+}
+
+/**
+ * Take the lock at `path` if it is free; remove it when its holder is gone (the next round may take it).
+ * Removing an abandoned lock is itself done under a second lock (`.takeover`), re-reading the holder there: two
+ * processes that both saw the dead holder used to remove in turn the dead one's lock and then the lock the first
+ * of them had meanwhile taken, so two loads ran at once. `beforeTakeover` is for tests (another process's turn).
+ */
+export function tryLock(path: string, beforeTakeover?: () => void): boolean {
   try {
     const fd = openSync(path, "wx");
     writeSync(fd, String(process.pid));
@@ -43,16 +64,29 @@ function tryLock(path: string): boolean {
     return true;
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
-    let holder = Number.NaN;
+    const holder = holderOf(path);
+    if (holder === undefined || !abandoned(path, holder)) return false; // released meanwhile, or held
+    beforeTakeover?.();
+    const takeover = `${path}.takeover`;
     try {
-      holder = Number(readFileSync(path, "utf8"));
-    } catch {
-      return false; // released meanwhile: try again on the next round
+      const fd = openSync(takeover, "wx");
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+      // Another process is taking over; one killed while at it leaves its file, removed once old.
+      const other = holderOf(takeover);
+      if (other !== undefined && abandoned(takeover, other) && Date.now() - mtimeMs(takeover) > 10_000)
+        rmSync(takeover, { force: true });
+      return false;
     }
-    // An empty file is a holder between its create and its write, or one killed right there (then old).
-    const dead =
-      Number.isInteger(holder) && holder > 0 ? !alive(holder) : Date.now() - mtimeMs(path) > 10_000;
-    if (dead) rmSync(path, { force: true });
+    try {
+      // Only the holder removes a live lock; under the takeover lock the file is the dead one's or a new holder's.
+      const now = holderOf(path);
+      if (now !== undefined && abandoned(path, now)) rmSync(path, { force: true });
+    } finally {
+      rmSync(takeover, { force: true });
+    }
     return false;
   }
 }

@@ -35,6 +35,12 @@ export interface ReadOptions {
    * (an original and its release) share one, so a text both hold is held once.
    */
   strings?: StringTable;
+  /**
+   * Read only the lines of the users this takes: in a layout whose user is the first field (AOL, Excite) other
+   * users' lines are skipped unparsed, so a shard's worker does not parse the whole log; bad lines among them are
+   * then not seen (a cluster run's coordinator checks the whole input before its workers read it).
+   */
+  keepUser?: (user: string) => boolean;
 }
 
 /** An opened log: its layout is known before the first record is read, so output can mirror it. */
@@ -154,6 +160,8 @@ async function* readRecords(
   const codec = codecs[format];
   const size = opts.batchSize ?? 256;
   const keepSource = opts.keepSource ?? true;
+  const keepUser = opts.keepUser;
+  const userOf = keepUser === undefined ? undefined : codec.userOf;
   let batch: LogRecord[] = [];
   for (const file of files) {
     const bad = (line: number, reason: string, raw: string) => {
@@ -184,7 +192,12 @@ async function* readRecords(
           continue;
         }
         for (; blanks > 0; blanks--) bad(blankFrom++, "empty line", "");
+        if (userOf !== undefined) {
+          const user = userOf(text);
+          if (user !== undefined && !keepUser!(user)) continue;
+        }
         const rec = codec.parse(text, classified);
+        if (keepUser !== undefined && typeof rec !== "string" && !keepUser(rec.user)) continue;
         if (typeof rec === "string") {
           bad(lineNo, rec, text);
           continue;

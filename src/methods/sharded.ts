@@ -76,6 +76,17 @@ export interface ShardedRelease<P> {
   addUser(block: readonly LogRecord[], order: (r: LogRecord) => number, table: PartialTable, params: P): void;
   /** The adder of a later pass (`AnotherPass`), from the coordinator's input for it. */
   readonly later?: (input: unknown, params: P) => UserAdder;
+  /**
+   * The release written by the workers instead of the coordinator alone (a method whose release is a per-user
+   * filter once the decision is known): the coordinator decides from the sums (`decide`, JSON for every worker),
+   * each worker writes its shard's users' released records (`write`, in log order, one user's records per
+   * `out.write`), the coordinator merges the shards' parts in log order and their releases (`merge`: the counts).
+   */
+  readonly parts?: {
+    decide(sums: SummedRows, params: P, ctx: MethodContext): Promise<unknown>;
+    write(decision: unknown, log: UserPasses, params: P, out: ReleaseSink): Promise<Release>;
+    merge(decision: unknown, shards: readonly Release[], params: P): Release;
+  };
   /** Decide once from the summed rows (asking for more passes if the method needs them), then write the release. */
   release(
     sums: SummedRows,

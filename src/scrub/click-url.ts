@@ -215,6 +215,23 @@ export class ClickUsers {
     return c;
   }
 
+  /** The URLs (trimmed, lower-cased) only one user clicked, one a line: all {@link singleUser} needs, to ship. */
+  toLines(): string[] {
+    const out: string[] = [];
+    for (const [key, id] of this.ids) if (this.owner[id] !== null) out.push(key);
+    return out;
+  }
+
+  /** Counts made by {@link toLines} (the names are not in them: see {@link NameUsers.toJSON}). */
+  static fromLines(lines: Iterable<string>): ClickUsers {
+    const c = new ClickUsers();
+    for (const key of lines) {
+      c.ids.set(key, c.owner.length);
+      c.owner.push("");
+    }
+    return c;
+  }
+
   /** Whether exactly one user clicked `url` in the counted log. */
   singleUser(url: string): boolean {
     const key = url.trim().toLowerCase();

@@ -10,10 +10,17 @@ import type { LogFormat, LogRecord } from "../log/record.ts";
 import { userBlocks } from "../log/user-blocks.ts";
 import type { AllowList } from "../scrub/allow-list.ts";
 import { ClickUsers } from "../scrub/click-url.ts";
+import type { NameEvidence } from "../scrub/recognizer.ts";
 import { emptyCounts, type ScrubCounts } from "../scrub/scrub-log.ts";
 import { ScrubTrace, tracedScrub } from "../scrub/scrub-trace.ts";
 import { createScrubber } from "../scrub/scrubber.ts";
 import type { Progress } from "../util/progress.ts";
+
+/** Cross-user evidence for the scrubber: the clicks only one user made, and each name's users. */
+export interface CrossUserEvidence {
+  readonly clicks: ClickUsers;
+  readonly names: NameEvidence;
+}
 
 /** Passes over a log by user (structurally `UserPasses` of src/methods/method.ts). */
 export interface LogPasses {
@@ -38,6 +45,8 @@ export async function scrubbedPasses(
         readonly counts: ScrubCounts;
         /** Drop the clicks only one user made (a cross-user rule: only for methods that allow such evidence). */
         readonly singleUserClicks?: boolean;
+        /** The whole log's cross-user evidence, counted before (a cluster's coordinator): no counting pass then. */
+        readonly evidence?: CrossUserEvidence;
       }
     | undefined,
   progress?: Progress,
@@ -45,8 +54,8 @@ export async function scrubbedPasses(
   open: (inputs: readonly string[], opts: ReadOptions) => Promise<OpenedLog> = openLog,
 ): Promise<LogPasses> {
   const again = { format: first.format, lenient: true };
-  let clicks: ClickUsers | undefined;
-  if (scrub && scrub.singleUserClicks !== false) {
+  let clicks: ClickUsers | undefined = scrub?.evidence?.clicks;
+  if (scrub && scrub.singleUserClicks !== false && clicks === undefined) {
     progress?.start(
       "counting each clicked URL's and each name's users (cross-user evidence for the scrubber)",
     );
@@ -58,7 +67,9 @@ export async function scrubbedPasses(
       progress?.stop();
     }
   }
-  const scrubber = scrub ? createScrubber({ allow: scrub.allow, nameUsers: clicks?.names }) : undefined;
+  const scrubber = scrub
+    ? createScrubber({ allow: scrub.allow, nameUsers: scrub.evidence?.names ?? clicks?.names })
+    : undefined;
   // The first pass's decisions, replayed by the later ones: the scrubber runs again only on changed queries.
   const trace = new ScrubTrace();
   let passes = 0;

@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import pg from "pg";
@@ -188,4 +188,45 @@ test("cluster run --method graph: a worker killed with -9 mid-run is restarted; 
   } finally {
     await db.end();
   }
+});
+
+test("cluster run --method threshold: a worker killed with -9 while writing its part of the release is restarted; the release is anonymize's", {
+  skip,
+  timeout: 240_000,
+}, async () => {
+  const want = single("threshold", ["--k", "3"]);
+  const out = join(dir, "cluster-threshold-killed.tsv");
+  const run = spawn(process.execPath, runArgs("threshold", { k: 3 }, out, 50), {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  run.stdout?.on("data", (d: Buffer) => {
+    stdout += d.toString();
+  });
+  run.stderr?.on("data", (d: Buffer) => {
+    stderr += d.toString();
+  });
+  const done = exited(run);
+  // Shard 0's release-pass worker, once its part is open (a temporary file, not yet moved into place).
+  const partOpen = () =>
+    readdirSync(dir)
+      .filter((d) => d.startsWith(".querymask-cluster-run-"))
+      .some((d) => readdirSync(join(dir, d)).some((f) => f.startsWith(".release-0-0.part.")));
+  let worker: number[] = [];
+  await until(
+    () => {
+      worker = childrenOf(run.pid!, (a) => a.some((x) => x.endsWith("release-0.json")) && a.includes("0"));
+      return worker.length === 1 && partOpen();
+    },
+    150_000,
+    "shard 0 writing its part of the release",
+  );
+  process.kill(worker[0]!, "SIGKILL");
+  assert.equal(await done, 0, stderr);
+  assert.match(stderr, /batch-0-release \(pid \d+\) was killed by SIGKILL; restarting \(1\/5\)/);
+  assert.equal(readFileSync(out, "utf8"), want.bytes);
+  const summary = JSON.parse(stdout) as Record<string, unknown>;
+  assert.equal(summary["worker restarts"], 1);
+  sameCounts(summary, want.summary);
 });

@@ -7,7 +7,7 @@ import { spawn } from "node:child_process";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { isFresh, withBuildLock } from "../../src/cluster/kb-lock.ts";
+import { isFresh, tryLock, withBuildLock } from "../../src/cluster/kb-lock.ts";
 import { tempDir } from "../helpers/tmp.ts";
 
 const LOCK = join(import.meta.dirname, "../../src/cluster/kb-lock.ts");
@@ -93,4 +93,27 @@ test("a lock whose holder died is taken over; the lock is gone after the load", 
   writeFileSync(`${snapshot}.lock`, String(dead.pid));
   assert.equal(await withBuildLock(async () => 42, snapshot, 10), 42);
   assert.throws(() => readFileSync(`${snapshot}.lock`), /ENOENT/);
+});
+
+test("taking over a dead holder's lock never removes the lock another process took meanwhile", async () => {
+  const dir = tempDir("querymask-kb-lock-");
+  const lock = join(dir, "knowledge-base.json.lock");
+  const dead = spawn(process.execPath, ["-e", "0"]);
+  await new Promise((res) => dead.once("exit", res));
+  writeFileSync(lock, String(dead.pid));
+  // This process saw the dead holder; before it acts, another process takes over and locks (a live pid: ours).
+  const other = process.pid;
+  const took = tryLock(lock, () => {
+    rmSync(lock);
+    writeFileSync(lock, String(other));
+  });
+  assert.equal(took, false);
+  assert.equal(readFileSync(lock, "utf8"), String(other), "the other process's lock is still there");
+  assert.throws(() => readFileSync(`${lock}.takeover`), /ENOENT/);
+  // Without the interleaving, the dead holder's lock is removed and the next try takes it.
+  writeFileSync(lock, String(dead.pid));
+  assert.equal(tryLock(lock), false);
+  assert.throws(() => readFileSync(lock), /ENOENT/);
+  assert.equal(tryLock(lock), true);
+  assert.equal(readFileSync(lock, "utf8"), String(process.pid));
 });

@@ -82,6 +82,19 @@ test("without them, cluster and serve --cluster name every package to install in
   );
 });
 
+test("without them, cluster's help and cluster run's help print (the clients load only to run)", () => {
+  for (const [args, usage] of [
+    [["cluster", "--help"], /^Usage: querymask cluster \[options\] \[command\]/],
+    [["cluster", "run", "--help"], /^Usage: querymask cluster run \[options\] <log\.\.\.>/],
+    [["cluster", "worker", "batch", "--help"], /^Usage: querymask cluster worker batch \[options\]/],
+  ] as const) {
+    const r = cli(...args);
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, usage);
+    assert.equal(r.stderr, "");
+  }
+});
+
 test("without them, anonymize and the library API work", () => {
   const out = join(dir, "swap.tsv");
   const a = cli("anonymize", "--method", "swap", "--k", "2", log, "-o", out, "-q", "--json");

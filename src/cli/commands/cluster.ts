@@ -7,14 +7,9 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { dirname, resolve } from "node:path";
 import type { Command } from "commander";
-import { runAnonymizeWorker } from "../../cluster/anonymize-worker.ts";
-import { runBatchCluster, runBatchWorker } from "../../cluster/batch-run.ts";
-import { type Bus, openBus } from "../../cluster/bus.ts";
-import { runClassifyWorker } from "../../cluster/classify-worker.ts";
+import type { Bus } from "../../cluster/bus.ts";
 import { checkConfig, writeConfig } from "../../cluster/config.ts";
-import { releasedRecords } from "../../cluster/export.ts";
-import { type IngestResult, ingest } from "../../cluster/ingest.ts";
-import { runProfileWriter } from "../../cluster/profile-writer.ts";
+import type { IngestResult } from "../../cluster/ingest.ts";
 import {
   type ClusterConfig,
   clusterConfig,
@@ -26,7 +21,6 @@ import {
   serverArgs,
 } from "../../cluster/servers.ts";
 import { Supervisor } from "../../cluster/supervisor.ts";
-import { resetStreams } from "../../cluster/topology.ts";
 import { writeFileAtomic } from "../../log/atomic.ts";
 import { describeGuarantee } from "../../log/guarantee.ts";
 import { openLog } from "../../log/read.ts";
@@ -35,9 +29,9 @@ import { writeBatches } from "../../log/write.ts";
 import { clusterMethod, clusterMethods, loadMethod } from "../../methods/registry.ts";
 import { scrubCounts } from "../../pipeline/release.ts";
 import { diagnosticsPath, disclose, disclosedProgress } from "../../pipeline/summary.ts";
-import { PgProfileStore } from "../../profile/pg-store.ts";
 import { ClickUsers, dropSingleUserClick } from "../../scrub/click-url.ts";
 import { sortByTime } from "../../stream/time-order.ts";
+import { NATS_PACKAGES, requirePeers } from "../missing-package.ts";
 import { addParamFlags, givenParamsWithJson } from "../param-flags.ts";
 import {
   addInputOptions,
@@ -59,6 +53,12 @@ interface ServerFlags {
   natsMonitorPort: number;
   pgPort: number;
 }
+
+/**
+ * The NATS and PostgreSQL clients are loaded by the commands that use them, not when the command is registered:
+ * `cluster --help` and `cluster run --help` work without them installed.
+ */
+const bus_ = () => import("../../cluster/bus.ts");
 
 function serverOptions(cmd: Command): Command {
   return cmd
@@ -119,7 +119,11 @@ export function register(program: Command): void {
     .command("cluster")
     .description(
       "run the pipeline distributed on NATS JetStream and PostgreSQL (loopback, the project's own ports)",
-    );
+    )
+    // Before any subcommand's action (not for its help): every missing client named at once, exit 2.
+    .hook("preAction", async () => {
+      await requirePeers([...NATS_PACKAGES, "pg"], "querymask cluster (NATS JetStream and PostgreSQL)");
+    });
 
   quietOption(
     serverOptions(
@@ -170,6 +174,8 @@ export function register(program: Command): void {
   )
     .option("--shard <s>", "classify shard, 0 … the run's shards − 1", intArg(0), 0)
     .action(async (f: ServerFlags & { shard: number }) => {
+      const { openBus } = await bus_();
+      const { runClassifyWorker } = await import("../../cluster/classify-worker.ts");
       const bus = await openBus(natsUrl(configOf(f)), `classify-${f.shard}`);
       const stop = new AbortController();
       process.once("SIGTERM", () => stop.abort());
@@ -187,6 +193,8 @@ export function register(program: Command): void {
   )
     .requiredOption("--partition <p>", "partition number", intArg(0))
     .action(async (f: ServerFlags & { partition: number }) => {
+      const { openBus } = await bus_();
+      const { runAnonymizeWorker } = await import("../../cluster/anonymize-worker.ts");
       const bus = await openBus(natsUrl(configOf(f)), `anonymize-${f.partition}`);
       const stop = new AbortController();
       process.once("SIGTERM", () => stop.abort());
@@ -208,6 +216,7 @@ export function register(program: Command): void {
     .requiredOption("--config <file>", "the run's configuration (written by cluster run)")
     .requiredOption("--shard <s>", "users' shard, 0 … the run's workers − 1", intArg(0))
     .action(async (f: ServerFlags & { config: string; shard: number }) => {
+      const { runBatchWorker } = await import("../../cluster/batch-run.ts");
       await runBatchWorker(pgUrl(configOf(f)), f.config, f.shard);
     });
   quietOption(
@@ -218,6 +227,9 @@ export function register(program: Command): void {
     .option("--until-end", "stop once every partition's end of stream is applied")
     .action(async (f: ServerFlags & { untilEnd?: boolean }) => {
       const c = configOf(f);
+      const { openBus } = await bus_();
+      const { runProfileWriter } = await import("../../cluster/profile-writer.ts");
+      const { PgProfileStore } = await import("../../profile/pg-store.ts");
       const bus = await openBus(natsUrl(c), "profile");
       const store = await PgProfileStore.open(pgUrl(c));
       const stop = new AbortController();
@@ -337,6 +349,11 @@ export function register(program: Command): void {
       }
     }
     const t0 = performance.now();
+    const { openBus } = await bus_();
+    const { resetStreams } = await import("../../cluster/topology.ts");
+    const { ingest } = await import("../../cluster/ingest.ts");
+    const { releasedRecords } = await import("../../cluster/export.ts");
+    const { PgProfileStore } = await import("../../profile/pg-store.ts");
     const bus: Bus = await openBus(natsUrl(c), "run");
     try {
       await resetStreams(bus.jsm);
@@ -436,6 +453,7 @@ async function batchRun(
 ): Promise<void> {
   const t0 = performance.now();
   const method = await loadMethod(f.method);
+  const { runBatchCluster } = await import("../../cluster/batch-run.ts");
   const run = await runBatchCluster({
     pgUrl: pgUrl(c),
     inputs,
@@ -454,7 +472,10 @@ async function batchRun(
   const perProcess: Record<string, number> = {};
   run.usage.workers.forEach((pass, p) => {
     pass.forEach((u, s) => {
-      const who = `worker ${s}${run.passes > 1 ? ` pass ${p + 1}` : ""}`;
+      const who =
+        p >= run.passes
+          ? `worker ${s} release`
+          : `worker ${s}${run.passes + run.releasePasses > 1 ? ` pass ${p + 1}` : ""}`;
       perProcess[`${who} peak RSS (MiB)`] = mib(u.rssKiB);
       perProcess[`${who} CPU (s)`] = u.cpuMs / 1000;
       perProcess[`${who} wall (s)`] = u.wallMs / 1000;
@@ -472,8 +493,17 @@ async function batchRun(
       passes: run.passes,
       "worker restarts": run.restarts,
       ...(run.scrub ? scrubCounts(run.scrub) : {}),
+      "seconds (check)": run.seconds.check,
       "seconds (workers)": run.seconds.workers,
+      "seconds (summing)": run.seconds.summing,
       "seconds (release)": run.seconds.release,
+      ...(run.releasePasses > 0
+        ? {
+            "release passes": run.releasePasses,
+            "seconds (release: workers' parts)": run.seconds.releaseWorkers,
+            "seconds (release: merge)": run.seconds.merge,
+          }
+        : {}),
       ...perProcess,
     },
     notes: run.release.notes,

@@ -5,7 +5,6 @@
  * `register(program)` (which defines the command's arguments, options and action), plus one entry here.
  */
 import type { Command } from "commander";
-import { NATS_PACKAGES, requirePeers } from "../missing-package.ts";
 
 export type RegisterCommand = (program: Command) => void;
 
@@ -105,10 +104,8 @@ export const commands: readonly CommandEntry[] = [
     name: "cluster",
     description:
       "run the pipeline distributed on NATS JetStream and PostgreSQL (loopback, the project's own ports)",
-    // Their clients are optional peers: a missing one is named with the others before the command's imports fail.
-    load: async () => {
-      await requirePeers([...NATS_PACKAGES, "pg"], "querymask cluster (NATS JetStream and PostgreSQL)");
-      return import("./cluster.ts");
-    },
+    // Their clients are optional peers, loaded by the subcommands that run (./cluster.ts checks them before any
+    // action, naming every missing one), so `cluster --help` and `cluster run --help` work without them.
+    load: () => import("./cluster.ts"),
   },
 ];

@@ -5,7 +5,13 @@
  */
 import type { LogRecord } from "../record.ts";
 import { formatAolTime, parseAolTimeIn } from "../time.ts";
-import { checkTsvField, type LineCodec, strayCarriageReturn, UnwritableRecord } from "./codec.ts";
+import {
+  checkTsvField,
+  firstTsvField,
+  type LineCodec,
+  strayCarriageReturn,
+  UnwritableRecord,
+} from "./codec.ts";
 
 const HEADER = "AnonID\tQuery\tQueryTime\tItemRank\tClickURL";
 const HEADER_CLASSIFIED = `${HEADER}\tCategory\tUnit`;
@@ -27,6 +33,7 @@ function wholeNumber(s: string, from: number, to: number): number {
 
 export const aolCodec: LineCodec = {
   format: "aol",
+  userOf: firstTsvField,
 
   parse(line, classified) {
     // Hot path (once per line): fields are cut with indexOf rather than split() to avoid an array per line.

@@ -17,6 +17,17 @@ export interface LineCodec {
   header(classified: boolean): string | undefined;
   /** If `line` is this layout's header, whether it declares the classifier columns; otherwise undefined. */
   readHeader(line: string): { classified: boolean } | undefined;
+  /**
+   * The user id of a data line without parsing the rest (a reader skipping other users' lines), or undefined when
+   * the layout cannot tell it cheaply (the line is then parsed).
+   */
+  userOf?(line: string): string | undefined;
+}
+
+/** {@link LineCodec.userOf} of a tab-separated layout whose first field is the user. */
+export function firstTsvField(line: string): string | undefined {
+  const tab = line.indexOf("\t");
+  return tab > 0 ? line.slice(0, tab) : undefined;
 }
 
 /** A record that the output layout cannot represent (a tab inside a TSV field, a click in Excite…). */

@@ -4,10 +4,17 @@
  */
 import type { LogRecord } from "../record.ts";
 import { fitsExcite, formatExciteTime, parseExciteTime } from "../time.ts";
-import { checkTsvField, type LineCodec, strayCarriageReturn, UnwritableRecord } from "./codec.ts";
+import {
+  checkTsvField,
+  firstTsvField,
+  type LineCodec,
+  strayCarriageReturn,
+  UnwritableRecord,
+} from "./codec.ts";
 
 export const exciteCodec: LineCodec = {
   format: "excite",
+  userOf: firstTsvField,
 
   parse(line) {
     const f = line.split("\t");

@@ -5,7 +5,8 @@
  */
 import { groupEvents } from "../../log/events.ts";
 import type { Progress } from "../../util/progress.ts";
-import type { Method, Release, ReleaseSink, UserPasses } from "../method.ts";
+import { type Method, NO_GUARANTEE, type Release, type ReleaseSink, type UserPasses } from "../method.ts";
+import type { SummedRows } from "../sharded.ts";
 import { dropQueries, dropQueriesByUser } from "./drop-queries.ts";
 import { type ThresholdParams, thresholdDeclaration } from "./meta.ts";
 
@@ -75,17 +76,55 @@ export const threshold: Method<ThresholdParams> = {
       for (const e of groupEvents(block)) typed.add(e.query);
       for (const q of typed) table.add(QUERY_USERS, q, "", 1, 0, 0);
     },
+    parts: {
+      async decide(sums, params): Promise<CommonQueries> {
+        const { common, distinct } = await commonOfSums(sums, params.k);
+        return { common: [...common], distinct };
+      },
+      write(decision, log, _params, out) {
+        const d = decision as CommonQueries;
+        const common = new Set(d.common);
+        return dropQueriesByUser(
+          log,
+          (q) => common.has(q),
+          { distinct: d.distinct, released: common.size },
+          out,
+        );
+      },
+      merge(decision, shards) {
+        const d = decision as CommonQueries;
+        // Every count is a sum over users but the queries', which are the whole log's (the decision's).
+        const counts: Record<string, number> = {};
+        for (const s of shards)
+          for (const [k, v] of Object.entries(s.counts)) counts[k] = (counts[k] ?? 0) + v;
+        counts["queries removed"] = d.distinct - d.common.length;
+        counts["queries released"] = d.common.length;
+        return { counts, guarantee: NO_GUARANTEE };
+      },
+    },
     async release(sums, log, params, ctx, out) {
-      const common = new Set<string>();
-      let distinct = 0;
-      for await (const page of sums.rows(QUERY_USERS)) {
-        distinct += page.length;
-        for (const r of page) if (r.a >= params.k) common.add(r.key);
-      }
+      const { common, distinct } = await commonOfSums(sums, params.k);
       return writeCommon(log, common, distinct, ctx.progress, out);
     },
   },
 };
+
+/** The decision the workers write their parts of the release from: the queries released, and how many there were. */
+interface CommonQueries {
+  readonly common: readonly string[];
+  readonly distinct: number;
+}
+
+/** The queries at least `k` users typed, from the summed users per query. */
+async function commonOfSums(sums: SummedRows, k: number): Promise<{ common: Set<string>; distinct: number }> {
+  const common = new Set<string>();
+  let distinct = 0;
+  for await (const page of sums.rows(QUERY_USERS)) {
+    distinct += page.length;
+    for (const r of page) if (r.a >= k) common.add(r.key);
+  }
+  return { common, distinct };
+}
 
 /** The release of the queries in `common`, written from the log read by user. */
 async function writeCommon(
