@@ -36,13 +36,28 @@ export function blockUsers(
   minSize: number,
 ): number[][] {
   const keys = profiles.map((p) => dominantPath(space, p));
-  const order = profiles.map((_, i) => i);
-  order.sort((a, b) => {
-    const ka = keys[a]!;
-    const kb = keys[b]!;
-    for (let i = 0; i < Math.min(ka.length, kb.length); i++) if (ka[i] !== kb[i]) return ka[i]! - kb[i]!;
-    return ka.length - kb.length || a - b;
-  });
+  return cutBlocks(profiles.length, (a, b) => comparePaths(keys[a]!, keys[b]!), blockSize, minSize);
+}
+
+/** Dominant paths compared element by element, a path before its extensions. */
+export function comparePaths(ka: ArrayLike<number>, kb: ArrayLike<number>): number {
+  for (let i = 0; i < Math.min(ka.length, kb.length); i++) if (ka[i] !== kb[i]) return ka[i]! - kb[i]!;
+  return ka.length - kb.length;
+}
+
+/**
+ * Users 0…n−1 sorted by `compare` of their paths (ties by index, so the order is total and the blocks do not
+ * depend on the sort), cut into blocks as the module comment says. Shared with the log read by user, which
+ * keeps the paths packed instead of as profiles.
+ */
+export function cutBlocks(
+  n: number,
+  compare: (a: number, b: number) => number,
+  blockSize: number,
+  minSize: number,
+): number[][] {
+  const order = Array.from({ length: n }, (_, i) => i);
+  order.sort((a, b) => compare(a, b) || a - b);
   const blocks: number[][] = [];
   for (let i = 0; i < order.length; i += blockSize) blocks.push(order.slice(i, i + blockSize));
   const last = blocks[blocks.length - 1];

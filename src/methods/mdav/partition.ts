@@ -33,27 +33,42 @@ export async function semanticPartition(
   opts: PartitionOptions,
 ): Promise<Int32Array[]> {
   const n = profiles.length;
-  if (opts.variant === "exact" || n <= opts.blockSize) {
+  if (partitionsWhole(opts, n)) {
     opts.progress?.start("mdav: distances", n);
     const clusters = exactSemanticPartition(space, profiles, opts.k, () => opts.progress?.tick());
     opts.progress?.stop();
     return clusters;
   }
   const blocks = blockUsers(space, profiles, opts.blockSize, 2 * opts.k);
+  return partitionBlocks(space, blocks, (u) => profiles[u]!, opts);
+}
+
+/** Whether {@link semanticPartition} runs exact MDAV on all `n` users at once (else on blocks). */
+export function partitionsWhole(opts: Pick<PartitionOptions, "variant" | "blockSize">, n: number): boolean {
+  return opts.variant === "exact" || n <= opts.blockSize;
+}
+
+/**
+ * The blocked variant's partition once the blocks are cut: exact MDAV on each block (in worker threads or in
+ * this one), clusters in block order with global user indices. `profileOf(u)` gives user u's profile, so a caller
+ * can make the profiles of one block at a time.
+ */
+export async function partitionBlocks(
+  space: CategorySpace,
+  blocks: readonly number[][],
+  profileOf: (u: number) => Profile,
+  opts: Pick<PartitionOptions, "k" | "workers" | "progress">,
+): Promise<Int32Array[]> {
   const workers = Math.min(opts.workers ?? availableParallelism(), blocks.length);
   opts.progress?.start("mdav: blocks", blocks.length);
   const local =
     workers <= 0
       ? blocks.map((b) => {
-          const c = exactSemanticPartition(
-            space,
-            b.map((u) => profiles[u]!),
-            opts.k,
-          );
+          const c = exactSemanticPartition(space, b.map(profileOf), opts.k);
           opts.progress?.tick();
           return c;
         })
-      : await inWorkers(space, profiles, blocks, opts.k, workers, () => opts.progress?.tick());
+      : await inWorkers(space, profileOf, blocks, opts.k, workers, () => opts.progress?.tick());
   opts.progress?.stop();
   const out: Int32Array[] = [];
   local.forEach((clusters, b) => {
@@ -65,7 +80,7 @@ export async function semanticPartition(
 
 async function inWorkers(
   space: CategorySpace,
-  profiles: readonly Profile[],
+  profileOf: (u: number) => Profile,
   blocks: readonly number[][],
   k: number,
   count: number,
@@ -79,7 +94,7 @@ async function inWorkers(
       const send = () => {
         if (next >= blocks.length) return resolve();
         const id = next++;
-        const msg: BlockMessage = { type: "block", id, k, profiles: blocks[id]!.map((u) => profiles[u]!) };
+        const msg: BlockMessage = { type: "block", id, k, profiles: blocks[id]!.map(profileOf) };
         w.postMessage(msg);
       };
       w.on("message", (a: BlockAnswer) => {
