@@ -217,6 +217,7 @@ export class ClickUsers {
 
   /** The URLs (trimmed, lower-cased) only one user clicked, one a line: all {@link singleUser} needs, to ship. */
   toLines(): string[] {
+    if (this.single !== undefined) return [...this.single];
     const out: string[] = [];
     for (const [key, id] of this.ids) if (this.owner[id] !== null) out.push(key);
     return out;
@@ -225,10 +226,7 @@ export class ClickUsers {
   /** Counts made by {@link toLines} (the names are not in them: see {@link NameUsers.toJSON}). */
   static fromLines(lines: Iterable<string>): ClickUsers {
     const c = new ClickUsers();
-    for (const key of lines) {
-      c.ids.set(key, c.owner.length);
-      c.owner.push("");
-    }
+    c.single = new Set(lines);
     return c;
   }
 
