@@ -243,3 +243,28 @@ describe("single-user clicks asked by row", () => {
     );
   });
 });
+
+describe("single-user clicks shipped as lines (a cluster coordinator's evidence)", () => {
+  it("fromLines(toLines()) gives every URL's verdict, whether taken before or after the counts settle", () => {
+    const click = fc.record({
+      user: fc.constantFrom("u1", "u2", "u3"),
+      url: fc.constantFrom("http://a.example", "http://B.example ", "http://c.example", ""),
+    });
+    fc.assert(
+      fc.property(fc.array(click, { maxLength: 30 }), fc.boolean(), (clicks, settleFirst) => {
+        const counted = new ClickUsers().add(
+          clicks.map((c, i) => ({ user: c.user, query: `q${i}`, time: i, clickUrl: c.url })),
+        );
+        const expected = ["http://a.example", "http://b.example", "http://c.example"].map((u) =>
+          counted.singleUser(u),
+        );
+        if (settleFirst) counted.settle();
+        const shipped = ClickUsers.fromLines(counted.toLines());
+        const got = ["http://a.example", "http://B.EXAMPLE", " http://c.example"].map((u) =>
+          shipped.singleUser(u),
+        );
+        assert.deepEqual(got, expected);
+      }),
+    );
+  });
+});
