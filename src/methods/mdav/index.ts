@@ -18,7 +18,7 @@ import { userLogs } from "../../semantic/user-logs.ts";
 import { type Progress, silentProgress } from "../../util/progress.ts";
 import type { Rng } from "../../util/random.ts";
 import type { Method, MethodContext, Release } from "../method.ts";
-import { anonymizeWhenItFits, checkClusterK, checkHeap } from "./limits.ts";
+import { anonymizeWhenItFits, checkClusterK, checkHeap, heldRows } from "./limits.ts";
 import { type MdavParams, mdavDeclaration } from "./meta.ts";
 import { semanticPartition, type Variant } from "./partition.ts";
 import { buildRelease } from "./release.ts";
@@ -152,6 +152,9 @@ export const mdav: Method<MdavParams> = {
   parse: (raw) => mdavDeclaration.params.parse(raw),
   anonymizeByUser(log, params, ctx) {
     return anonymizeWhenItFits(this, log, params, ctx);
+  },
+  heldRows() {
+    return heldRows(this.name);
   },
   async anonymize(input, params, ctx) {
     checkHeap(this.name, input.records.length, true);
