@@ -21,6 +21,7 @@ import { parseArgs } from "node:util";
 import { Taxonomy } from "../src/knowledge/taxonomy.ts";
 import type { QueryLog } from "../src/log/record.ts";
 import { type MdavParams, type MdavPhase, semanticMicroaggregation } from "../src/methods/mdav/index.ts";
+import { heldRows } from "../src/methods/mdav/limits.ts";
 import { recordCategoryMapper } from "../src/methods/mdav/record-category-mapper.ts";
 import { informationLoss } from "../src/metrics/information-loss.ts";
 import type { ConceptMapper } from "../src/semantic/concept-mapper.ts";
@@ -136,8 +137,17 @@ for (const n of list(values.compare)) {
 // 2. the scale run
 {
   const n = Number(values.users);
-  const gen = await timed(() => generateLog({ seed: 11, users: n, withTruth: true }));
+  // The users' log must fit in the heap with mdav's structures: generated up to one row past what fits, and a
+  // log that reaches it stops the bench (exit 2) as the CLI stops, instead of V8 running out of heap.
+  const limit = heldRows("mdav");
+  const gen = await timed(() => generateLog({ seed: 11, users: n, rows: limit.most + 1, withTruth: true }));
   const log = gen.value;
+  if (log.records.length > limit.most) {
+    console.error(
+      `mdav.bench: ${n.toLocaleString("en")} generated users: ${limit.refuse(log.records.length).message}`,
+    );
+    process.exit(2);
+  }
   const mapper = recordCategoryMapper(log.records, taxonomy);
   say(
     `\n### Scale: ${n.toLocaleString("en")} users, ${log.records.length.toLocaleString("en")} rows, blocked (block ${BLOCK}, ${WORKERS} workers), k = ${K}\n`,

@@ -41,6 +41,14 @@ export interface ReadOptions {
    * then not seen (a cluster run's coordinator checks the whole input before its workers read it).
    */
   keepUser?: (user: string) => boolean;
+  /** {@link loadLog}: stop with `refuse(records read)` once the log has more records than `most`. */
+  limit?: LoadLimit;
+}
+
+/** The most records a load may hold, and the error refusing a log of `records` records or more. */
+export interface LoadLimit {
+  readonly most: number;
+  refuse(records: number): Error;
 }
 
 /** An opened log: its layout is known before the first record is read, so output can mirror it. */
@@ -239,8 +247,13 @@ export async function loadLog(
   const log = await openLog(inputs, opts);
   const strings = opts.strings ?? new StringTable();
   const records: LogRecord[] = [];
+  const most = opts.limit?.most ?? Number.POSITIVE_INFINITY;
   for await (const batch of log.batches()) {
     for (const r of batch) records.push(strings.record(r));
+    if (records.length > most) {
+      if (!opts.rejects) await log.rejects.abort();
+      throw opts.limit!.refuse(records.length);
+    }
   }
   if (!opts.rejects) await log.rejects.close();
   return {

@@ -10,6 +10,7 @@ import type { KnowledgeService } from "../classify/service.ts";
 import type { CountTable } from "../log/count-table.ts";
 import type { DeclaredInput, MethodModel, TextDomain } from "../log/declared.ts";
 import type { Guarantee } from "../log/guarantee.ts";
+import type { LoadLimit } from "../log/read.ts";
 import type { LogFormat, LogRecord, QueryLog } from "../log/record.ts";
 import type { RowBlock } from "../log/row-block.ts";
 import type { RowWriter } from "../log/row-write.ts";
@@ -220,6 +221,12 @@ export interface Method<P = unknown> extends MethodDeclaration<P> {
    * not the release. Without `out` it returns the log as `anonymize` does.
    */
   anonymizeByUser?(log: UserPasses, params: P, ctx: MethodContext, out?: ReleaseSink): Promise<Release>;
+  /**
+   * Methods that hold the whole log and their structures over it: the most rows the heap has room for now, and
+   * the error (exit 2) refusing a log of `rows` rows or more. The batch path stops loading there, before V8 would
+   * run out of heap.
+   */
+  heldRows?(): LoadLimit;
   /** How the method runs over shards of users (`querymask cluster run`): see ./sharded.ts. */
   readonly sharded?: ShardedRelease<P>;
 }

@@ -24,6 +24,7 @@ import {
   withParamRange,
 } from "../methods/method.ts";
 import type { AllowList } from "../scrub/allow-list.ts";
+import { HeapTooSmall } from "../util/errors.ts";
 import type { Progress } from "../util/progress.ts";
 import { preparationFor, prepareLog } from "./prepare.ts";
 import { fileReading, type LogReading } from "./read.ts";
@@ -90,6 +91,16 @@ export function methodContext(
 
 /** Run the release of `req.inputs` to `req.out` (see the module comment). */
 export async function releaseFiles<P>(given: FileRelease<P>): Promise<FileReleased> {
+  try {
+    return await releaseOnce(given);
+  } catch (e) {
+    // A method that holds the whole log refused it without knowing its name.
+    if (e instanceof HeapTooSmall && e.input === undefined) throw e.withInput(given.inputs.join(", "));
+    throw e;
+  }
+}
+
+async function releaseOnce<P>(given: FileRelease<P>): Promise<FileReleased> {
   const t0 = performance.now();
   const req = { ...given, progress: disclosedProgress(given.method, given.progress) };
   const { method } = req;
@@ -123,7 +134,13 @@ export async function releaseFiles<P>(given: FileRelease<P>): Promise<FileReleas
   }
   if (release === undefined) {
     req.progress.start("reading");
-    const read = await (req.reading ?? fileReading).load(req.inputs, { ...req.read, progress: req.progress });
+    // A method that holds the whole log stops the load once it outnumbers the heap's room.
+    const limit = method.heldRows?.();
+    const read = await (req.reading ?? fileReading).load(req.inputs, {
+      ...req.read,
+      progress: req.progress,
+      ...(limit ? { limit } : {}),
+    });
     req.progress.stop();
     const prepared = await prepareLog(read, preparationFor(method.input.text, read), {
       crossUser: method.input.crossUser,

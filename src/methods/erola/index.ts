@@ -11,7 +11,7 @@ import { STOP_WORDS, words } from "../../semantic/concept-mapper.ts";
 import { profileOf } from "../../semantic/profile.ts";
 import { type UserLogs, userLogs } from "../../semantic/user-logs.ts";
 import { contextMapper } from "../mdav/index.ts";
-import { anonymizeWhenItFits, checkClusterK, checkHeap } from "../mdav/limits.ts";
+import { anonymizeWhenItFits, checkClusterK, checkHeap, heldRows } from "../mdav/limits.ts";
 import { cached, meanEvents, microaggregate } from "../mdav/microaggregate.ts";
 import { booleanDistanceMatrix } from "../mdav/multiset-distance.ts";
 import type { Method } from "../method.ts";
@@ -38,6 +38,9 @@ export const erola: Method<ErolaParams> = {
   parse: (raw) => erolaDeclaration.params.parse(raw),
   anonymizeByUser(log, params, ctx) {
     return anonymizeWhenItFits(this, log, params, ctx);
+  },
+  heldRows() {
+    return heldRows(this.name);
   },
   async anonymize(input, params, ctx) {
     checkHeap(this.name, input.records.length, true);

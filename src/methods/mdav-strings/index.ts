@@ -8,7 +8,7 @@
 import { profileOf } from "../../semantic/profile.ts";
 import { type UserLogs, userLogs } from "../../semantic/user-logs.ts";
 import type { Rng } from "../../util/random.ts";
-import { anonymizeWhenItFits, checkClusterK, checkHeap } from "../mdav/limits.ts";
+import { anonymizeWhenItFits, checkClusterK, checkHeap, heldRows } from "../mdav/limits.ts";
 import { cached, microaggregate } from "../mdav/microaggregate.ts";
 import { booleanDistanceMatrix } from "../mdav/multiset-distance.ts";
 import { quotas } from "../mdav/representative.ts";
@@ -34,6 +34,9 @@ export const mdavStrings: Method<StringsParams> = {
   parse: (raw) => mdavStringsDeclaration.params.parse(raw),
   anonymizeByUser(log, params, ctx) {
     return anonymizeWhenItFits(this, log, params, ctx);
+  },
+  heldRows() {
+    return heldRows(this.name);
   },
   async anonymize(input, params, ctx) {
     checkHeap(this.name, input.records.length, true);

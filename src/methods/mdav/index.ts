@@ -18,7 +18,7 @@ import { userLogs } from "../../semantic/user-logs.ts";
 import { type Progress, silentProgress } from "../../util/progress.ts";
 import type { Rng } from "../../util/random.ts";
 import type { Method, MethodContext, Release } from "../method.ts";
-import { checkClusterK, checkHeap } from "./limits.ts";
+import { checkClusterK, checkHeap, heldRows } from "./limits.ts";
 import { type MdavParams, mdavDeclaration } from "./meta.ts";
 import { semanticPartition, type Variant } from "./partition.ts";
 import { buildRelease } from "./release.ts";
@@ -153,6 +153,9 @@ export const mdav: Method<MdavParams> = {
   async anonymizeByUser(log, params, ctx, out) {
     const { mdavByUser } = await import("./by-user.ts");
     return mdavByUser(log, params, await contextMapper(ctx), ctx.rng, out, ctx.progress, ctx.warn);
+  },
+  heldRows() {
+    return heldRows(this.name);
   },
   async anonymize(input, params, ctx) {
     checkHeap(this.name, input.records.length, true);

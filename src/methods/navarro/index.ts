@@ -13,7 +13,7 @@ import type { QueryLog } from "../../log/record.ts";
 import { words } from "../../semantic/concept-mapper.ts";
 import { type UserLogs, userLogs } from "../../semantic/user-logs.ts";
 import type { Rng } from "../../util/random.ts";
-import { anonymizeWhenItFits, checkClusterK, checkHeap } from "../mdav/limits.ts";
+import { anonymizeWhenItFits, checkClusterK, checkHeap, heldRows } from "../mdav/limits.ts";
 import { cached, meanEvents, microaggregate } from "../mdav/microaggregate.ts";
 import type { Method } from "../method.ts";
 import { type NavarroParams, navarroDeclaration } from "./meta.ts";
@@ -126,6 +126,9 @@ export const navarro: Method<NavarroParams> = {
   parse: (raw) => navarroDeclaration.params.parse(raw),
   anonymizeByUser(log, params, ctx) {
     return anonymizeWhenItFits(this, log, params, ctx);
+  },
+  heldRows() {
+    return heldRows(this.name);
   },
   async anonymize(input, params, ctx) {
     checkHeap(this.name, input.records.length, true);
