@@ -307,7 +307,8 @@ export async function runBatchCluster(o: BatchRunOptions): Promise<BatchRunResul
     const name = decision === undefined ? `pass-${n}` : `release-${n}`;
     const path = join(tmp.dir, `${name}.json`);
     writeFileSync(path, JSON.stringify({ ...config, pass: n, input, decision } satisfies BatchRunConfig));
-    await store.clear();
+    // The release pass keeps the sums it was decided from (they stay in PostgreSQL after the run, as they did).
+    await store.clear(decision !== undefined);
     const t0 = performance.now();
     const label = decision !== undefined ? " (release)" : n === 0 ? "" : ` (pass ${n + 1})`;
     progress.start(

@@ -59,9 +59,11 @@ export class BatchStore {
     return new BatchStore(pool);
   }
 
-  /** Forget every run's sums (a new run starts). */
-  async clear(): Promise<void> {
-    await this.pool.query("TRUNCATE qm_batch_sum, qm_batch_part, qm_batch_applied, qm_batch_shard");
+  /** Forget every run's sums (a new run starts), or with `keepSums` all but the last sums (a release pass). */
+  async clear(keepSums = false): Promise<void> {
+    await this.pool.query(
+      `TRUNCATE ${keepSums ? "" : "qm_batch_sum, "}qm_batch_part, qm_batch_applied, qm_batch_shard`,
+    );
   }
 
   /** The batches shard `shard` has applied. */

@@ -9,7 +9,7 @@ import type { LogRecord } from "../../log/record.ts";
 import type { Progress } from "../../util/progress.ts";
 import type { Method, MethodContext, Release, ReleaseSink, UserPasses } from "../method.ts";
 import type { PartialRow, SummedRows } from "../sharded.ts";
-import { dropQueries, dropQueriesByUser } from "../threshold/drop-queries.ts";
+import { dropQueries, dropQueriesByUser, mergeRemovalParts } from "../threshold/drop-queries.ts";
 import { disconnect } from "./disconnect.ts";
 import { kAnonymityFilter, Reason } from "./k-anonymity.ts";
 import { type GraphParams, graphDeclaration } from "./meta.ts";
@@ -56,17 +56,48 @@ export const graph: Method<GraphParams> = {
         table.add(QUERY, e.query, "", 1, clicks, order(block[e.first]!));
       }
     },
+    parts: {
+      async decide(sums, params, ctx): Promise<KeptQueries> {
+        const builder = await graphOfSums(sums, ctx);
+        const g = builder.build();
+        const { gone, counts } = removals(g, params, ctx.progress);
+        const kept: string[] = [];
+        for (let v = 0; v < gone.length; v++) if (gone[v] === 0) kept.push(g.queries[v]!);
+        return { kept, distinct: g.queries.length, counts };
+      },
+      write(decision, log, _params, out) {
+        const d = decision as KeptQueries;
+        const kept = new Set(d.kept);
+        return dropQueriesByUser(log, (q) => kept.has(q), { distinct: d.distinct, released: kept.size }, out);
+      },
+      merge(decision, shards) {
+        const d = decision as KeptQueries;
+        return mergeRemovalParts(shards, { distinct: d.distinct, released: d.kept.length }, d.counts);
+      },
+    },
     async release(sums, log, params, ctx, out) {
-      ctx.progress.start("graph: the query-click graph from the shards' sums");
-      const builder = new QueryGraphBuilder();
-      for (const r of await byFirst(sums, QUERY)) builder.addNode(r.key, r.a, r.b);
-      for (const r of await byFirst(sums, URL)) builder.url(r.key);
-      for await (const page of sums.rows(PAIR)) for (const r of page) builder.addPair(r.key, r.key2);
-      ctx.progress.stop();
-      return removeAndWrite(builder, log, params, ctx, out);
+      return removeAndWrite(await graphOfSums(sums, ctx), log, params, ctx, out);
     },
   },
 };
+
+/** The decision the workers write their parts of the release from: the queries kept, and the method's counts. */
+interface KeptQueries {
+  readonly kept: readonly string[];
+  readonly distinct: number;
+  readonly counts: Record<string, number>;
+}
+
+/** The query-click graph of the summed rows, nodes and URLs numbered as the single machine numbers them. */
+async function graphOfSums(sums: SummedRows, ctx: MethodContext): Promise<QueryGraphBuilder> {
+  ctx.progress.start("graph: the query-click graph from the shards' sums");
+  const builder = new QueryGraphBuilder();
+  for (const r of await byFirst(sums, QUERY)) builder.addNode(r.key, r.a, r.b);
+  for (const r of await byFirst(sums, URL)) builder.url(r.key);
+  for await (const page of sums.rows(PAIR)) for (const r of page) builder.addPair(r.key, r.key2);
+  ctx.progress.stop();
+  return builder;
+}
 
 /** Rows of graph's partial aggregate: a query (events, clicks), a clicked URL, a (query, URL) pair. */
 const QUERY = 0;

@@ -147,3 +147,19 @@ export async function dropQueriesByUser(
     guarantee: NO_GUARANTEE,
   };
 }
+
+/**
+ * The release of {@link dropQueriesByUser} run on shards of users (each shard's users, the same `queries` and no
+ * extra counts): every count but the queries' is a sum over users; the queries' and `extra` are the whole log's.
+ */
+export function mergeRemovalParts(
+  shards: readonly Release[],
+  queries: QueryTotals,
+  extra: Record<string, number> = {},
+): Release {
+  const counts: Record<string, number> = {};
+  for (const s of shards) for (const [k, v] of Object.entries(s.counts)) counts[k] = (counts[k] ?? 0) + v;
+  counts["queries removed"] = queries.distinct - queries.released;
+  counts["queries released"] = queries.released;
+  return { counts: { ...counts, ...extra }, guarantee: NO_GUARANTEE };
+}

@@ -5,9 +5,9 @@
  */
 import { groupEvents } from "../../log/events.ts";
 import type { Progress } from "../../util/progress.ts";
-import { type Method, NO_GUARANTEE, type Release, type ReleaseSink, type UserPasses } from "../method.ts";
+import type { Method, Release, ReleaseSink, UserPasses } from "../method.ts";
 import type { SummedRows } from "../sharded.ts";
-import { dropQueries, dropQueriesByUser } from "./drop-queries.ts";
+import { dropQueries, dropQueriesByUser, mergeRemovalParts } from "./drop-queries.ts";
 import { type ThresholdParams, thresholdDeclaration } from "./meta.ts";
 
 /** Queries issued by fewer than `k` distinct users. */
@@ -93,13 +93,7 @@ export const threshold: Method<ThresholdParams> = {
       },
       merge(decision, shards) {
         const d = decision as CommonQueries;
-        // Every count is a sum over users but the queries', which are the whole log's (the decision's).
-        const counts: Record<string, number> = {};
-        for (const s of shards)
-          for (const [k, v] of Object.entries(s.counts)) counts[k] = (counts[k] ?? 0) + v;
-        counts["queries removed"] = d.distinct - d.common.length;
-        counts["queries released"] = d.common.length;
-        return { counts, guarantee: NO_GUARANTEE };
+        return mergeRemovalParts(shards, { distinct: d.distinct, released: d.common.length });
       },
     },
     async release(sums, log, params, ctx, out) {
