@@ -79,7 +79,9 @@ export class NameUsers implements NameEvidence {
     for (let i = 0; i < rows.n; i++) {
       const rec = rows.rec[i];
       if (rec !== undefined) this.addQuery(rec.user, rec.query);
-      else if (i === 0 || !rows.sameQueryAsBefore(i)) this.addQuery(rows.user[i]!, rows.query(i));
+      // A row repeating the row before's query adds nothing only when it is the same user's (users are interned).
+      else if (i === 0 || !rows.sameQueryAsBefore(i) || rows.user[i] !== rows.user[i - 1])
+        this.addQuery(rows.user[i]!, rows.query(i));
     }
     return this;
   }

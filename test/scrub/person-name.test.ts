@@ -9,6 +9,9 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { pathToFileURL } from "node:url";
+import { loadLog } from "../../src/log/read.ts";
+import { RejectSink } from "../../src/log/rejects.ts";
+import { readRows } from "../../src/log/rows.ts";
 import { readHashList } from "../../src/scrub/lexicon/names.ts";
 import { NameUsers } from "../../src/scrub/name-users.ts";
 import { checkWeights, DEFAULT_NAME_WEIGHTS, nameWeights } from "../../src/scrub/name-weights.ts";
@@ -160,6 +163,24 @@ describe("person names: the log's cross-user evidence", () => {
     assert.equal(u.users("shirley brook"), 2);
     assert.equal(u.users("weather"), 0);
     assert.equal(NameUsers.fromJSON(u.toJSON()).users("shirley brook"), 2);
+  });
+  it("NameUsers counts the same users from raw rows as from records, two users typing a name one after the other", async () => {
+    const file = join(tempDir(), "names.tsv");
+    const rows = [
+      ["1", "shirley brook", "2006-03-01 00:00:01"],
+      ["1", "shirley brook", "2006-03-01 00:00:02"],
+      ["2", "shirley brook", "2006-03-01 00:00:03"],
+      ["3", "weather", "2006-03-01 00:00:04"],
+      ["3", "shirley brook", "2006-03-01 00:00:05"],
+    ];
+    writeFileSync(
+      file,
+      `AnonID\tQuery\tQueryTime\tItemRank\tClickURL\n${rows.map((r) => `${r.join("\t")}\t\t`).join("\n")}\n`,
+    );
+    const byRows = await NameUsers.ofRows(readRows([file], false, new RejectSink()));
+    const byRecords = new NameUsers().add((await loadLog([file])).records);
+    assert.equal(byRecords.users("shirley brook"), 3);
+    assert.equal(byRows.users("shirley brook"), 3);
   });
 });
 
