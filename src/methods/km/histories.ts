@@ -222,27 +222,44 @@ export class IndexByUser {
       this.weight.data.slice(0, this.items.length),
       this.terms.vocab.length,
     );
+    // The buffers (up to twice the pairs each) would live as long as the builder.
+    for (const buf of [this.start, this.items, this.weight, this.pending]) {
+      buf.data = new Int32Array(0);
+      buf.length = 0;
+    }
     return this.terms.finish(this.userNames, new Int32Array(0), first);
   }
 }
 
-/** The same histories with term ids mapped through `newId`, each run sorted again. */
+/**
+ * The same histories with term ids mapped through `newId`, each run sorted again, in place (a copy of the pairs
+ * would be their largest allocation at the peak).
+ */
 function remap(h: TermHistories, newId: Int32Array): TermHistories {
-  const items = new Int32Array(h.items.length);
-  const weight = new Int32Array(h.items.length);
+  const { items, weight } = h;
+  let ids = new Int32Array(64);
+  let ws = new Int32Array(64);
   const idx: number[] = [];
   for (let u = 0; u < h.users; u++) {
     const b = h.start[u]!;
     const n = h.len[u]!;
+    if (n > ids.length) {
+      ids = new Int32Array(2 * n);
+      ws = new Int32Array(2 * n);
+    }
     idx.length = 0;
-    for (let i = 0; i < n; i++) idx.push(i);
-    idx.sort((x, y) => newId[h.items[b + x]!]! - newId[h.items[b + y]!]!);
     for (let i = 0; i < n; i++) {
-      items[b + i] = newId[h.items[b + idx[i]!]!]!;
-      weight[b + i] = h.weight[b + idx[i]!]!;
+      ids[i] = newId[items[b + i]!]!;
+      ws[i] = weight[b + i]!;
+      idx.push(i);
+    }
+    idx.sort((x, y) => ids[x]! - ids[y]!);
+    for (let i = 0; i < n; i++) {
+      items[b + i] = ids[idx[i]!]!;
+      weight[b + i] = ws[idx[i]!]!;
     }
   }
-  return new TermHistories(h.start, h.len, items, weight, h.terms);
+  return h;
 }
 
 /** Counting-sort the (user, term) occurrence pairs by user, then sort and merge each user's terms. */

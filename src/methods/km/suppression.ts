@@ -11,6 +11,9 @@ import { type HistoryTotals, historyTotals, retainedBetween } from "./retained.t
 import { type TargetFn, targetFunction } from "./targets.ts";
 import { queryTerms } from "./terms.ts";
 
+/** Distinct shortened texts {@link Suppression.flag} remembers (about 100 MiB). */
+const FLAG_MEMO = 1 << 20;
+
 /**
  * The greedy on an index, with the rescans of shortened texts (release.ts) in between: the caller rescans the log's
  * events with {@link flag} (one pass) and hands {@link rescanned} how many (user, term) pairs that suppressed; the
@@ -47,10 +50,14 @@ export class Suppression {
     this.scrubber = createScrubber({ allow });
   }
 
-  /** The words of a shortened text that make it an identifier (each distinct text scrubbed once: rounds repeat). */
+  /**
+   * The words of a shortened text that make it an identifier (a text repeated is scrubbed once; the memo is
+   * emptied when full, since a large log's distinct shortened texts would outgrow the histories).
+   */
   readonly flag = (text: string): string[] => {
     let words = this.flaggedWords.get(text);
     if (words === undefined) {
+      if (this.flaggedWords.size >= FLAG_MEMO) this.flaggedWords.clear();
       words = this.scrubber.scrub(text).spans.flatMap((span) => queryTerms(span.value));
       this.flaggedWords.set(text, words);
     }
