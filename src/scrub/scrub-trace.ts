@@ -11,6 +11,7 @@
  * identifier, throws: the files changed between passes.
  */
 import type { LogRecord } from "../log/record.ts";
+import { grownBytes } from "../util/arrays.ts";
 import { withoutClick } from "./click-url.ts";
 import { type ScrubCounts, type ScrubLogOptions, scrubbedRecord, scrubMemo } from "./scrub-log.ts";
 import type { Scrubber } from "./scrubber.ts";
@@ -36,11 +37,8 @@ class Bits {
   }
 }
 
-function grownTo(a: Uint8Array, n: number): Uint8Array<ArrayBuffer> {
-  const b = new Uint8Array(Math.max(a.length * 2, n));
-  b.set(a);
-  return b;
-}
+/** `a` grown to hold at least `n` bytes, doubling. */
+const grownTo = (a: Uint8Array, n: number) => grownBytes(a, Math.max(a.length * 2, n));
 
 export class ScrubTrace {
   /** 2 bits per record, 4 records a byte. */
