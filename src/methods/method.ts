@@ -125,6 +125,13 @@ export interface InputDeclaration {
    * rule, the count of users who typed a name). A DP method declares false: its preparation is per record.
    */
   readonly crossUser: boolean;
+  /**
+   * Its release depends on the order in which keys (queries, URLs, items) first appear in the log, which reading by
+   * user changes when the log is not grouped by user: on a log the pipeline sorted by user it runs the method's
+   * sharded path in one process, each record's original position its order key, so ids are numbered as the batch
+   * path numbers them on the original log.
+   */
+  readonly firstSeen?: boolean;
 }
 
 /**

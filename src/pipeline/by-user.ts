@@ -8,6 +8,7 @@
  * (it cannot be read twice), goes to the batch path instead.
  */
 import { statSync } from "node:fs";
+import type { LogFormat } from "../log/record.ts";
 import { NotGroupedByUser } from "../log/user-blocks.ts";
 import { createLogWriter, type LogWriter } from "../log/write.ts";
 import {
@@ -15,6 +16,7 @@ import {
   type MethodContext,
   type Release,
   type ReleaseSink,
+  type UserPasses,
   withParamRange,
 } from "../methods/method.ts";
 import { emptyCounts, scrubsInput } from "../scrub/scrub-log.ts";
@@ -31,30 +33,41 @@ export interface ByUserRun {
   readonly rejected: number;
 }
 
+/** How a by-user run differs on a log this run sorted by user (./spill.ts). */
+export interface ByUserHow<P> {
+  /** The passes read a sorted copy (read once, so the input need not be a regular file; it is grouped). */
+  readonly sorted?: boolean;
+  /** The release from the passes (default: the method's `anonymizeByUser`). */
+  readonly release?: (log: UserPasses, params: P, ctx: MethodContext, out: ReleaseSink) => Promise<Release>;
+  /** The writer of the released log (default: the log writer; a sorted copy's puts the log order back). */
+  readonly writer?: (path: string, format: LogFormat, opts: { classified: boolean }) => LogWriter;
+}
+
 /**
- * The method's release read by user, or undefined when this input needs the batch path (then nothing was
- * written, and a line says why when the log turned out not to be grouped by user).
+ * The method's release read by user; undefined when this input needs the batch path, "not grouped" when the log
+ * turned out not to be grouped by user (a line says where; ./spill.ts sorts it). Either way nothing was written.
  */
 export async function releaseByUser<P>(
   method: Method<P>,
   params: P,
   ctx: MethodContext,
   req: Pick<FileRelease<P>, "inputs" | "read" | "out" | "progress" | "say" | "heap" | "allow" | "reading">,
-): Promise<ByUserRun | undefined> {
+  how: ByUserHow<P> = {},
+): Promise<ByUserRun | "not grouped" | undefined> {
   // The state grows with the log's distinct queries, not its rows.
   req.heap?.byUser(true);
   const run = await attempt();
   if (run === undefined) req.heap?.byUser(false);
   return run;
 
-  async function attempt(): Promise<ByUserRun | undefined> {
-    const release = method.anonymizeByUser?.bind(method);
+  async function attempt(): Promise<ByUserRun | "not grouped" | undefined> {
+    const release = how.release ?? method.anonymizeByUser?.bind(method);
     const { inputs, progress } = req;
     if (release === undefined) return undefined;
     // The reader's progress counts rows; the method's phases count users' rows themselves.
     const openLog = (req.reading ?? fileReading).open;
     const first = await openLog(inputs, { ...req.read, progress: undefined });
-    if (!first.files.every((f) => statSync(f).isFile())) {
+    if (!how.sorted && !first.files.every((f) => statSync(f).isFile())) {
       await first.rejects.abort();
       return undefined;
     }
@@ -63,9 +76,11 @@ export async function releaseByUser<P>(
     let released: Release;
     // The release file, opened at the method's first write (during its last pass).
     let writer: LogWriter | undefined;
+    const open = () =>
+      (how.writer ?? createLogWriter)(req.out, first.format, { classified: first.classified });
     const sink: ReleaseSink = {
       write(records) {
-        writer ??= createLogWriter(req.out, first.format, { classified: first.classified });
+        writer ??= open();
         const w = writer;
         let behind: Promise<void> | undefined;
         for (const r of records) behind = w.write(r) ?? behind;
@@ -90,21 +105,19 @@ export async function releaseByUser<P>(
       released = await withParamRange(method.name, () => release(log, params, ctx, sink));
       if (released.log === undefined && released.table === undefined) {
         // The method wrote its log (an empty release still gets its header).
-        writer ??= createLogWriter(req.out, first.format, { classified: first.classified });
+        writer ??= open();
         await writer.close();
       } else if (writer !== undefined) {
         throw new Error(`method ${method.name} wrote records and returned a release too`);
       }
     } catch (e) {
       await writer?.abort();
-      if (!(e instanceof NotGroupedByUser)) throw e;
+      if (!(e instanceof NotGroupedByUser) || how.sorted) throw e;
       await first.rejects.abort();
       // Where the grouping broke is a position in the data: said only by a method whose summary may be exact.
       const where = method.disclosure === "exact" ? `${e.where}: ` : "";
-      req.say?.(
-        `${where}the log is not grouped by user, so it cannot be read one user at a time; loading it whole`,
-      );
-      return undefined;
+      req.say?.(`${where}the log is not grouped by user; sorting it by user on disk`);
+      return "not grouped";
     }
     await first.rejects.close();
     return {

@@ -8,6 +8,7 @@
  * 1. raw rows (read.ts: `streamRows`): an AOL log and a method with a raw-row stage; bytes are copied, not parsed;
  * 2. a record stream (`streamRecords`): a method with a stage (it reads in time order);
  * 3. by user (by-user.ts): a method that reads each user's records together, on regular files grouped by user;
+ *    a log found not grouped by user (or any, with `sortByUser`) is sorted by user on disk first (spill.ts);
  * 4. batch: the whole log loaded, prepared, given to the method's `anonymize`.
  * A stage is defined on a stream in time order: at the first record out of order, what was written is dropped and
  * the run starts over on the log sorted by time (an external merge sort, so memory stays bounded).
@@ -31,6 +32,9 @@ import { fileReading, type LogReading } from "./read.ts";
 import { streamRelease } from "./stream.ts";
 import { type Disclosed, disclose, disclosedProgress } from "./summary.ts";
 
+/** `--memory`'s default, in MiB: the records each sort by user (spill.ts) holds at once. */
+export const DEFAULT_SORT_MEMORY_MIB = 256;
+
 /** Hooks for the process that runs the pipeline (the CLI sizes V8's heap by how the log is read). */
 export interface HeapTuning {
   /** The run streams: its state is small. */
@@ -53,6 +57,10 @@ export interface FileRelease<P> {
   readonly batch?: boolean;
   /** Streaming a log out of time order: records held in memory per sorted run on disk. */
   readonly sortBuffer?: number;
+  /** Sort the log by user on disk even when it may be grouped by user (a method that reads by user). */
+  readonly sortByUser?: boolean;
+  /** MiB of records each sort by user holds at once (default {@link DEFAULT_SORT_MEMORY_MIB}). */
+  readonly memory?: number;
   /** Phrases that are not identifiers (`--allow-list`). */
   readonly allow?: AllowList;
   /** The knowledge base and classifier (default: the bundled one's, with `allow`). */
@@ -126,8 +134,12 @@ async function releaseOnce<P>(given: FileRelease<P>): Promise<FileReleased> {
   // The declaration decides (the registry's test holds it to the implementation's `anonymizeByUser`).
   if (!req.batch && method.input.userGrouping) {
     const { releaseByUser } = await import("./by-user.ts");
-    const byUser = await releaseByUser(method, req.params, ctx, req);
-    if (byUser !== undefined) {
+    let byUser = req.sortByUser ? "not grouped" : await releaseByUser(method, req.params, ctx, req);
+    if (byUser === "not grouped" && method.anonymizeByUser !== undefined) {
+      const { releaseSortedByUser } = await import("./spill.ts");
+      byUser = await releaseSortedByUser(method, req.params, ctx, req);
+    }
+    if (typeof byUser === "object") {
       ({ release, rejected, scrub, written } = byUser);
       mode = "by-user";
     }

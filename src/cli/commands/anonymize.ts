@@ -9,7 +9,7 @@
 import type { Command } from "commander";
 import { describeGuarantee } from "../../log/guarantee.ts";
 import { loadMethod, methods } from "../../methods/registry.ts";
-import { releaseFiles } from "../../pipeline/release.ts";
+import { DEFAULT_SORT_MEMORY_MIB, releaseFiles } from "../../pipeline/release.ts";
 import { diagnosticsPath } from "../../pipeline/summary.ts";
 import { slowOldGenerationGrowth, streamingHeap } from "../heap.ts";
 import { addParamFlags, givenParams } from "../param-flags.ts";
@@ -35,13 +35,15 @@ interface AnonymizeFlags extends InputFlags {
   json?: boolean;
   batch?: boolean;
   sortBuffer: number;
+  sortByUser?: boolean;
+  memory?: number;
   allowList?: string;
   diagnostics?: boolean;
   [param: string]: unknown;
 }
 
 const RESERVED = new Set(
-  "method out seed batch sort-buffer allow-list json diagnostics format lenient rejects quiet help".split(
+  "method out seed batch sort-buffer sort-by-user memory allow-list json diagnostics format lenient rejects quiet help".split(
     " ",
   ),
 );
@@ -62,6 +64,15 @@ export function register(program: Command): void {
       "streaming a log not in time order: records (an AOL log's lines) held in memory per sorted run on disk",
       intArg(1),
       16_384,
+    )
+    .option(
+      "--sort-by-user",
+      "a method that reads by user: sort the log by user on disk first, without trying it as it is",
+    )
+    .option(
+      "--memory <MiB>",
+      `a log not grouped by user, sorted by user on disk: MiB of records each sort holds at once (default ${DEFAULT_SORT_MEMORY_MIB})`,
+      intArg(1),
     )
     .option("--allow-list <file>", ALLOW_LIST_HELP)
     .option("--json", "print the summary as JSON")
@@ -96,6 +107,8 @@ export function register(program: Command): void {
       out: flags.out,
       batch: !!flags.batch,
       sortBuffer: flags.sortBuffer,
+      ...(flags.sortByUser ? { sortByUser: true } : {}),
+      ...(flags.memory !== undefined ? { memory: flags.memory } : {}),
       ...(allow !== undefined ? { allow } : {}),
       progress: opts.progress,
       say,

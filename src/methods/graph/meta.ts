@@ -36,7 +36,7 @@ export const graphDeclaration: MethodDeclaration<GraphParams, "graph"> = {
     "Query-click graph disconnection (Methods 1–3) with optional k-anonymity extension (k results, K sites).",
   paper: "Poblete et al. 2010",
   kind: "release",
-  input: { text: "scrubbed", timeOrder: false, userGrouping: true, crossUser: true },
+  input: { text: "scrubbed", timeOrder: false, userGrouping: true, crossUser: true, firstSeen: true },
   shards: true,
   disclosure: "exact",
   releases: "log",
