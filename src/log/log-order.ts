@@ -10,7 +10,7 @@ import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { temporaryDirectory } from "./atomic.ts";
 import { LineFileWriter, leadingKey, mergeRuns } from "./line-file.ts";
-import type { LogFormat, LogRecord } from "./record.ts";
+import type { LogFormat } from "./record.ts";
 import { decodeRecord, encodeRecord } from "./user-sort.ts";
 import { createLogWriter, type LogWriter } from "./write.ts";
 

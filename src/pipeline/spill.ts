@@ -48,9 +48,10 @@ export async function releaseSortedByUser<P>(
       load: () => Promise.reject(new Error("a log sorted by user is read by user")),
       open: async () => sorted.open(),
     };
+    const order = orderIn(log.files);
     const how: ByUserHow<P> = {
       sorted: true,
-      ...(method.input.firstSeen ? { release: inOriginalOrder(method, log.files) } : {}),
+      ...(method.input.firstSeen ? { release: inOriginalOrder(method, order) } : {}),
       writer: (path, format, o) =>
         createLogOrderWriter(path, format, {
           classified: o.classified,
@@ -71,14 +72,18 @@ export async function releaseSortedByUser<P>(
   }
 }
 
+/** A record's position among `files`: its file's index, then its line (the cluster's order key). */
+function orderIn(files: readonly string[]): (r: LogRecord) => number {
+  const index = new Map(files.map((f, i) => [f, i]));
+  return (r) => (r.source ? index.get(r.source.file)! * 2 ** 32 + r.source.line : 0);
+}
+
 /**
  * The method's sharded path as one shard, each record's order key its position in the original `files`, or its
  * `anonymizeByUser` where it has no sharded path for these parameters (then ids follow the sorted order).
  */
-function inOriginalOrder<P>(method: Method<P>, files: readonly string[]) {
+function inOriginalOrder<P>(method: Method<P>, order: (r: LogRecord) => number) {
   const sharded = method.sharded;
-  const index = new Map(files.map((f, i) => [f, i]));
-  const order = (r: LogRecord) => (r.source ? index.get(r.source.file)! * 2 ** 32 + r.source.line : 0);
   return async (log: UserPasses, params: P, ctx: MethodContext, out: ReleaseSink): Promise<Release> => {
     let runs = sharded !== undefined;
     try {
