@@ -36,26 +36,35 @@ export function createLogOrderWriter(path: string, format: LogFormat, opts: LogO
   let bytes = 0;
   let count = 0;
   const runs: string[] = [];
-  const spill = async () => {
-    temp ??= temporaryDirectory(opts.tempDir, ".querymask-logorder-");
-    const { dir } = await temp;
-    const order = Array.from({ length: lines.length }, (_, i) => i).sort(
-      (a, b) => keys[a]! - keys[b]! || a - b,
-    );
-    const file = join(dir, `run-${runs.length}`);
-    const w = await LineFileWriter.create(file);
-    try {
-      for (const i of order) {
-        const behind = w.write(lines[i]!);
-        if (behind) await behind;
-      }
-    } finally {
-      await w.close();
-    }
-    runs.push(file);
+  // A caller may write on before awaiting a spill: each takes its lines at once, and spills run one after another.
+  let spilling: Promise<void> = Promise.resolve();
+  const spill = (): Promise<void> => {
+    const held = lines;
+    const heldKeys = keys;
     lines = [];
     keys = [];
     bytes = 0;
+    const n = runs.length;
+    runs.push("");
+    spilling = spilling.then(async () => {
+      temp ??= temporaryDirectory(opts.tempDir, ".querymask-logorder-");
+      const { dir } = await temp;
+      const order = Array.from({ length: held.length }, (_, i) => i).sort(
+        (a, b) => heldKeys[a]! - heldKeys[b]! || a - b,
+      );
+      const file = join(dir, `run-${n}`);
+      const w = await LineFileWriter.create(file);
+      try {
+        for (const i of order) {
+          const behind = w.write(held[i]!);
+          if (behind) await behind;
+        }
+      } finally {
+        await w.close();
+      }
+      runs[n] = file;
+    });
+    return spilling;
   };
   const dispose = async () => {
     if (temp !== undefined) await (await temp).dispose();
@@ -84,6 +93,7 @@ export function createLogOrderWriter(path: string, format: LogFormat, opts: LogO
       const out = createLogWriter(path, format, { classified: opts.classified });
       try {
         if (lines.length > 0) await spill();
+        await spilling;
         const write = (line: string) => out.write(decodeRecord(line, opts.files));
         const remove = (f: string) => rm(f, { force: true });
         if (runs.length > 0) {
@@ -102,6 +112,7 @@ export function createLogOrderWriter(path: string, format: LogFormat, opts: LogO
       lines = [];
       keys = [];
       try {
+        await spilling.catch(() => {});
         await direct?.abort();
       } finally {
         await dispose();
