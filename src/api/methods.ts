@@ -142,7 +142,14 @@ export interface AnonymizeFilesOptions<N extends MethodName> extends AnonymizeOp
   readonly rejectsPath?: string;
   /** Load the whole log even where the method could stream it or read it one user at a time. */
   readonly batch?: boolean;
-  /** Lines about how the run goes (sorting a log out of time order, a fallback to loading it whole). */
+  /**
+   * A method that reads by user: sort the log by user on disk even if it may be grouped by user already (a log
+   * found not grouped by user is sorted so anyway).
+   */
+  readonly sortByUser?: boolean;
+  /** MiB of records each sort by user holds at once (default 256). */
+  readonly memory?: number;
+  /** Lines about how the run goes (sorting a log out of time order or by user, a fallback to loading it whole). */
   readonly onMessage?: (line: string) => void;
 }
 
@@ -194,6 +201,8 @@ export async function anonymizeFiles<N extends MethodName>(
     },
     out,
     batch: opts.batch ?? false,
+    ...(opts.sortByUser ? { sortByUser: true } : {}),
+    ...(opts.memory !== undefined ? { memory: opts.memory } : {}),
     knowledge,
     ...(knowledge.allow !== undefined ? { allow: knowledge.allow } : {}),
     progress: progressOf(opts.onProgress),
