@@ -1,5 +1,5 @@
 /**
- * `querymask cluster run` for a batch method (one with `Method.sharded`: threshold, graph, dp): users are sharded
+ * `querymask cluster run` for a batch method (one with `Method.sharded`: threshold, graph, dp, km): users are sharded
  * across worker processes by a stable hash of the user id. The coordinator checks the input and, in the same pass,
  * counts the cross-user evidence the scrubber needs (the clicks only one user made, each name's users), which it
  * hands to the workers in a file; each worker reads the log skipping other shards' lines unparsed, scrubs and adds
