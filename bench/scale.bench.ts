@@ -10,14 +10,22 @@
  *
  * `--cluster`: `cluster run` with 2 workers on the 10M log beside one `anonymize` process (target within 1.5× of its
  * wall time), servers started on free loopback ports, for the methods `--cluster-methods` names (threshold, dp with
- * a selection the cluster runs, graph): the coordinator's /usr/bin/time, and each worker's own peak RSS, CPU, wall
+ * a selection the cluster runs, graph, km): the coordinator's /usr/bin/time, and each worker's own peak RSS, CPU, wall
  * and the partial rows and bytes it sent to PostgreSQL (dp's from its `--diagnostics` file). `--rows` is then not
  * run unless given. `--bad`: a copy of the 36M log with a
  * malformed line at row 30,000,000: `anonymize` must exit 2 naming file:line with no release written, and with
  * `--lenient` count one rejected line.
  */
 import { spawnSync } from "node:child_process";
-import { createReadStream, createWriteStream, existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import {
+  createReadStream,
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+} from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
@@ -122,6 +130,7 @@ if (values.cluster) {
         threshold: { k: 5 },
         dp: { selection: "weighted-gaussian" },
         graph: {},
+        km: { k: 5, m: 2 },
       };
       for (const method of values["cluster-methods"].split(",")) {
         const params = CLUSTER[method];
@@ -130,7 +139,7 @@ if (values.cluster) {
         const one = record(`${method} (one process)`, 10_000_000, () =>
           cli(["anonymize", "--method", method, ...flags, log, "-o", out, "-q"]),
         );
-        rmSync(out, { force: true });
+        renameSync(out, `${out}.one`);
         const two = record(`${method} (cluster, 2 workers)`, 10_000_000, () =>
           cli([
             "cluster",
@@ -156,12 +165,15 @@ if (values.cluster) {
           ...(JSON.parse(readFileSync(`${out}.diagnostics.PRIVATE.json`, "utf8")) as Record<string, number>),
         };
         console.log(
-          `  cluster/one wall ${(two.wall / one.wall).toFixed(2)}× (target ≤ 1.5×); check ${stages["seconds (check)"]!.toFixed(0)} s, workers ${stages["seconds (workers)"]!.toFixed(0)} s, summing ${stages["seconds (summing)"]!.toFixed(0)} s, release ${stages["seconds (release)"]!.toFixed(0)} s${stages["release passes"] ? ` (workers' parts ${stages["seconds (release: workers' parts)"]!.toFixed(0)} s, merge ${stages["seconds (release: merge)"]!.toFixed(0)} s)` : ""}, ${stages.passes} passes, ${stages.batches} batches`,
+          `  cluster/one wall ${(two.wall / one.wall).toFixed(2)}× (target ≤ 1.5×); check ${stages["seconds (check)"]!.toFixed(0)} s, workers ${stages["seconds (workers)"]!.toFixed(0)} s, summing ${stages["seconds (summing)"]!.toFixed(0)} s, release ${stages["seconds (release)"]!.toFixed(0)} s${stages["release passes"] ? ` (workers' parts ${stages["seconds (release: workers' parts)"]!.toFixed(0)} s, merge ${stages["seconds (release: merge)"]!.toFixed(0)} s)` : ""}, ${stages.passes} passes, ${stages.batches} batches, ${stages["pass config bytes"]} bytes of pass configs`,
         );
         for (const [k, v] of Object.entries(stages)) {
           if (/^(worker|coordinator) /.test(k)) console.log(`    ${k}: ${v}`);
         }
+        const same = spawnSync("cmp", ["-s", out, `${out}.one`]).status === 0;
+        console.log(`  the cluster's release is the one process's byte for byte: ${same ? "yes" : "NO"}`);
         rmSync(out, { force: true });
+        rmSync(`${out}.one`, { force: true });
         rmSync(`${out}.diagnostics.PRIVATE.json`, { force: true });
       }
     } finally {

@@ -1,5 +1,5 @@
 /**
- * `querymask cluster run` for a batch method (one with `Method.sharded`: threshold, graph, dp): users are sharded
+ * `querymask cluster run` for a batch method (one with `Method.sharded`: threshold, graph, dp, km): users are sharded
  * across worker processes by a stable hash of the user id. The coordinator checks the input and, in the same pass,
  * counts the cross-user evidence the scrubber needs (the clicks only one user made, each name's users), which it
  * hands to the workers in a file; each worker reads the log skipping other shards' lines unparsed, scrubs and adds
@@ -19,6 +19,7 @@ import { NotGroupedByUser, userBlocks } from "../log/user-blocks.ts";
 import { createLogWriter, type LogWriter } from "../log/write.ts";
 import { methodRng, NO_GUARANTEE, type Release, type ReleaseSink } from "../methods/method.ts";
 import { loadMethod } from "../methods/registry.ts";
+import { forShard, isByUser } from "../methods/sharded.ts";
 import { ClickUsers } from "../scrub/click-url.ts";
 import { NameUsers } from "../scrub/name-users.ts";
 import { emptyCounts, type ScrubCounts, scrubsInput } from "../scrub/scrub-log.ts";
@@ -192,6 +193,8 @@ export interface BatchRunResult {
   readonly passes: number;
   /** Release passes run by the workers (`ShardedRelease.parts`: 1), besides those. */
   readonly releasePasses: number;
+  /** Bytes of the pass configs written for the workers (inputs and decisions included; one per shard when by user). */
+  readonly configBytes: number;
   /**
    * Wall seconds per stage: the input check (with the cross-user counts), the workers' passes, PostgreSQL's summing
    * of their parts, and the decision and release (all passes' summing and workers excluded).
@@ -266,6 +269,7 @@ export async function runBatchCluster(o: BatchRunOptions): Promise<BatchRunResul
   let summingSeconds = 0;
   let releaseWorkerSeconds = 0;
   let mergeSeconds = 0;
+  let configBytes = 0;
   const usage: WorkerUsage[][] = [];
   const result = (release: Release, scrub: ScrubCounts | undefined, t0: number): BatchRunResult => {
     const restarts = Object.values(sup.restarts()).reduce((a, n) => a + n, 0);
@@ -279,6 +283,7 @@ export async function runBatchCluster(o: BatchRunOptions): Promise<BatchRunResul
       restarts,
       passes: passCount,
       releasePasses,
+      configBytes,
       seconds: {
         check: checkSeconds,
         workers: workerSeconds,
@@ -305,8 +310,22 @@ export async function runBatchCluster(o: BatchRunOptions): Promise<BatchRunResul
   const pass = async (input?: unknown, decision?: unknown): Promise<ShardDone[]> => {
     const n = decision === undefined ? passCount++ : releasePasses++;
     const name = decision === undefined ? `pass-${n}` : `release-${n}`;
-    const path = join(tmp.dir, `${name}.json`);
-    writeFileSync(path, JSON.stringify({ ...config, pass: n, input, decision } satisfies BatchRunConfig));
+    // An input or decision given by user goes to each worker as its own users' entries, one config per shard.
+    const perShard = isByUser(input) || isByUser(decision);
+    const paths = Array.from({ length: o.shards }, (_, s) => {
+      if (!perShard && s > 0) return join(tmp.dir, `${name}.json`);
+      const path = join(tmp.dir, perShard ? `${name}-shard${s}.json` : `${name}.json`);
+      const keep = (user: string) => userShardOf(user, o.shards) === s;
+      const text = JSON.stringify({
+        ...config,
+        pass: n,
+        input: forShard(input, keep),
+        decision: forShard(decision, keep),
+      } satisfies BatchRunConfig);
+      configBytes += Buffer.byteLength(text);
+      writeFileSync(path, text);
+      return path;
+    });
     // The release pass keeps the sums it was decided from (they stay in PostgreSQL after the run, as they did).
     await store.clear(decision !== undefined);
     const t0 = performance.now();
@@ -322,7 +341,7 @@ export async function runBatchCluster(o: BatchRunOptions): Promise<BatchRunResul
           sup.start(`batch-${s}${decision !== undefined ? "-release" : n === 0 ? "" : `-pass${n + 1}`}`, [
             "batch",
             "--config",
-            path,
+            paths[s]!,
             "--shard",
             String(s),
           ]),
@@ -362,7 +381,12 @@ export async function runBatchCluster(o: BatchRunOptions): Promise<BatchRunResul
     if (sharded.parts) {
       // The workers write the release, each its users' part; the coordinator merges the parts in log order.
       progress.start(`${method.name}: deciding from the sums`);
-      const decision = await sharded.parts.decide(store.sums(), params, ctx);
+      const decision = await sharded.parts.decide(store.sums(), params, ctx, async (input) => {
+        progress.stop();
+        await pass(input);
+        progress.start(`${method.name}: deciding from the sums`);
+        return store.sums();
+      });
       progress.stop();
       const done = await pass(undefined, decision);
       const tMerge = performance.now();

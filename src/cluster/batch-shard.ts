@@ -7,6 +7,7 @@
 import type { LogRecord } from "../log/record.ts";
 import type { MethodContext, Release, ReleaseSink, UserPasses } from "../methods/method.ts";
 import {
+  forShard,
   PartialTable,
   type ShardedRelease,
   type SummedRows,
@@ -104,5 +105,35 @@ export async function shardedInProcess<P>(
     }
     return sumInMemory(tables);
   };
-  return sharded.release(await sums(), log, params, ctx, out, sums);
+  if (!sharded.parts) return sharded.release(await sums(), log, params, ctx, out, sums);
+  // The workers' release: each shard writes its users' records from its cut of the decision; the parts are merged
+  // by the position of each user's first record, as the coordinator merges the part files.
+  const decision = await sharded.parts.decide(await sums(), params, ctx, sums);
+  const written: { at: number; records: readonly LogRecord[] }[] = [];
+  const releases: Release[] = [];
+  for (let shard = 0; shard < run.shards; shard++) {
+    const mine = (user: string) => userShardOf(user, run.shards) === shard;
+    let at = 0;
+    const own: UserPasses = {
+      format: log.format,
+      classified: log.classified,
+      async *pass() {
+        for await (const block of log.pass()) {
+          if (!mine(block[0]!.user)) continue;
+          at = order(block[0]!);
+          yield block;
+        }
+      },
+    };
+    const sink: ReleaseSink = {
+      write(records) {
+        written.push({ at, records });
+        return undefined;
+      },
+    };
+    releases.push(await sharded.parts.write(forShard(decision, mine), own, params, sink));
+  }
+  written.sort((a, b) => a.at - b.at);
+  for (const w of written) await out.write(w.records);
+  return sharded.parts.merge(decision, releases, params);
 }

@@ -63,6 +63,34 @@ export type UserAdder = (
  */
 export type AnotherPass = (input: unknown) => Promise<SummedRows>;
 
+/**
+ * A later pass's input or a release decision made mostly of per-user entries (km: each user's suppressed terms):
+ * each worker is sent `common` and only its own shard's users' entries ({@link forShard}), not every user's.
+ */
+export interface ByUser<C = unknown, U = unknown> {
+  readonly byUser: true;
+  readonly common: C;
+  readonly users: readonly (readonly [string, U])[];
+}
+
+export function byUser<C, U>(common: C, users: readonly (readonly [string, U])[]): ByUser<C, U> {
+  return { byUser: true, common, users };
+}
+
+export function isByUser(x: unknown): x is ByUser {
+  return typeof x === "object" && x !== null && (x as { byUser?: unknown }).byUser === true;
+}
+
+/** What the worker of the users `keep` keeps is sent of an input or a decision: a {@link ByUser} cut to them. */
+export function forShard(x: unknown, keep: (user: string) => boolean): unknown {
+  return isByUser(x)
+    ? byUser(
+        x.common,
+        x.users.filter(([u]) => keep(u)),
+      )
+    : x;
+}
+
 export interface ShardedRelease<P> {
   /**
    * Parameters the cluster cannot run, as a UsageError (before any server or worker starts): e.g. a dp selection
@@ -81,9 +109,10 @@ export interface ShardedRelease<P> {
    * filter once the decision is known): the coordinator decides from the sums (`decide`, JSON for every worker),
    * each worker writes its shard's users' released records (`write`, in log order, one user's records per
    * `out.write`), the coordinator merges the shards' parts in log order and their releases (`merge`: the counts).
+   * A decision made in steps asks for more passes (`again`) before it is final.
    */
   readonly parts?: {
-    decide(sums: SummedRows, params: P, ctx: MethodContext): Promise<unknown>;
+    decide(sums: SummedRows, params: P, ctx: MethodContext, again: AnotherPass): Promise<unknown>;
     write(decision: unknown, log: UserPasses, params: P, out: ReleaseSink): Promise<Release>;
     merge(decision: unknown, shards: readonly Release[], params: P): Release;
   };

@@ -497,6 +497,7 @@ async function batchRun(
       "seconds (workers)": run.seconds.workers,
       "seconds (summing)": run.seconds.summing,
       "seconds (release)": run.seconds.release,
+      "pass config bytes": run.configBytes,
       ...(run.releasePasses > 0
         ? {
             "release passes": run.releasePasses,

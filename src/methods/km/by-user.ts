@@ -15,7 +15,14 @@ import type { BidTable } from "./bids.ts";
 import { IndexByUser } from "./histories.ts";
 import type { KmResult } from "./index.ts";
 import type { KmParams } from "./meta.ts";
-import { type Columns, columnsByText, Rewriter, shortenedText, suppressFlaggedIn } from "./release.ts";
+import {
+  type Columns,
+  columnsByText,
+  keptIn,
+  Rewriter,
+  shortenedText,
+  suppressFlaggedIn,
+} from "./release.ts";
 import { Suppression } from "./suppression.ts";
 
 /**
@@ -113,7 +120,7 @@ export async function kmByUser(
     for await (const block of log.pass()) columnsByText(block, shortened, byText);
   }
   shortened.clear();
-  const rewriter = new Rewriter(index, byText);
+  const rewriter = new Rewriter(keptIn(index), byText);
   const kept: LogRecord[] | undefined = out === undefined ? [] : undefined;
   const origin: number[] = [];
   let released = 0;

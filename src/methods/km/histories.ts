@@ -106,20 +106,35 @@ class TermCounter {
   private lastEvent: number[] = [];
   private events = 0;
 
+  /** The id of `term`, numbered on first appearance. */
+  private id(term: string): number {
+    let t = this.termId.get(term);
+    if (t === undefined) {
+      t = this.vocab.length;
+      this.termId.set(term, t);
+      this.vocab.push(term);
+      this.occ.push(0);
+      this.imp.push(0);
+      this.clk.push(0);
+      this.lastEvent.push(-1);
+    }
+    return t;
+  }
+
+  /** A term with its counts over some events, added at once (a sharded run's summed histories): its id. */
+  counted(term: string, occurrences: number, impressions: number, clicks: number): number {
+    const t = this.id(term);
+    this.occ[t]! += occurrences;
+    this.imp[t]! += impressions;
+    this.clk[t]! += clicks;
+    return t;
+  }
+
   /** The next event's terms, as ids pushed on `out` (repeats kept). */
   event(query: string, clicks: number, out: IntBuffer): void {
     const e = this.events++;
     for (const term of queryTerms(query)) {
-      let t = this.termId.get(term);
-      if (t === undefined) {
-        t = this.vocab.length;
-        this.termId.set(term, t);
-        this.vocab.push(term);
-        this.occ.push(0);
-        this.imp.push(0);
-        this.clk.push(0);
-        this.lastEvent.push(-1);
-      }
+      const t = this.id(term);
       this.occ[t]!++;
       if (this.lastEvent[t] !== e) {
         this.lastEvent[t] = e;
@@ -180,6 +195,14 @@ export function indexLog(records: readonly LogRecord[], events: readonly QueryEv
   return terms.finish(userNames, eventUser, first);
 }
 
+/** One term of a user's history with the user's counts of it (`IndexByUser.addHistory`). */
+export interface HistoryTerm {
+  readonly term: string;
+  readonly occurrences: number;
+  readonly impressions: number;
+  readonly clicks: number;
+}
+
 /**
  * {@link indexLog} fed one user's events at a time, users in log order (a log grouped by user): each user's
  * history is sorted and merged as soon as the user ends, so memory holds the (user, term) pairs, not the
@@ -207,6 +230,21 @@ export class IndexByUser {
         this.items.push(seg[i]!);
         this.weight.push(1);
       }
+    }
+  }
+
+  /**
+   * The next user's history given whole: its terms in the order they first appear in the user's queries, each
+   * with the user's occurrences, impressions and clicks of it (what {@link add} counts from the events).
+   */
+  addHistory(user: string, terms: readonly HistoryTerm[]): void {
+    this.userNames.push(user);
+    const ids = terms.map((x) => this.terms.counted(x.term, x.occurrences, x.impressions, x.clicks));
+    const order = Array.from(ids.keys()).sort((a, b) => ids[a]! - ids[b]!);
+    this.start.push(this.items.length);
+    for (const i of order) {
+      this.items.push(ids[i]!);
+      this.weight.push(terms[i]!.occurrences);
     }
   }
 

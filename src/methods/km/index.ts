@@ -17,6 +17,8 @@ import { indexLog } from "./histories.ts";
 import type { Retained } from "./measures.ts";
 import { type KmParams, kmDeclaration } from "./meta.ts";
 import { rewriteLog, suppressFlagged } from "./release.ts";
+import { shardedKm } from "./sharded.ts";
+import { kmRelease } from "./summary.ts";
 import { Suppression } from "./suppression.ts";
 
 export { type BidTable, readBids } from "./bids.ts";
@@ -79,26 +81,6 @@ export const km: Method<KmParams> = {
           };
     return kmRelease(r, params, held);
   },
-};
 
-/** The release's counts (the method's, then paper 003's measures that apply) and guarantee. */
-function kmRelease(
-  r: Pick<KmResult, "counts" | "retained">,
-  params: KmParams,
-  held: Pick<Release, "log" | "origin">,
-): Release {
-  {
-    const kept = r.retained;
-    const counts: Record<string, number> = { ...r.counts };
-    const measures: [string, number | null][] = [
-      ["% log size", kept.logSize],
-      ["% users", kept.users],
-      ["% clicks", kept.clicks],
-      ["% impressions", kept.impressions],
-      ["% bid", kept.bid],
-      ["% revenue", kept.revenue],
-    ];
-    for (const [name, value] of measures) if (value !== null) counts[name] = value;
-    return { ...held, counts, guarantee: { model: "km-anonymity", k: params.k, m: params.m } };
-  }
-}
+  sharded: shardedKm,
+};

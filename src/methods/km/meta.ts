@@ -43,5 +43,7 @@ export const kmDeclaration: MethodDeclaration<KmParams, "km"> = {
   disclosure: "exact",
   releases: "log",
   model: "km-anonymity",
+  // Over shards of users: the coordinator runs the greedy on the summed histories (./sharded.ts).
+  shards: true,
   params: kmParams,
 };

@@ -33,6 +33,15 @@ function keptTerms(terms: readonly string[], u: number, index: KmIndex): string[
   return terms.filter((term) => h.indexOf(u, index.termId.get(term)!) >= 0);
 }
 
+/** The terms of a query user `u` keeps, in the query's order (from an index, or a sharded run's decision). */
+export type KeptTerms = (u: number, terms: readonly string[]) => readonly string[];
+
+/** {@link KeptTerms} from the index's histories. */
+export const keptIn =
+  (index: KmIndex): KeptTerms =>
+  (u, terms) =>
+    keptTerms(terms, u, index);
+
 /** Rewrite `records` after suppression; `index.histories` holds what each user keeps. */
 export function rewriteLog(
   records: readonly LogRecord[],
@@ -41,7 +50,7 @@ export function rewriteLog(
 ): Rewritten {
   const out: LogRecord[] = [];
   const origin: number[] = [];
-  const rewriter = new Rewriter(index, columnsByText(records));
+  const rewriter = new Rewriter(keptIn(index), columnsByText(records));
   for (let e = 0; e < events.length; e++) {
     const ev = events[e]!;
     const first = out.length;
@@ -64,14 +73,14 @@ export class Rewriter {
   occurrencesRemoved = 0;
 
   constructor(
-    private readonly index: KmIndex,
+    private readonly kept: KeptTerms,
     private readonly columns: ReadonlyMap<string, Columns>,
   ) {}
 
   /** Push the released rows of event `ev` of user `u` (rows in `records`) on `out`. */
   event(u: number, records: readonly LogRecord[], ev: QueryEvent, out: LogRecord[]): void {
     const terms = queryTerms(ev.query);
-    const kept = keptTerms(terms, u, this.index);
+    const kept = this.kept(u, terms);
     this.occurrencesRemoved += terms.length - kept.length;
     if (terms.length > 0 && kept.length === 0) {
       this.eventsDropped++;

@@ -1,5 +1,5 @@
 import type { AllowList } from "../../scrub/allow-list.ts";
-import { createScrubber, type Scrubber } from "../../scrub/scrubber.ts";
+import { createScrubber } from "../../scrub/scrubber.ts";
 import type { Progress } from "../../util/progress.ts";
 import type { Rng } from "../../util/random.ts";
 import { type BidTable, bidVector } from "./bids.ts";
@@ -15,6 +15,25 @@ import { queryTerms } from "./terms.ts";
 const FLAG_MEMO = 1 << 20;
 
 /**
+ * The words of a shortened text that make it an identifier, as the scrubber finds them (`allow`: phrases that are
+ * not). A text repeated is scrubbed once; the memo is emptied when full, since a large log's distinct shortened
+ * texts would outgrow the histories.
+ */
+export function flagger(allow?: AllowList): (text: string) => readonly string[] {
+  const scrubber = createScrubber({ allow });
+  const memo = new Map<string, string[]>();
+  return (text) => {
+    let words = memo.get(text);
+    if (words === undefined) {
+      if (memo.size >= FLAG_MEMO) memo.clear();
+      words = scrubber.scrub(text).spans.flatMap((span) => queryTerms(span.value));
+      memo.set(text, words);
+    }
+    return words;
+  };
+}
+
+/**
  * The greedy on an index, with the rescans of shortened texts (release.ts) in between: the caller rescans the log's
  * events with {@link flag} (one pass) and hands {@link rescanned} how many (user, term) pairs that suppressed; the
  * greedy runs again after each rescan that suppressed any, until one suppresses none.
@@ -26,8 +45,6 @@ export class Suppression {
   private readonly before: HistoryTotals;
   private readonly choose: TargetFn;
   private readonly greedy: GreedyStats;
-  private readonly flaggedWords = new Map<string, string[]>();
-  private readonly scrubber: Scrubber;
   private flagged = 0;
 
   constructor(
@@ -47,22 +64,11 @@ export class Suppression {
     this.before = historyTotals(h, index.stats, this.bid);
     this.choose = targetFunction(params.target, index.stats, this.bid);
     this.greedy = greedySuppress(h, params.k, params.m, this.choose, rng, progress);
-    this.scrubber = createScrubber({ allow });
+    this.flag = flagger(allow);
   }
 
-  /**
-   * The words of a shortened text that make it an identifier (a text repeated is scrubbed once; the memo is
-   * emptied when full, since a large log's distinct shortened texts would outgrow the histories).
-   */
-  readonly flag = (text: string): string[] => {
-    let words = this.flaggedWords.get(text);
-    if (words === undefined) {
-      if (this.flaggedWords.size >= FLAG_MEMO) this.flaggedWords.clear();
-      words = this.scrubber.scrub(text).spans.flatMap((span) => queryTerms(span.value));
-      this.flaggedWords.set(text, words);
-    }
-    return words;
-  };
+  /** The words of a shortened text that make it an identifier ({@link flagger}). */
+  readonly flag: (text: string) => readonly string[];
 
   /** A rescan suppressed `more` pairs: the greedy runs again if any; whether another rescan is needed. */
   rescanned(more: number): boolean {
