@@ -19,13 +19,13 @@ import { NotGroupedByUser, userBlocks } from "../log/user-blocks.ts";
 import { createLogWriter, type LogWriter } from "../log/write.ts";
 import { methodRng, NO_GUARANTEE, type Release, type ReleaseSink } from "../methods/method.ts";
 import { loadMethod } from "../methods/registry.ts";
+import type { PartialTable } from "../methods/sharded.ts";
 import { ClickUsers } from "../scrub/click-url.ts";
 import { NameUsers } from "../scrub/name-users.ts";
 import { emptyCounts, type ScrubCounts, scrubsInput } from "../scrub/scrub-log.ts";
 import { type CrossUserEvidence, scrubbedPasses } from "../stream/user-passes.ts";
 import { UsageError } from "../util/errors.ts";
 import type { Progress } from "../util/progress.ts";
-import type { PartialTable } from "../methods/sharded.ts";
 import { mergeParts, PartWriter, partPaths } from "./batch-parts.ts";
 import { decodeKept, encodeKept, passAdderOf, shardKept, shardPartials } from "./batch-shard.ts";
 import { BatchStore, type ShardDone, type WorkerUsage } from "./batch-store.ts";
@@ -124,7 +124,8 @@ export async function runBatchWorker(pgUrl: string, configPath: string, shard: n
     const add = passAdderOf(method.sharded, params, config.input);
     if (config.keptFrom !== undefined) {
       // A pass over what an earlier pass kept of this shard's users: no log to read.
-      if (typeof add === "function") throw new Error(`pass ${config.pass} reads the log, yet was told not to`);
+      if (typeof add === "function")
+        throw new Error(`pass ${config.pass} reads the log, yet was told not to`);
       const kept = decodeKept(readFileSync(keptPath(dirname(configPath), config.keptFrom, shard), "utf8"));
       await finish(await shardKept(kept, add, run, apply, (batch) => applied.has(batch)));
       return;

@@ -164,7 +164,11 @@ export async function shardPartials(
  * The adder of a method's pass: the first (`input` undefined) or a later one (`ShardedRelease.later`), which may work
  * from what an earlier pass kept (`KeptAdder`) instead of reading the log.
  */
-export function passAdderOf<P>(sharded: ShardedRelease<P>, params: P, input?: unknown): UserAdder | KeptAdder {
+export function passAdderOf<P>(
+  sharded: ShardedRelease<P>,
+  params: P,
+  input?: unknown,
+): UserAdder | KeptAdder {
   if (input === undefined) return (block, order, table) => sharded.addUser(block, order, table, params);
   if (!sharded.later) throw new Error("the method asked for another pass but has no later adder");
   return sharded.later(input, params);
@@ -203,7 +207,16 @@ export async function shardedInProcess<P>(
       };
       if (typeof add === "function") {
         const keep = new Map<number, readonly string[]>();
-        const done = await shardPartials(log, add, { shard, ...run }, order, apply, undefined, undefined, keep);
+        const done = await shardPartials(
+          log,
+          add,
+          { shard, ...run },
+          order,
+          apply,
+          undefined,
+          undefined,
+          keep,
+        );
         keptNow.push(encodeKept({ users: done.users, kept: keep }));
       } else await shardKept(decodeKept(kept[shard]!), add, { shard, ...run }, apply);
     }
