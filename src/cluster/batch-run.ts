@@ -9,7 +9,7 @@
  * nothing is lost or counted twice; the release is the single machine's (`anonymize`) for the same log.
  */
 import type { ChildProcess } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { temporaryDirectory } from "../log/atomic.ts";
 import { writeCountTable } from "../log/count-table.ts";
@@ -19,7 +19,7 @@ import { NotGroupedByUser, userBlocks } from "../log/user-blocks.ts";
 import { createLogWriter, type LogWriter } from "../log/write.ts";
 import { methodRng, NO_GUARANTEE, type Release, type ReleaseSink } from "../methods/method.ts";
 import { loadMethod } from "../methods/registry.ts";
-import { forShard, isByUser } from "../methods/sharded.ts";
+import { forShard, isByUser, type PartialTable } from "../methods/sharded.ts";
 import { ClickUsers } from "../scrub/click-url.ts";
 import { NameUsers } from "../scrub/name-users.ts";
 import { emptyCounts, type ScrubCounts, scrubsInput } from "../scrub/scrub-log.ts";
@@ -27,7 +27,7 @@ import { type CrossUserEvidence, scrubbedPasses } from "../stream/user-passes.ts
 import { UsageError } from "../util/errors.ts";
 import type { Progress } from "../util/progress.ts";
 import { mergeParts, PartWriter, partPaths } from "./batch-parts.ts";
-import { adderOf, shardPartials } from "./batch-shard.ts";
+import { decodeKept, encodeKept, passAdderOf, shardKept, shardPartials } from "./batch-shard.ts";
 import { BatchStore, type ShardDone, type WorkerUsage } from "./batch-store.ts";
 import { userShardOf } from "./partition.ts";
 import { Supervisor } from "./supervisor.ts";
@@ -46,6 +46,11 @@ export interface BatchRunConfig {
   /** The pass (0 first) and, for a later one, the coordinator's input to it (`ShardedRelease.later`). */
   readonly pass: number;
   readonly input?: unknown;
+  /**
+   * A pass that reads no log: the pass whose kept users it works from (`KeptAdder`; each worker's file
+   * `keptPath(dir, keptFrom, shard)`, written at the end of that pass).
+   */
+  readonly keptFrom?: number;
   /** The release pass (`ShardedRelease.parts`): the coordinator's decision; each worker writes its part. */
   readonly decision?: unknown;
 }
@@ -84,6 +89,10 @@ function orderOf(files: readonly string[]): (r: LogRecord) => number {
   return (r) => (r.source ? index.get(r.source.file)! * 2 ** 32 + r.source.line : 0);
 }
 
+/** What shard `shard`'s worker kept of its users in pass `pass` (a pass that read the log), beside the configs. */
+const keptPath = (dir: string, pass: number, shard: number): string =>
+  join(dir, `kept-${pass}-${shard}.json`);
+
 /** One worker: shard `shard`'s partial aggregates into PostgreSQL, skipping its batches applied before. */
 export async function runBatchWorker(pgUrl: string, configPath: string, shard: number): Promise<void> {
   const config = JSON.parse(readFileSync(configPath, "utf8")) as BatchRunConfig;
@@ -91,8 +100,36 @@ export async function runBatchWorker(pgUrl: string, configPath: string, shard: n
   if (!method.sharded) throw new UsageError(`method ${config.method} does not run over shards of users`);
   const params = method.parse(config.params);
   const store = await BatchStore.open(pgUrl);
+  // What this process sent (a restarted worker counts only its own batches).
+  const sent = { rows: 0, bytes: 0 };
+  const apply = async (batch: number, table: PartialTable) => {
+    const rows = table.rows();
+    await store.apply(shard, batch, rows);
+    sent.rows += rows.length;
+    for (const r of rows) sent.bytes += Buffer.byteLength(r.key) + Buffer.byteLength(r.key2) + 2 + 8 * 3;
+  };
+  const finish = async (done: { batches: number; users: number }) => {
+    const used = process.resourceUsage();
+    await store.finish(shard, done.batches, done.users, {
+      rssKiB: used.maxRSS,
+      cpuMs: (used.userCPUTime + used.systemCPUTime) / 1000,
+      wallMs: performance.now(),
+      rowsSent: sent.rows,
+      bytesSent: sent.bytes,
+    });
+  };
   try {
     const applied = await store.applied(shard);
+    const run = { shard, shards: config.shards, batchUsers: config.batchUsers };
+    const add = passAdderOf(method.sharded, params, config.input);
+    if (config.keptFrom !== undefined) {
+      // A pass over what an earlier pass kept of this shard's users: no log to read.
+      if (typeof add === "function")
+        throw new Error(`pass ${config.pass} reads the log, yet was told not to`);
+      const kept = decodeKept(readFileSync(keptPath(dirname(configPath), config.keptFrom, shard), "utf8"));
+      await finish(await shardKept(kept, add, run, apply, (batch) => applied.has(batch)));
+      return;
+    }
     const keepUser = (user: string) => userShardOf(user, config.shards) === shard;
     const open = (inputs: readonly string[], opts: ReadOptions) => openLog(inputs, { ...opts, keepUser });
     const first = await open(config.inputs, { format: config.format, lenient: true });
@@ -138,30 +175,23 @@ export async function runBatchWorker(pgUrl: string, configPath: string, shard: n
       );
       return;
     }
-    const run = { shard, shards: config.shards, batchUsers: config.batchUsers };
-    // What this process sent (a restarted worker counts only its own batches).
-    const sent = { rows: 0, bytes: 0 };
+    if (typeof add !== "function") throw new Error(`pass ${config.pass} reads no log, yet was told to`);
+    const keep = new Map<number, readonly string[]>();
     const done = await shardPartials(
       passes,
-      adderOf(method.sharded, params, config.input),
+      add,
       run,
       orderOf(first.files),
-      async (batch, table) => {
-        const rows = table.rows();
-        await store.apply(shard, batch, rows);
-        sent.rows += rows.length;
-        for (const r of rows) sent.bytes += Buffer.byteLength(r.key) + Buffer.byteLength(r.key2) + 2 + 8 * 3;
-      },
+      apply,
       (batch) => applied.has(batch),
+      undefined,
+      keep,
     );
-    const used = process.resourceUsage();
-    await store.finish(shard, done.batches, done.users, {
-      rssKiB: used.maxRSS,
-      cpuMs: (used.userCPUTime + used.systemCPUTime) / 1000,
-      wallMs: performance.now(),
-      rowsSent: sent.rows,
-      bytesSent: sent.bytes,
-    });
+    // Kept before the shard says it is done, so a later pass never finds it missing; atomically, for a restart.
+    const path = keptPath(dirname(configPath), config.pass, shard);
+    writeFileSync(`${path}.tmp`, encodeKept({ users: done.users, kept: keep }));
+    renameSync(`${path}.tmp`, path);
+    await finish(done);
   } finally {
     await store.close();
   }
@@ -307,9 +337,22 @@ export async function runBatchCluster(o: BatchRunOptions): Promise<BatchRunResul
   // One pass of every worker over its shard; the sums of the pass stay in PostgreSQL until the next one. With a
   // decision, the release pass instead: each worker writes its part of the release (nothing to sum).
   let releasePasses = 0;
+  // The last pass that read the log: a pass that reads none works from what its workers kept.
+  let lastRead = 0;
   const pass = async (input?: unknown, decision?: unknown): Promise<ShardDone[]> => {
     const n = decision === undefined ? passCount++ : releasePasses++;
     const name = decision === undefined ? `pass-${n}` : `release-${n}`;
+    // A pass reads the log unless its adder works from what the last reading pass kept (asked of an input cut to
+    // no user: the kind of adder is the method's, not the users').
+    const reads =
+      decision !== undefined ||
+      typeof passAdderOf(
+        sharded,
+        params,
+        forShard(input, () => false),
+      ) === "function";
+    const keptFrom = reads ? undefined : lastRead;
+    if (reads && decision === undefined) lastRead = n;
     // An input or decision given by user goes to each worker as its own users' entries, one config per shard.
     const perShard = isByUser(input) || isByUser(decision);
     const paths = Array.from({ length: o.shards }, (_, s) => {
@@ -320,6 +363,7 @@ export async function runBatchCluster(o: BatchRunOptions): Promise<BatchRunResul
         ...config,
         pass: n,
         input: forShard(input, keep),
+        keptFrom,
         decision: forShard(decision, keep),
       } satisfies BatchRunConfig);
       configBytes += Buffer.byteLength(text);

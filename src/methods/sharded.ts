@@ -49,12 +49,29 @@ export interface SummedRows {
   rows(kind: number): AsyncIterable<readonly PartialRow[]>;
 }
 
-/** What one user adds to a batch's partial aggregate (see `ShardedRelease.addUser`). */
+/**
+ * What a worker keeps of one user after a pass that reads the log, for the later passes that work from it instead
+ * of reading the log again (`KeptAdder`): a list of keys (dp: the user's bounded items), or nothing.
+ */
+export type KeptUser = readonly string[] | undefined;
+
+/**
+ * What one user adds to a batch's partial aggregate (see `ShardedRelease.addUser`), and what the worker keeps of
+ * them for later passes (`KeptAdder`), if anything.
+ */
 export type UserAdder = (
   block: readonly LogRecord[],
   order: (r: LogRecord) => number,
   table: PartialTable,
-) => void;
+) => KeptUser | void;
+
+/**
+ * A later pass that reads no log: each user's part is computed from what the last pass that read the log kept of
+ * them (`UserAdder`'s result), every user of the shard in log order, so its batches are cut as a reading pass's.
+ */
+export interface KeptAdder {
+  readonly fromKept: (kept: KeptUser, table: PartialTable) => void;
+}
 
 /**
  * Another pass of the workers over their shards (a method that decides in steps: dp selects queries, then counts
@@ -102,8 +119,11 @@ export interface ShardedRelease<P> {
    * record's position in the whole log (the same on every shard).
    */
   addUser(block: readonly LogRecord[], order: (r: LogRecord) => number, table: PartialTable, params: P): void;
-  /** The adder of a later pass (`AnotherPass`), from the coordinator's input for it. */
-  readonly later?: (input: unknown, params: P) => UserAdder;
+  /**
+   * The adder of a later pass (`AnotherPass`), from the coordinator's input for it: one that reads the log again,
+   * or one that works from what the last reading pass kept of each user (`KeptAdder`: no reading).
+   */
+  readonly later?: (input: unknown, params: P) => UserAdder | KeptAdder;
   /**
    * The release written by the workers instead of the coordinator alone (a method whose release is a per-user
    * filter once the decision is known): the coordinator decides from the sums (`decide`, JSON for every worker),

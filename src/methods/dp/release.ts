@@ -23,10 +23,17 @@ export interface SelectionItems {
   /** Users who held more than the bound, and the (user, item) pairs it left out (diagnostics). */
   readonly usersTruncated: number;
   readonly dropped: number;
-  /** The strategy's selection (ids ascending), its noise drawn from `random`. */
-  select(cal: Calibration, random: Randomness, prior: Float64Array | undefined): Int32Array;
+  /**
+   * The strategy's selection (ids ascending), its noise drawn from `random` (a cluster's round strategies wait for
+   * a pass of the workers per round).
+   */
+  select(
+    cal: Calibration,
+    random: Randomness,
+    prior: Float64Array | undefined,
+  ): Int32Array | Promise<Int32Array>;
   /** The distinct users each item's count counts, by id, once `chosen` are released (`within`). */
-  counted(chosen: Int32Array): ArrayLike<number>;
+  counted(chosen: Int32Array): ArrayLike<number> | Promise<ArrayLike<number>>;
   /** How many distinct users hold each item, by id, and the strategy's score (for "nothing released"). */
   userCounts(): ArrayLike<number>;
   score(prior: Float64Array | undefined): ArrayLike<number> | undefined;
@@ -85,10 +92,10 @@ export async function itemsRelease(
   const qCal = qPlan.cal;
   ctx.progress.start(`dp: ${sel.name} selection of queries`);
   const qPrior = priors(sel, queries.keys);
-  const chosen = queries.select(qCal, random, qPrior);
+  const chosen = await queries.select(qCal, random, qPrior);
   ctx.progress.stop();
   const qNoise = qPlan.noise;
-  const qCounts = noisyCountsOf(queries.counted(chosen), chosen, qNoise, random);
+  const qCounts = noisyCountsOf(await queries.counted(chosen), chosen, qNoise, random);
   qPlan.charge(account);
   const table: {
     queries: { query: string; count: number }[];
@@ -112,8 +119,8 @@ export async function itemsRelease(
   };
   if (pPlan) {
     const pairs = await pairsOf(new Set(table.queries.map((q) => q.query)));
-    const pChosen = pairs.select(pPlan.cal, random, priors(sel, pairs.keys));
-    const pCounts = noisyCountsOf(pairs.counted(pChosen), pChosen, pPlan.noise, random);
+    const pChosen = await pairs.select(pPlan.cal, random, priors(sel, pairs.keys));
+    const pCounts = noisyCountsOf(await pairs.counted(pChosen), pChosen, pPlan.noise, random);
     pPlan.charge(account);
     table.clicks = Array.from(pChosen, (id, i) => {
       const key = pairs.keys[id]!;

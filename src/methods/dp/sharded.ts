@@ -8,9 +8,9 @@
  * holder's bound), and hands them to `itemsRelease`: the same selection, noise, accountant, summary and notes as
  * `anonymize --method dp`. The click pairs of the released queries take a second pass.
  *
- * Only the strategies whose selection is one sum over users run here (`Selection.fromSums`); the policy and greedy
- * strategies process users one after another in a random order, and the round strategies need a pass per round
- * steered by the last round's noise: refused before anything starts.
+ * The strategies whose selection is one sum over users run here (`Selection.fromSums`), and those that select in
+ * rounds of such sums, a pass per round steered by the coordinator's noise (`sharded-rounds.ts`); the policy and
+ * greedy strategies process users one after another in a random order: refused before anything starts.
  */
 import { groupEvents } from "../../log/events.ts";
 import type { LogRecord } from "../../log/record.ts";
@@ -24,24 +24,34 @@ import type { randomness } from "./random.ts";
 import { itemsRelease, type SelectionItems } from "./release.ts";
 import { selections } from "./selection/index.ts";
 import type { Calibration, Selection } from "./selection/selection.ts";
+import {
+  type RoundsInput,
+  roundsFirstAdder,
+  roundsLaterAdder,
+  roundsRelease,
+  usersOf,
+} from "./sharded-rounds.ts";
 
 /** Rows of the partial sums: bounded queries, bounded click pairs, per-user tallies. */
 const QUERIES = 0;
 const PAIRS = 1;
 const TALLY = 2;
 
-/** The strategies the cluster runs: those that select from one sum over users. */
-export const summedSelections: readonly string[] = selections.filter((s) => s.fromSums).map((s) => s.name);
+/**
+ * The strategies the cluster runs: those that select from one sum over users, and those that select in rounds of
+ * such sums (a pass per round, `sharded-rounds.ts`).
+ */
+export const summedSelections: readonly string[] = selections
+  .filter((s) => s.fromSums || s.rounds)
+  .map((s) => s.name);
 
 function summed(name: string): Selection<Calibration> {
   const sel = selections.find((s) => s.name === name);
-  if (sel?.fromSums === undefined) {
+  if (sel?.fromSums === undefined && sel?.rounds === undefined) {
     const why =
       name === "korolova"
         ? "korolova limits query events, not distinct items"
-        : sel?.candidates !== undefined
-          ? `${name} selects in rounds, each steered by the last round's noise`
-          : `${name} processes users one after another`;
+        : `${name} processes users one after another`;
     throw new UsageError(
       `dp --selection ${name} does not run on the cluster (${why}); the cluster runs dp with --selection ${summedSelections.join(", ")}`,
     );
@@ -156,14 +166,32 @@ export function shardedDp(
     addUser(block, order, table, params) {
       let add = first.get(params);
       if (add === undefined) {
-        add = adder(params, undefined);
+        const sel = summed(params.selection);
+        add = sel.rounds ? roundsFirstAdder(params, sel, formOf(params)) : adder(params, undefined);
         first.set(params, add);
       }
-      add(block, order, table);
+      return add(block, order, table);
     },
-    later: (input, params) => adder(params, input as PairsPass),
+    later: (input, params) => {
+      const sel = summed(params.selection);
+      return sel.rounds
+        ? roundsLaterAdder(params, sel, formOf(params), input as RoundsInput)
+        : adder(params, input as PairsPass);
+    },
     async release(sums, _log, params, ctx, _out, again): Promise<Release> {
       const sel = summed(params.selection);
+      if (sel.rounds) {
+        ctx.progress.start(`dp (${params.selection}): reading the summed contributions of round 1`);
+        const users = await usersOf(sums, QUERIES);
+        if (users === 0) {
+          ctx.progress.stop();
+          throw new UsageError(noUsers);
+        }
+        const r = roundsRelease(params, sel, sums, again);
+        const queries = await r.queries;
+        ctx.progress.stop();
+        return itemsRelease(params, sel, noiseFor(params, ctx), ctx, { queries, users }, r.pairsOf);
+      }
       ctx.progress.start(`dp (${params.selection}): reading the summed contributions`);
       const queries = await itemsOf(sums, QUERIES, sel);
       const users = (await tallies(sums)).get(String(QUERIES))?.a ?? 0;

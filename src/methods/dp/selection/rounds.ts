@@ -67,9 +67,38 @@ export function roundsCalibration(
 }
 
 /**
- * One round's weights: each user's first `d` open candidates — in the bound's order, or (`by`) highest `by`
- * first — get a vector of ℓ2 norm 1 (∝ prior, or even).
+ * One user's weights in a round: their first `d` open candidates of `list` — in the bound's order, or (`by`) highest
+ * `by` first — get a vector of ℓ2 norm 1 (∝ prior, or even), handed to `add`. The single machine and a cluster
+ * worker (`../sharded-rounds.ts`, on the user's own items) both weigh a user with this, so the weights are the same.
  */
+export function userRoundWeights(
+  list: ArrayLike<number>,
+  d: number,
+  open: (id: number) => boolean,
+  prior: ArrayLike<number> | undefined,
+  by: ArrayLike<number> | undefined,
+  mine: number[],
+  add: (id: number, weight: number) => void,
+): void {
+  mine.length = 0;
+  for (let i = 0; i < list.length; i++) {
+    const id = list[i]!;
+    if (by === undefined && mine.length === d) break;
+    if (open(id)) mine.push(id);
+  }
+  if (by !== undefined && mine.length > d) {
+    // Stable: equal weights keep the bound's order.
+    mine.sort((a, b) => by[b]! - by[a]!);
+    mine.length = d;
+  }
+  if (mine.length === 0) return;
+  let norm = 0;
+  for (const id of mine) norm += prior ? prior[id]! * prior[id]! : 1;
+  const scale = 1 / Math.sqrt(norm);
+  for (const id of mine) add(id, (prior ? prior[id]! : 1) * scale);
+}
+
+/** One round's weights: every user's (`userRoundWeights`), summed per item. */
 function roundWeights(
   users: UserItems,
   items: number,
@@ -80,24 +109,55 @@ function roundWeights(
 ): Float64Array {
   const h = new Float64Array(items);
   const mine: number[] = [];
-  for (const list of users) {
-    mine.length = 0;
-    for (const id of list) {
-      if (by === undefined && mine.length === d) break;
-      if (open(id)) mine.push(id);
-    }
-    if (by !== undefined && mine.length > d) {
-      // Stable: equal weights keep the bound's order.
-      mine.sort((a, b) => by[b]! - by[a]!);
-      mine.length = d;
-    }
-    if (mine.length === 0) continue;
-    let norm = 0;
-    for (const id of mine) norm += prior ? prior[id]! * prior[id]! : 1;
-    const scale = 1 / Math.sqrt(norm);
-    for (const id of mine) h[id]! += (prior ? prior[id]! : 1) * scale;
-  }
+  const add = (id: number, w: number) => {
+    h[id]! += w;
+  };
+  for (const list of users) userRoundWeights(list, d, open, prior, by, mine, add);
   return h;
+}
+
+/**
+ * Whether item `id` is open in round `r` (0-based): not released yet and, after round 1, its noisy weight in the
+ * round before (`before`, −∞ where it had none) reached the round's floor.
+ */
+export function openIn(
+  design: RoundsDesign,
+  cal: RoundsCalibration,
+  r: number,
+  released: Uint8Array,
+  before: Float64Array | undefined,
+): (id: number) => boolean {
+  const floor = r === 0 ? Number.NEGATIVE_INFINITY : design.keep[r - 1]! * cal.rounds[r]!.rho;
+  return (id) => released[id] === 0 && (before === undefined || before[id]! >= floor);
+}
+
+/**
+ * Round `r`'s noise on its weights `h`: each item with a weight gets N(0, σ_r²), in id order, and is released
+ * (`released`) when its noisy weight passes ρ_r. Returns the noisy weights (−∞ where there was no weight).
+ */
+export function noisyRound(
+  h: Float64Array,
+  cal: RoundsCalibration,
+  r: number,
+  random: Randomness,
+  released: Uint8Array,
+): Float64Array {
+  const round = cal.rounds[r]!;
+  const noise = gaussianNoise(random, round.sigma);
+  const next = new Float64Array(h.length).fill(Number.NEGATIVE_INFINITY);
+  for (let i = 0; i < h.length; i++) {
+    if (h[i]! <= 0) continue;
+    next[i] = h[i]! + noise();
+    if (next[i]! > round.rho) released[i] = 1;
+  }
+  return next;
+}
+
+/** The ids marked in `released`, ascending. */
+export function releasedIds(released: Uint8Array): Int32Array {
+  const out: number[] = [];
+  for (let i = 0; i < released.length; i++) if (released[i]) out.push(i);
+  return Int32Array.from(out);
 }
 
 /** The rounds: the ids released in any of them, ascending. */
@@ -114,21 +174,11 @@ export function roundsSelect(
   let noisy: Float64Array | undefined;
   cal.rounds.forEach((round, r) => {
     const before = noisy;
-    const floor = r === 0 ? Number.NEGATIVE_INFINITY : design.keep[r - 1]! * round.rho;
-    const open = (id: number) => released[id] === 0 && (before === undefined || before[id]! >= floor);
+    const open = openIn(design, cal, r, released, before);
     const h = roundWeights(users, items, round.d, open, prior, design.byNoisy ? before : undefined);
-    const noise = gaussianNoise(random, round.sigma);
-    const next = new Float64Array(items).fill(Number.NEGATIVE_INFINITY);
-    for (let i = 0; i < items; i++) {
-      if (h[i]! <= 0) continue;
-      next[i] = h[i]! + noise();
-      if (next[i]! > round.rho) released[i] = 1;
-    }
-    noisy = next;
+    noisy = noisyRound(h, cal, r, random, released);
   });
-  const out: number[] = [];
-  for (let i = 0; i < items; i++) if (released[i]) out.push(i);
-  return Int32Array.from(out);
+  return releasedIds(released);
 }
 
 /** Round 1's weights (before noise): for the "nothing released" diagnostics. */
@@ -158,6 +208,7 @@ export function roundsStrategy(
   return {
     ...info,
     ...(prior ? { prior } : {}),
+    rounds: design,
     calibrate: (epsilon, delta, d) =>
       roundsCalibration(design, analyticGaussianSigma(epsilon, delta / 2, 1), delta / 2, d),
     gaussian: {

@@ -6,6 +6,7 @@
  * function of the items' ids and the noise: it never sees user ids or text.
  */
 import type { Randomness } from "../random.ts";
+import type { RoundsDesign } from "./rounds.ts";
 
 /** Each user's distinct item ids (at most d), users in a fixed order that does not depend on the data of others. */
 export type UserItems = readonly Int32Array[];
@@ -70,6 +71,11 @@ export interface Selection<C extends Calibration = Calibration> {
    * `select` is this of the sum over `users`. A cluster sums the vectors across shards and selects with it.
    */
   readonly fromSums?: (sums: ArrayLike<number>, items: number, cal: C, random: Randomness) => Int32Array;
+  /**
+   * Strategies that select in rounds (`rounds.ts`): their design, which a cluster runs a pass per round with, each
+   * round's open items and their noisy weights handed to the workers.
+   */
+  readonly rounds?: RoundsDesign;
   /** The ids of the selected items, ascending. */
   select(users: UserItems, items: number, cal: C, random: Randomness, prior?: Float64Array): Int32Array;
 }
