@@ -132,6 +132,11 @@ export interface InputDeclaration {
    * path numbers them on the original log.
    */
   readonly firstSeen?: boolean;
+  /**
+   * False: a log not grouped by user is loaded rather than sorted by user on disk, because the release on the sorted
+   * copy is not shown equal to the loaded log's (km's greedy ties, dp's rounds with seeded noise, mdav's partition).
+   */
+  readonly sortable?: boolean;
 }
 
 /**

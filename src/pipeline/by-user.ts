@@ -116,7 +116,8 @@ export async function releaseByUser<P>(
       await first.rejects.abort();
       // Where the grouping broke is a position in the data: said only by a method whose summary may be exact.
       const where = method.disclosure === "exact" ? `${e.where}: ` : "";
-      req.say?.(`${where}the log is not grouped by user; sorting it by user on disk`);
+      const next = method.input.sortable === false ? "loading it whole" : "sorting it by user on disk";
+      req.say?.(`${where}the log is not grouped by user; ${next}`);
       return "not grouped";
     }
     await first.rejects.close();

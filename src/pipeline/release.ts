@@ -135,7 +135,7 @@ async function releaseOnce<P>(given: FileRelease<P>): Promise<FileReleased> {
   if (!req.batch && method.input.userGrouping) {
     const { releaseByUser } = await import("./by-user.ts");
     let byUser = req.sortByUser ? "not grouped" : await releaseByUser(method, req.params, ctx, req);
-    if (byUser === "not grouped" && method.anonymizeByUser !== undefined) {
+    if (byUser === "not grouped" && method.anonymizeByUser !== undefined && method.input.sortable !== false) {
       const { releaseSortedByUser } = await import("./spill.ts");
       byUser = await releaseSortedByUser(method, req.params, ctx, req);
     }

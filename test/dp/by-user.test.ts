@@ -124,7 +124,7 @@ test("querymask anonymize --method dp: a log grouped by user is read by user, on
     const b = cli(["anonymize", ...args, "--batch", input, "-o", batch]);
     assert.equal(b.status, 0, b.stderr);
     assert.equal(
-      /is not grouped by user; sorting it by user on disk/.test(r.stderr),
+      /is not grouped by user; loading it whole/.test(r.stderr),
       note,
       r.stderr,
     );

@@ -1,7 +1,7 @@
 /**
  * A log not grouped by user, sorted by user on disk (src/pipeline/spill.ts) and read by user, releases what the
- * batch path releases on the log as given, byte for byte: threshold, graph and dp (laplace, korolova; seeded
- * noise), on generated logs whose users are interleaved (each user's events in order, whole), with a memory
+ * batch path releases on the log as given, byte for byte: threshold and graph (dp, km and mdav declare
+ * `sortable: false` and load such a log), on generated logs whose users are interleaved (each user's events in order, whole), with a memory
  * budget small enough that both sorts spill several runs. A bad line is reported at the original file:line (exit 2
  * at the CLI) or set aside with lenient mode; the temporary files are gone after success and after failure.
  */
@@ -46,8 +46,6 @@ function interleaved(log: QueryLog, seed: number): QueryLog {
 const METHODS: readonly [string, Record<string, unknown>][] = [
   ["threshold", { k: 2 }],
   ["graph", { k: 2 }],
-  ["dp", { selection: "laplace", noise: "seeded", epsilon: 5, delta: 1e-3 }],
-  ["dp", { selection: "korolova", noise: "seeded", epsilon: 5, delta: 1e-3 }],
 ];
 
 async function release(

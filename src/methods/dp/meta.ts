@@ -87,7 +87,14 @@ export const dpDeclaration: MethodDeclaration<DpParams, "dp"> = {
   paper: "Korolova et al. 2009; Gopi et al. 2020; Desfontaines et al. 2022; Chen et al. 2025",
   kind: "release",
   // Each record is prepared on its own (no single-clicker URL rule): DP pair selection does what it did.
-  input: { text: "scrubbed", timeOrder: false, userGrouping: true, crossUser: false, firstSeen: true },
+  input: {
+    text: "scrubbed",
+    timeOrder: false,
+    userGrouping: true,
+    crossUser: false,
+    firstSeen: true,
+    sortable: false,
+  },
   // Over shards of users for the strategies that select from one sum over users (./sharded.ts).
   shards: true,
   disclosure: "dp",

@@ -39,7 +39,7 @@ export const kmDeclaration: MethodDeclaration<KmParams, "km"> = {
   summary: "(k,m)-anonymity by term suppression: every ≤ m terms of a history are held by ≥ k users.",
   paper: "Burghardt et al. 2010",
   kind: "release",
-  input: { text: "scrubbed", timeOrder: false, userGrouping: true, crossUser: true },
+  input: { text: "scrubbed", timeOrder: false, userGrouping: true, crossUser: true, sortable: false },
   disclosure: "exact",
   releases: "log",
   model: "km-anonymity",

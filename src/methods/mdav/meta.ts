@@ -10,7 +10,7 @@ export const clusterK = () => int("users per cluster (k-anonymity), ≥ 2", { mi
 /** What the user-microaggregation methods declare of their input and model. */
 export const microaggregation = {
   kind: "release",
-  input: { text: "scrubbed", timeOrder: false, userGrouping: true, crossUser: true },
+  input: { text: "scrubbed", timeOrder: false, userGrouping: true, crossUser: true, sortable: false },
   disclosure: "exact",
   releases: "log",
   model: "k-anonymity",
