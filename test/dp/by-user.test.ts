@@ -123,11 +123,7 @@ test("querymask anonymize --method dp: a log grouped by user is read by user, on
     assert.equal(r.status, 0, r.stderr);
     const b = cli(["anonymize", ...args, "--batch", input, "-o", batch]);
     assert.equal(b.status, 0, b.stderr);
-    assert.equal(
-      /is not grouped by user; loading it whole/.test(r.stderr),
-      note,
-      r.stderr,
-    );
+    assert.equal(/is not grouped by user; loading it whole/.test(r.stderr), note, r.stderr);
     // A DP run's progress names its phases without counts (rows and users read are data-dependent).
     if (!note) assert.match(r.stderr, /one user at a time: done/);
     const body = readFileSync(out, "utf8");
