@@ -21,6 +21,7 @@ const ALLOWED: Readonly<Record<string, string>> = {
   "src/log/atomic.ts": "the durable writer",
   "src/stream/row-sort.ts": "sorted runs in a temporary directory",
   "src/stream/time-order.ts": "sorted runs in a temporary directory",
+  "src/log/line-file.ts": "the sort by user's runs and sorted copy in a removed temporary directory",
   "src/cluster/batch-run.ts": "the workers' config in the run's temporary directory",
   // Appended, never rewritten: each batch is synced before it is acknowledged, a torn last line is cut on resume.
   "src/service/journal.ts": "the service's journal",
