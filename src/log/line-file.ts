@@ -5,6 +5,7 @@
 import { createReadStream } from "node:fs";
 import { type FileHandle, open } from "node:fs/promises";
 import { StringDecoder } from "node:string_decoder";
+import { MinHeap } from "../util/min-heap.ts";
 
 /** The lines of `file` (written by {@link LineFileWriter}: each ends in a newline), in blocks. */
 export async function* readLineFile(file: string): AsyncGenerator<string[]> {
@@ -78,26 +79,7 @@ export async function mergeLineFiles(
   keyOf: (line: string) => number,
   emit: (line: string) => undefined | Promise<void>,
 ): Promise<void> {
-  const heap: Source[] = [];
-  const before = (a: Source, b: Source) => a.key < b.key || (a.key === b.key && a.order < b.order);
-  const up = (k: number) => {
-    while (k > 0) {
-      const p = (k - 1) >> 1;
-      if (!before(heap[k]!, heap[p]!)) return;
-      [heap[k], heap[p]] = [heap[p]!, heap[k]!];
-      k = p;
-    }
-  };
-  const down = (k: number) => {
-    for (;;) {
-      const l = 2 * k + 1;
-      if (l >= heap.length) return;
-      const c = l + 1 < heap.length && before(heap[l + 1]!, heap[l]!) ? l + 1 : l;
-      if (!before(heap[c]!, heap[k]!)) return;
-      [heap[k], heap[c]] = [heap[c]!, heap[k]!];
-      k = c;
-    }
-  };
+  const heap = new MinHeap<Source>((a, b) => a.key < b.key || (a.key === b.key && a.order < b.order));
   const advance = async (s: Source): Promise<boolean> => {
     while (++s.i >= s.lines.length) {
       const r = await s.it.next();
@@ -110,23 +92,13 @@ export async function mergeLineFiles(
   };
   for (const [order, file] of files.entries()) {
     const s: Source = { order, it: readLineFile(file)[Symbol.asyncIterator](), lines: [], i: -1, key: 0 };
-    if (await advance(s)) {
-      heap.push(s);
-      up(heap.length - 1);
-    }
+    if (await advance(s)) heap.push(s);
   }
-  while (heap.length > 0) {
-    const s = heap[0]!;
+  while (heap.size > 0) {
+    const s = heap.top();
     const behind = emit(s.lines[s.i]!);
     if (behind) await behind;
-    if (await advance(s)) down(0);
-    else {
-      const last = heap.pop()!;
-      if (heap.length > 0) {
-        heap[0] = last;
-        down(0);
-      }
-    }
+    heap.advanced(await advance(s));
   }
 }
 

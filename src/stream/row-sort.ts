@@ -18,6 +18,7 @@ import { RejectSink } from "../log/rejects.ts";
 import type { RowBlock } from "../log/row-block.ts";
 import { copyBytes } from "../log/row-write.ts";
 import { readRows } from "../log/rows.ts";
+import { MinHeap } from "../util/min-heap.ts";
 import type { Progress } from "../util/progress.ts";
 
 export interface RowSortOptions {
@@ -222,30 +223,11 @@ async function merge(
   header: string,
   classified: boolean,
 ): Promise<void> {
-  const heap: Source[] = [];
-  const before = (a: Source, b: Source) => {
+  const heap = new MinHeap<Source>((a, b) => {
     const ta = a.block.time[a.i]!;
     const tb = b.block.time[b.i]!;
     return ta < tb || (ta === tb && a.order < b.order);
-  };
-  const up = (k: number) => {
-    while (k > 0) {
-      const p = (k - 1) >> 1;
-      if (!before(heap[k]!, heap[p]!)) return;
-      [heap[k], heap[p]] = [heap[p]!, heap[k]!];
-      k = p;
-    }
-  };
-  const down = (k: number) => {
-    for (;;) {
-      const l = 2 * k + 1;
-      if (l >= heap.length) return;
-      const c = l + 1 < heap.length && before(heap[l + 1]!, heap[l]!) ? l + 1 : l;
-      if (!before(heap[c]!, heap[k]!)) return;
-      [heap[k], heap[c]] = [heap[c]!, heap[k]!];
-      k = c;
-    }
-  };
+  });
   /** The source's next row, or false when its run is done. */
   const advance = async (s: Source): Promise<boolean> => {
     if (++s.i < s.block.n) return true;
@@ -267,7 +249,6 @@ async function merge(
     s.block = first.value;
     s.i = 0;
     heap.push(s);
-    up(heap.length - 1);
   }
   const file = await open(path, "w");
   try {
@@ -277,19 +258,12 @@ async function merge(
       out.used = 0;
     };
     out.putLine(header);
-    while (heap.length > 0) {
-      const s = heap[0]!;
+    while (heap.size > 0) {
+      const s = heap.top();
       out.put(s.block, s.i);
       out.newline();
       if (out.used >= 1 << 20) await flush();
-      if (await advance(s)) down(0);
-      else {
-        const last = heap.pop()!;
-        if (heap.length > 0) {
-          heap[0] = last;
-          down(0);
-        }
-      }
+      heap.advanced(await advance(s));
     }
     await flush();
   } finally {
