@@ -26,11 +26,11 @@ import {
   userRoundWeights,
 } from "./selection/rounds.ts";
 import type { Calibration, Selection } from "./selection/selection.ts";
+import { itemsByFirst, TALLY, tallies, weightOf } from "./summed.ts";
 
 /** Row kinds: a round's weights per item (queries, pairs), per-user tallies, the counts within the released. */
 export const ROUND_QUERIES = 0;
 export const ROUND_PAIRS = 1;
-const TALLY = 2;
 const WITHIN = 3;
 
 /** A later round's input: the round's d, and the open items with their noisy weights, or the closed ones. */
@@ -180,14 +180,6 @@ export function roundsLaterAdder(
   };
 }
 
-/** An item's weights summed per weight value, in weight order whatever order the rows came in. */
-function weightOf(parts: { key2: string; a: number }[]): number {
-  parts.sort((x, y) => (x.key2 < y.key2 ? -1 : x.key2 > y.key2 ? 1 : 0));
-  let h = 0;
-  for (const p of parts) h += p.a * Number(p.key2);
-  return h;
-}
-
 /** A round pass's summed weights by the items' ids. */
 async function roundWeightsOf(
   sums: SummedRows,
@@ -215,12 +207,6 @@ async function withinOf(sums: SummedRows, ids: ReadonlyMap<string, number>, item
   return n;
 }
 
-async function tallies(sums: SummedRows): Promise<Map<string, { a: number; b: number }>> {
-  const out = new Map<string, { a: number; b: number }>();
-  for await (const page of sums.rows(TALLY)) for (const r of page) out.set(r.key, r);
-  return out;
-}
-
 /** Users with at least one item of `kind` in a first-round pass's sums. */
 export async function usersOf(sums: SummedRows, kind: number): Promise<number> {
   return (await tallies(sums)).get(String(kind))?.a ?? 0;
@@ -238,28 +224,10 @@ export async function roundsItems(
   count: (released: readonly string[]) => Promise<ArrayLike<number>>,
 ): Promise<SelectionItems & { readonly ids: ReadonlyMap<string, number> }> {
   const design = sel.rounds!;
-  const byKey = new Map<string, { first: number; users: number; parts: { key2: string; a: number }[] }>();
-  for await (const page of sums.rows(kind)) {
-    for (const r of page) {
-      const item = byKey.get(r.key);
-      if (item === undefined) byKey.set(r.key, { first: r.first, users: r.a, parts: [r] });
-      else {
-        item.first = Math.min(item.first, r.first);
-        item.users += r.a;
-        item.parts.push(r);
-      }
-    }
-  }
-  const keys = [...byKey.keys()].sort((x, y) => byKey.get(x)!.first - byKey.get(y)!.first);
+  const { keys, users, parts } = await itemsByFirst(sums, kind);
   const ids = new Map(keys.map((k, i) => [k, i]));
-  const users = new Float64Array(keys.length);
   const h1 = new Float64Array(keys.length);
-  keys.forEach((key, id) => {
-    const item = byKey.get(key)!;
-    users[id] = item.users;
-    h1[id] = weightOf(item.parts);
-  });
-  byKey.clear();
+  for (let id = 0; id < keys.length; id++) h1[id] = weightOf(parts[id]!);
   const tally = await tallies(sums);
   return {
     keys,

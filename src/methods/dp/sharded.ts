@@ -31,11 +31,11 @@ import {
   roundsRelease,
   usersOf,
 } from "./sharded-rounds.ts";
+import { itemsByFirst, TALLY, tallies, weightOf } from "./summed.ts";
 
 /** Rows of the partial sums: bounded queries, bounded click pairs, per-user tallies. */
 const QUERIES = 0;
 const PAIRS = 1;
-const TALLY = 2;
 
 /**
  * The strategies the cluster runs: those that select from one sum over users, and those that select in rounds of
@@ -109,28 +109,9 @@ function adder(params: DpParams, pairs: PairsPass | undefined): UserAdder {
 
 /** One kind's items from the summed rows: numbered by first holder, histogram and user counts by id. */
 async function itemsOf(sums: SummedRows, kind: number, sel: Selection<Calibration>): Promise<SelectionItems> {
-  const byKey = new Map<string, { first: number; users: number; parts: PartialRow[] }>();
-  for await (const page of sums.rows(kind)) {
-    for (const r of page) {
-      const item = byKey.get(r.key);
-      if (item === undefined) byKey.set(r.key, { first: r.first, users: r.a, parts: [r] });
-      else {
-        item.first = Math.min(item.first, r.first);
-        item.users += r.a;
-        item.parts.push(r);
-      }
-    }
-  }
-  const keys = [...byKey.keys()].sort((x, y) => byKey.get(x)!.first - byKey.get(y)!.first);
-  const users = new Float64Array(keys.length);
+  const { keys, users, parts } = await itemsByFirst(sums, kind);
   const h = new Float64Array(keys.length);
-  keys.forEach((key, id) => {
-    const item = byKey.get(key)!;
-    users[id] = item.users;
-    // Summed in weight order, whatever order the rows came in: the same value on every run.
-    item.parts.sort((x, y) => (x.key2 < y.key2 ? -1 : x.key2 > y.key2 ? 1 : 0));
-    if (sel.score) for (const p of item.parts) h[id]! += p.a * Number(p.key2);
-  });
+  if (sel.score) for (let id = 0; id < keys.length; id++) h[id] = weightOf(parts[id]!);
   const tally = await tallies(sums);
   return {
     keys,
@@ -141,12 +122,6 @@ async function itemsOf(sums: SummedRows, kind: number, sel: Selection<Calibratio
     userCounts: () => users,
     score: () => (sel.score ? h : undefined),
   };
-}
-
-async function tallies(sums: SummedRows): Promise<Map<string, PartialRow>> {
-  const out = new Map<string, PartialRow>();
-  for await (const page of sums.rows(TALLY)) for (const r of page) out.set(r.key, r);
-  return out;
 }
 
 /**
