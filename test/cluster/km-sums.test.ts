@@ -13,7 +13,7 @@ import { generateLog } from "../../src/synth/generate.ts";
 import { silentProgress } from "../../src/util/progress.ts";
 import { Rng } from "../../src/util/random.ts";
 import { keptSink, userPasses } from "../helpers/user-passes.ts";
-import { logOf } from "../km/helpers.ts";
+import { arbFlaggedQuery as arbQuery, logOf } from "../km/helpers.ts";
 
 /** Runs the sharded km and the single machine's; returns the single machine's counts. */
 async function sameAsSingle(
@@ -60,23 +60,6 @@ function classified(log: QueryLog): QueryLog {
   };
 }
 
-// Names with rare words between them: suppressing the rare words leaves texts such as "mary smith" that the
-// scrubber flags, so rescans suppress words and the greedy runs again (as test/km/rescans.test.ts).
-const FIRST = ["mary", "john", "linda"];
-const LAST = ["smith", "jones", "garcia"];
-const OTHER = ["12", "main", "street", "virgin", "college", "ohio", "qqq", "zzz", "xyx"];
-const arbQuery: fc.Arbitrary<string> = fc.oneof(
-  fc
-    .tuple(
-      fc.constantFrom(...FIRST),
-      fc.array(fc.constantFrom(...OTHER), { maxLength: 2 }),
-      fc.constantFrom(...LAST),
-    )
-    .map(([f, mid, l]) => [f, ...mid, l].join(" ")),
-  fc
-    .array(fc.constantFrom(...FIRST, ...LAST, ...OTHER), { minLength: 1, maxLength: 4 })
-    .map((ws) => ws.join(" ")),
-);
 const arbLog: fc.Arbitrary<QueryLog> = fc
   .array(fc.array(fc.tuple(arbQuery, fc.integer({ min: 0, max: 2 })), { minLength: 1, maxLength: 6 }), {
     minLength: 1,

@@ -60,3 +60,24 @@ export const arbLog: fc.Arbitrary<QueryLog> = fc
     { minLength: 1, maxLength: 30 },
   )
   .map((rows) => logOf(rows.map(([u, terms, clicks]) => [`u${u}`, terms.join(" "), clicks])));
+
+/**
+ * Queries of first names and surnames with rare words between them, and a street: suppressing the rare words
+ * leaves texts such as "mary smith" or "12 main street" that the scrubber flags, so rescans suppress words and the
+ * greedy runs again, over several rounds.
+ */
+const FIRST = ["mary", "john", "linda"];
+const LAST = ["smith", "jones", "garcia"];
+const OTHER = ["12", "main", "street", "virgin", "college", "ohio", "qqq", "zzz", "xyx"];
+export const arbFlaggedQuery: fc.Arbitrary<string> = fc.oneof(
+  fc
+    .tuple(
+      fc.constantFrom(...FIRST),
+      fc.array(fc.constantFrom(...OTHER), { maxLength: 2 }),
+      fc.constantFrom(...LAST),
+    )
+    .map(([f, mid, l]) => [f, ...mid, l].join(" ")),
+  fc
+    .array(fc.constantFrom(...FIRST, ...LAST, ...OTHER), { minLength: 1, maxLength: 4 })
+    .map((ws) => ws.join(" ")),
+);

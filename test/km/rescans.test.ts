@@ -6,26 +6,7 @@ import { kmByUser } from "../../src/methods/km/by-user.ts";
 import { kmRecords } from "../../src/methods/km/index.ts";
 import { Rng } from "../../src/util/random.ts";
 import { keptSink, userPasses } from "../helpers/user-passes.ts";
-import { logOf } from "./helpers.ts";
-
-// First names and surnames with rare words between them, and a street: suppressing the rare words leaves texts
-// such as "mary smith" or "12 main street" that the scrubber flags, so rescans suppress words and the greedy
-// runs again, over several rounds.
-const FIRST = ["mary", "john", "linda"];
-const LAST = ["smith", "jones", "garcia"];
-const OTHER = ["12", "main", "street", "virgin", "college", "ohio", "qqq", "zzz", "xyx"];
-const arbQuery: fc.Arbitrary<string> = fc.oneof(
-  fc
-    .tuple(
-      fc.constantFrom(...FIRST),
-      fc.array(fc.constantFrom(...OTHER), { maxLength: 2 }),
-      fc.constantFrom(...LAST),
-    )
-    .map(([f, mid, l]) => [f, ...mid, l].join(" ")),
-  fc
-    .array(fc.constantFrom(...FIRST, ...LAST, ...OTHER), { minLength: 1, maxLength: 4 })
-    .map((ws) => ws.join(" ")),
-);
+import { arbFlaggedQuery as arbQuery, logOf } from "./helpers.ts";
 
 /** Logs grouped by user: up to 12 users, each with a few queries. */
 const arbGrouped: fc.Arbitrary<QueryLog> = fc
